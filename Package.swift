@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "plist-migrate",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PlistDOM", targets: ["PlistDOM"]),
+        .library(name: "Migrations", targets: ["Migrations"]),
+        .library(name: "PlistMigrate", targets: ["PlistMigrate"]),
+        .executable(name: "plist-migrate", targets: ["plist-migrate"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Sources/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "PlistDOM", dependencies: ["CLibXML2"]),
+        .target(name: "Migrations", dependencies: ["PlistDOM"], path: "Migrations"),
+        .target(name: "PlistMigrate", dependencies: ["Migrations", "PlistDOM"]),
+        .executableTarget(
+            name: "plist-migrate",
+            dependencies: [
+                "PlistMigrate",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "PlistDOMTests", dependencies: ["PlistDOM"]),
+        .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "PlistDOM"]),
+        .testTarget(name: "PlistMigrateTests", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"]),
+    ]
+)

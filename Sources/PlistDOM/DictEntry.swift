@@ -1,0 +1,48 @@
+/// A key and its value inside a `<dict>`.
+public struct DictEntry {
+    public let key: PlistElement
+    public let value: PlistElement
+    /// The decoded key text.
+    public var name: String { key.text }
+}
+
+extension PlistElement {
+    /// The entries of a `<dict>`, in document order (empty for any other element).
+    public var entries: [DictEntry] {
+        guard name == "dict" else { return [] }
+        var result: [DictEntry] = []
+        var pendingKey: PlistElement?
+        for child in children {
+            if child.name == "key" {
+                pendingKey = child
+            } else if let key = pendingKey {
+                result.append(DictEntry(key: key, value: child))
+                pendingKey = nil
+            }
+        }
+        return result
+    }
+
+    /// The first entry of a `<dict>` whose key is `name`.
+    public func entry(_ name: String) -> DictEntry? {
+        entries.first { $0.name == name }
+    }
+
+    /// The value stored under `name` in a `<dict>`.
+    public subscript(key name: String) -> PlistElement? {
+        entry(name)?.value
+    }
+
+    /// Follows `path` through nested dicts; `nil` when a step is missing or not a dict.
+    public func value(at path: [String]) -> PlistElement? {
+        var current: PlistElement? = self
+        for step in path {
+            guard let dict = current, dict.name == "dict" else { return nil }
+            current = dict[key: step]
+        }
+        return current
+    }
+
+    /// Whether this is `<true/>`.
+    public var isTrue: Bool { name == "true" }
+}

@@ -1,0 +1,148 @@
+/// Edits that keep every byte they do not have to change.
+///
+/// Edits mutate the tree in place; they never use byte offsets, so any number of them compose
+/// in any order. New entries copy the indentation, key/value separator and line ending of
+/// their neighbours, or of the file when the dict is empty.
+extension PlistDocument {
+    public enum EditError: Error, Equatable {
+        case notADict
+        case notInThisDict
+    }
+
+    /// Renames a `<key>`; the new text is XML-escaped.
+    public func rename(_ key: PlistElement, to newName: String) {
+        key.text = newName
+        key.pieces = newName.isEmpty ? [] : [.gap(ArraySlice(XMLEscaping.escape(newName)))]
+        if key.endTag == nil {
+            key.startTag = ArraySlice("<key>".utf8)
+            key.endTag = ArraySlice("</key>".utf8)
+        }
+    }
+
+    /// Replaces `old` (a value somewhere in the tree) with a new value.
+    public func replace(_ old: PlistElement, with value: NewValue) throws(EditError) {
+        guard let parent = parent(of: old), let index = parent.index(of: old) else { throw .notInThisDict }
+        let indent = indentation(of: old)
+        parent.pieces[index] = .element(value.makeElement(style: style, indent: indent))
+    }
+
+    /// Inserts `key` = `value` into `dict` directly after `entry`, or as the first entry when
+    /// `entry` is `nil`. Returns the new entry.
+    @discardableResult
+    public func insert(
+        key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry? = nil
+    ) throws(EditError) -> DictEntry {
+        guard dict.name == "dict" else { throw .notADict }
+        let keyElement = NewValue.keyElement(key)
+        if let entry {
+            guard let valueIndex = dict.index(of: entry.value) else { throw .notInThisDict }
+            let prefix = linePrefix(before: entry.key, in: dict)
+            let separator = self.separator(of: entry, in: dict)
+            let valueElement = value.makeElement(style: style, indent: indentation(of: entry.key))
+            dict.pieces.insert(
+                contentsOf: [.gap(prefix), .element(keyElement), .gap(separator), .element(valueElement)],
+                at: valueIndex + 1)
+            return DictEntry(key: keyElement, value: valueElement)
+        }
+        if let first = dict.entries.first, let keyIndex = dict.index(of: first.key) {
+            let prefix = linePrefix(before: first.key, in: dict)
+            let separator = self.separator(of: first, in: dict)
+            let valueElement = value.makeElement(style: style, indent: indentation(of: first.key))
+            dict.pieces.insert(
+                contentsOf: [.element(keyElement), .gap(separator), .element(valueElement), .gap(prefix)],
+                at: keyIndex)
+            return DictEntry(key: keyElement, value: valueElement)
+        }
+        return expand(dict, with: keyElement, value)
+    }
+
+    /// Removes `entry` with the whitespace that leads up to its key; comments outside the
+    /// entry stay where they are.
+    public func remove(_ entry: DictEntry, from dict: PlistElement) throws(EditError) {
+        guard let keyIndex = dict.index(of: entry.key), let valueIndex = dict.index(of: entry.value)
+        else { throw .notInThisDict }
+        var start = keyIndex
+        if keyIndex > 0, case .gap(let raw) = dict.pieces[keyIndex - 1] {
+            let kept = raw[..<raw.trailingWhitespace.startIndex]
+            if kept.isEmpty {
+                start = keyIndex - 1
+            } else {
+                dict.pieces[keyIndex - 1] = .gap(kept)
+            }
+        }
+        dict.pieces.removeSubrange(start...valueIndex)
+    }
+
+    // MARK: - Layout helpers
+
+    /// The element that contains `element`.
+    public func parent(of element: PlistElement) -> PlistElement? {
+        func search(_ node: PlistElement) -> PlistElement? {
+            for child in node.children {
+                if child === element { return node }
+                if let found = search(child) { return found }
+            }
+            return nil
+        }
+        return search(root)
+    }
+
+    /// Line break plus indentation in front of `key` (or whatever whitespace precedes it on a
+    /// shared line).
+    private func linePrefix(before key: PlistElement, in dict: PlistElement) -> ArraySlice<UInt8> {
+        guard let index = dict.index(of: key), index > 0, case .gap(let raw) = dict.pieces[index - 1] else {
+            return []
+        }
+        let whitespace = raw.trailingWhitespace
+        return whitespace.fromLastLineBreak ?? whitespace
+    }
+
+    /// What separates `entry`'s key from its value, when that is plain whitespace; otherwise
+    /// the file's usual separator at the entry's indentation.
+    private func separator(of entry: DictEntry, in dict: PlistElement) -> ArraySlice<UInt8> {
+        if let gap = dict.gap(between: entry.key, and: entry.value), gap.isAllWhitespace {
+            return gap
+        }
+        return ArraySlice(defaultSeparator(indent: indentation(of: entry.key)))
+    }
+
+    private func defaultSeparator(indent: [UInt8]) -> [UInt8] {
+        style.valueOnNewLine ? style.lineEnding + indent : style.sameLineSeparator
+    }
+
+    /// Leading whitespace of the line `element` starts on.
+    func indentation(of element: PlistElement) -> [UInt8] {
+        if let offset = element.sourceOffset { return Array(lines.indentation(ofLineContaining: offset)) }
+        return element.indentHint ?? []
+    }
+
+    /// Turns an empty `<dict/>`, `<dict></dict>` or comment-only dict into one holding one entry.
+    private func expand(_ dict: PlistElement, with key: PlistElement, _ value: NewValue) -> DictEntry {
+        let outer = owningLineIndentation(of: dict)
+        let inner = outer + style.indentUnit
+        let valueElement = value.makeElement(style: style, indent: inner)
+        var head: ArraySlice<UInt8> = []
+        var tail = ArraySlice(style.lineEnding + outer)
+        if case .gap(let raw)? = dict.pieces.first {
+            let trailing = raw.trailingWhitespace
+            head = raw[..<trailing.startIndex]
+            if let lineBreak = trailing.fromLastLineBreak { tail = lineBreak }
+        }
+        if dict.endTag == nil {
+            dict.startTag = ArraySlice("<dict>".utf8)
+            dict.endTag = ArraySlice("</dict>".utf8)
+        }
+        dict.pieces = [
+            .gap(head + style.lineEnding + inner), .element(key),
+            .gap(ArraySlice(defaultSeparator(indent: inner))), .element(valueElement), .gap(tail),
+        ]
+        return DictEntry(key: key, value: valueElement)
+    }
+
+    /// Indentation of the line a container starts on: for a dict that is a dict value on its
+    /// key's line, that key's line.
+    private func owningLineIndentation(of element: PlistElement) -> [UInt8] {
+        if element.sourceOffset == nil, let hint = element.indentHint { return hint }
+        return indentation(of: element)
+    }
+}

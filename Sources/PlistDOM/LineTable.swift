@@ -1,0 +1,80 @@
+/// Maps byte offsets of a source to lines and columns. `\n`, `\r\n` and a lone `\r` each end a line.
+struct LineTable {
+    private let lineStarts: [Int]
+    private let source: [UInt8]
+
+    init(_ source: [UInt8]) {
+        self.source = source
+        var starts = [0]
+        var i = 0
+        while i < source.count {
+            let byte = source[i]
+            if byte == ASCII.lf {
+                starts.append(i + 1)
+            } else if byte == ASCII.cr {
+                if i + 1 < source.count, source[i + 1] == ASCII.lf { i += 1 }
+                starts.append(i + 1)
+            }
+            i += 1
+        }
+        lineStarts = starts
+    }
+
+    func location(of offset: Int) -> SourceLocation {
+        let clamped = min(max(offset, 0), source.count)
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= clamped { low = mid } else { high = mid - 1 }
+        }
+        let start = lineStarts[low]
+        // Count scalars, not bytes: skip UTF-8 continuation bytes.
+        let scalars = source[start..<clamped].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return SourceLocation(line: low + 1, column: scalars + 1)
+    }
+
+    /// Leading spaces and tabs of the line containing `offset`.
+    func indentation(ofLineContaining offset: Int) -> ArraySlice<UInt8> {
+        let line = location(of: offset).line
+        var end = lineStarts[line - 1]
+        while end < source.count, source[end] == ASCII.space || source[end] == ASCII.tab { end += 1 }
+        return source[lineStarts[line - 1]..<end]
+    }
+}
+
+enum ASCII {
+    static let lf: UInt8 = 0x0A
+    static let cr: UInt8 = 0x0D
+    static let tab: UInt8 = 0x09
+    static let space: UInt8 = 0x20
+    static let lt: UInt8 = 0x3C
+    static let gt: UInt8 = 0x3E
+    static let slash: UInt8 = 0x2F
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == space || byte == tab || byte == lf || byte == cr
+    }
+}
+
+extension Collection<UInt8> {
+    var isAllWhitespace: Bool { allSatisfy(ASCII.isWhitespace) }
+}
+
+extension ArraySlice<UInt8> {
+    /// The whitespace run at the end of this slice.
+    var trailingWhitespace: ArraySlice<UInt8> {
+        var start = endIndex
+        while start > startIndex, ASCII.isWhitespace(self[start - 1]) { start -= 1 }
+        return self[start...]
+    }
+
+    /// From the start of the last line break (`\n`, `\r\n` or `\r`) to the end; `nil` without one.
+    var fromLastLineBreak: ArraySlice<UInt8>? {
+        guard let last = lastIndex(where: { $0 == ASCII.lf || $0 == ASCII.cr }) else { return nil }
+        if self[last] == ASCII.lf, last > startIndex, self[last - 1] == ASCII.cr {
+            return self[(last - 1)...]
+        }
+        return self[last...]
+    }
+}

@@ -1,0 +1,95 @@
+/// A parsed XML property list that prints back byte for byte and can be edited in place.
+///
+/// The document is the bytes before the root element (XML declaration, DOCTYPE, comments),
+/// the root `<plist>` element, and the bytes after it. Every byte of the input belongs to
+/// exactly one of these, so `bytes` is a concatenation and an unedited document prints
+/// exactly the input.
+public final class PlistDocument {
+    var prolog: ArraySlice<UInt8>
+    /// The `<plist>` element.
+    public let root: PlistElement
+    var epilog: ArraySlice<UInt8>
+    let lines: LineTable
+    /// How this file lays out entries; new entries copy it.
+    let style: LayoutStyle
+
+    /// Parses an XML property list. Throws a `ParseError` with a line and column for anything
+    /// that is not a well-formed, valid plist, or that this library could not map byte-exactly.
+    public init(parsing bytes: [UInt8]) throws(ParseError) {
+        try Preflight.check(bytes)
+        lines = LineTable(bytes)
+        let builder = SAXTreeBuilder(source: bytes)
+        builder.run()
+        if let failure = builder.failure {
+            let location = failure.location ?? lines.location(of: failure.offset ?? 0)
+            throw ParseError(failure.message, at: location)
+        }
+        guard let root = builder.root, let range = builder.rootRange else {
+            throw ParseError("no root element", at: SourceLocation(line: 1, column: 1))
+        }
+        try Self.checkEncodingDeclaration(bytes[..<range.lowerBound], fileIsASCII: bytes.allSatisfy { $0 < 0x80 })
+        self.prolog = bytes[..<range.lowerBound]
+        self.root = root
+        self.epilog = bytes[range.upperBound...]
+        self.style = LayoutStyle(source: bytes, root: root, lines: lines)
+        try PlistValidator(lines: lines).validate(root: root)
+        // Losslessness is checked, not assumed: the untouched tree must print the input.
+        if self.bytes != bytes {
+            throw ParseError(
+                "internal: the parsed tree does not reproduce the file; refusing to edit it",
+                at: SourceLocation(line: 1, column: 1))
+        }
+        assignLocations(root)
+    }
+
+    /// Parses UTF-8 text (convenience for tests and tools).
+    public convenience init(parsing text: String) throws(ParseError) {
+        try self.init(parsing: Array(text.utf8))
+    }
+
+    /// The document's bytes as they print now.
+    public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(prolog.count + epilog.count + 4096)
+        out.append(contentsOf: prolog)
+        root.write(to: &out)
+        out.append(contentsOf: epilog)
+        return out
+    }
+
+    /// The single value inside `<plist>` (validation guarantees there is one).
+    public var rootValue: PlistElement {
+        root.children[0]
+    }
+
+    /// The decoded value tree of the whole document.
+    public var value: PlistValue { PlistValue(rootValue) }
+
+    private func assignLocations(_ element: PlistElement) {
+        if let offset = element.sourceOffset { element.location = lines.location(of: offset) }
+        for child in element.children { assignLocations(child) }
+    }
+
+    /// libxml2 reads every file as UTF-8 here (`XML_PARSE_IGNORE_ENC`), which is exact for ASCII
+    /// files whatever they declare, and wrong for non-ASCII text in another declared encoding.
+    private static func checkEncodingDeclaration(_ prolog: ArraySlice<UInt8>, fileIsASCII: Bool) throws(ParseError) {
+        guard !fileIsASCII, let name = declaredEncoding(prolog) else { return }
+        let normalized = name.lowercased()
+        if normalized != "utf-8" && normalized != "utf8" {
+            throw ParseError(
+                "encoding \"\(name)\" is not supported for files with non-ASCII text; convert the file to UTF-8",
+                at: SourceLocation(line: 1, column: 1))
+        }
+    }
+
+    static func declaredEncoding(_ prolog: ArraySlice<UInt8>) -> String? {
+        let text = String(decoding: prolog, as: UTF8.self)
+        guard text.hasPrefix("<?xml") || text.hasPrefix("\u{FEFF}<?xml"),
+            let close = text.firstRange(of: "?>"),
+            let attribute = text[..<close.lowerBound].firstRange(of: "encoding")
+        else { return nil }
+        let rest = text[attribute.upperBound..<close.lowerBound].drop { $0 == "=" || $0.isWhitespace }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote })
+    }
+}

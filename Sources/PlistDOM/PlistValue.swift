@@ -1,0 +1,137 @@
+/// The decoded meaning of a plist value, independent of how it was written.
+///
+/// Dicts compare by their key set and values, not by entry order, as a plist reader sees them.
+public indirect enum PlistValue: Hashable, Sendable {
+    case string(String)
+    case integer(Int128)
+    case real(Double)
+    case bool(Bool)
+    /// ISO 8601 text as written, without surrounding whitespace.
+    case date(String)
+    case data([UInt8])
+    case array([PlistValue])
+    case dict([String: PlistValue])
+
+    /// Decodes an element the validator accepted.
+    public init(_ element: PlistElement) {
+        let trimmed = element.text.trimmingWhitespace
+        switch element.name {
+        case "string", "key": self = .string(element.text)
+        case "integer": self = .integer(PlistValue.parseInteger(trimmed) ?? 0)
+        case "real": self = .real(PlistValue.parseReal(trimmed) ?? .nan)
+        case "true": self = .bool(true)
+        case "false": self = .bool(false)
+        case "date": self = .date(String(trimmed))
+        case "data": self = .data(Base64.decode(element.text) ?? [])
+        case "array": self = .array(element.children.map(PlistValue.init))
+        default:
+            var dict: [String: PlistValue] = [:]
+            for entry in element.entries where dict[entry.name] == nil {
+                dict[entry.name] = PlistValue(entry.value)
+            }
+            self = .dict(dict)
+        }
+    }
+
+    static func parseInteger(_ text: Substring) -> Int128? {
+        var digits = text
+        var negative = false
+        if let sign = digits.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            digits = digits.dropFirst()
+        }
+        let radix: Int
+        if digits.lowercased().hasPrefix("0x") {
+            digits = digits.dropFirst(2)
+            radix = 16
+        } else {
+            radix = 10
+        }
+        guard !digits.isEmpty, let magnitude = Int128(digits, radix: radix) else { return nil }
+        let value = negative ? -magnitude : magnitude
+        guard value >= Int128(Int64.min), value <= Int128(UInt64.max) else { return nil }
+        return value
+    }
+
+    static func parseReal(_ text: Substring) -> Double? {
+        switch text.lowercased() {
+        case "nan": return .nan
+        case "inf", "+inf", "infinity", "+infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default:
+            guard !text.isEmpty,
+                text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) })
+            else { return nil }
+            return Double(text)
+        }
+    }
+
+    public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.real(let a), .real(let b)): return a == b || (a.isNaN && b.isNaN)
+        case (.string(let a), .string(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.date(let a), .date(let b)): return a == b
+        case (.data(let a), .data(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.dict(let a), .dict(let b)): return a == b
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .real(let value): hasher.combine(value.isNaN ? 0 : value)
+        case .string(let s): hasher.combine(s)
+        case .integer(let i): hasher.combine(i)
+        case .bool(let b): hasher.combine(b)
+        case .date(let d): hasher.combine(d)
+        case .data(let d): hasher.combine(d)
+        case .array(let a): hasher.combine(a)
+        case .dict(let d): hasher.combine(d)
+        }
+    }
+}
+
+extension StringProtocol {
+    var trimmingWhitespace: Substring {
+        let s = self[...]
+        guard let first = s.firstIndex(where: { !$0.isWhitespace }),
+            let last = s.lastIndex(where: { !$0.isWhitespace })
+        else { return Substring() }
+        return Substring(s[first...last])
+    }
+}
+
+enum Base64 {
+    private static let table: [UInt8: UInt8] = {
+        var table: [UInt8: UInt8] = [:]
+        for (index, char) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[char] = UInt8(index)
+        }
+        return table
+    }()
+
+    /// Decodes base64, ignoring whitespace as plist readers do; `nil` if it is not base64.
+    static func decode(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        var buffer: UInt32 = 0
+        var bits = 0
+        var padding = 0
+        for byte in text.utf8 where !ASCII.isWhitespace(byte) {
+            if byte == UInt8(ascii: "=") {
+                padding += 1
+                continue
+            }
+            guard padding == 0, let value = table[byte] else { return nil }
+            buffer = (buffer << 6) | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+            }
+        }
+        return padding <= 2 ? out : nil
+    }
+}

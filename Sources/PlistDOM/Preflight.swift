@@ -1,0 +1,59 @@
+/// Cheap checks that recognise inputs libxml2 would reject with a confusing message, or
+/// accept although they are not something this library can edit losslessly.
+enum Preflight {
+    static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    static func check(_ bytes: [UInt8]) throws(ParseError) {
+        let start = SourceLocation(line: 1, column: 1)
+        if bytes.isEmpty { throw ParseError("empty file", at: start) }
+        if bytes.starts(with: Array("bplist".utf8)) {
+            throw ParseError(
+                "binary property list: not supported, convert with `plutil -convert xml1 FILE`", at: start)
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+            || bytes.starts(with: [0x3C, 0x00]) || bytes.starts(with: [0x00, 0x3C])
+        {
+            throw ParseError(
+                "UTF-16 property list: not supported, convert with `iconv -f UTF-16 -t UTF-8` "
+                    + "or `plutil -convert xml1 FILE`", at: start)
+        }
+        let body = bytes.starts(with: utf8BOM) ? bytes[3...] : bytes[...]
+        guard let first = body.firstIndex(where: { !ASCII.isWhitespace($0) }) else {
+            throw ParseError("empty file (only whitespace)", at: start)
+        }
+        if let marker = mergeConflictMarker(in: bytes) {
+            throw ParseError("unresolved merge conflict markers", at: marker)
+        }
+        if body[first] != ASCII.lt {
+            let table = LineTable(bytes)
+            throw ParseError(
+                "not an XML property list (JSON, OpenStep or other text)", at: table.location(of: first))
+        }
+    }
+
+    /// The first line that starts with `<<<<<<< `, `=======` or `>>>>>>> ` (as git writes them).
+    static func mergeConflictMarker(in bytes: [UInt8]) -> SourceLocation? {
+        let markers: [[UInt8]] = [Array("<<<<<<<".utf8), Array("=======".utf8), Array(">>>>>>>".utf8)]
+        var line = 1
+        var lineStart = 0
+        var i = 0
+        while i <= bytes.count {
+            if i == bytes.count || bytes[i] == ASCII.lf || bytes[i] == ASCII.cr {
+                let text = bytes[lineStart..<i]
+                for marker in markers where text.starts(with: marker) {
+                    let rest = text.dropFirst(marker.count)
+                    if rest.isEmpty || rest.first == ASCII.space || rest.first == ASCII.tab {
+                        return SourceLocation(line: line, column: 1)
+                    }
+                }
+                if i < bytes.count, bytes[i] == ASCII.cr, i + 1 < bytes.count, bytes[i + 1] == ASCII.lf {
+                    i += 1
+                }
+                line += 1
+                lineStart = i + 1
+            }
+            i += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,211 @@
+internal import CLibXML2
+
+/// Runs libxml2's SAX2 parser over UTF-8 bytes and builds `PlistElement`s with exact byte spans.
+///
+/// libxml2 checks well-formedness and decodes text; the byte positions come from
+/// `xmlByteConsumed` inside the element callbacks (see shared/notes/libxml2-lossless.md):
+/// at a start tag it points at the closing `>` (or the `/` of `/>`), at an end tag just past
+/// its `>`. Each span is verified against the bytes before the tree is handed out.
+final class SAXTreeBuilder {
+    static let maximumDepth = 512
+
+    private struct Frame {
+        let name: String
+        let tagStart: Int
+        let startTag: Range<Int>
+        let selfClosing: Bool
+        var pieces: [PlistElement.Piece] = []
+        var cursor: Int
+        var text: [UInt8] = []
+    }
+
+    private let source: [UInt8]
+    private var stack: [Frame] = []
+    private(set) var root: PlistElement?
+    private(set) var rootRange: Range<Int>?
+    private(set) var failure: (message: String, offset: Int?, location: SourceLocation?)?
+    private var context: xmlParserCtxtPtr?
+
+    init(source: [UInt8]) {
+        self.source = source
+    }
+
+    /// Parses; on return either `root` is set or `failure` says why not.
+    func run() {
+        SAXTreeBuilder.installRefusingEntityLoader
+        let parsed: Bool = source.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress,
+                let ctxt = base.withMemoryRebound(to: CChar.self, capacity: buffer.count, {
+                    xmlCreateMemoryParserCtxt($0, Int32(buffer.count))
+                })
+            else {
+                fail("libxml2 could not create a parser")
+                return false
+            }
+            context = ctxt
+            defer {
+                if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc) }
+                ctxt.pointee.myDoc = nil
+                xmlFreeParserCtxt(ctxt)
+                context = nil
+            }
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
+            xmlCtxtUseOptions(ctxt, options)
+            SAXTreeBuilder.installHandlers(on: ctxt)
+            ctxt.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+            xmlParseDocument(ctxt)
+            return ctxt.pointee.wellFormed != 0
+        }
+        if failure == nil && (!parsed || root == nil) {
+            fail("not well-formed XML")
+        }
+    }
+
+    // MARK: - Callbacks
+
+    private var consumed: Int {
+        guard let context else { return 0 }
+        return Int(xmlByteConsumed(context))
+    }
+
+    fileprivate func startElement(_ name: String) {
+        guard failure == nil else { return }
+        if stack.count >= SAXTreeBuilder.maximumDepth {
+            fail("nesting deeper than \(SAXTreeBuilder.maximumDepth) levels", at: consumed)
+            return
+        }
+        let position = consumed
+        guard position < source.count, source[position] == ASCII.gt || source[position] == ASCII.slash
+        else { return failSpan(name, at: position) }
+        let selfClosing = source[position] == ASCII.slash
+        let tagEnd = position + (selfClosing ? 2 : 1)
+        guard let tagStart = source[..<position].lastIndex(of: ASCII.lt), tagEnd <= source.count
+        else { return failSpan(name, at: position) }
+        appendGap(upTo: tagStart)
+        stack.append(Frame(
+            name: name, tagStart: tagStart, startTag: tagStart..<tagEnd,
+            selfClosing: selfClosing, cursor: tagEnd))
+    }
+
+    fileprivate func endElement() {
+        guard failure == nil, var frame = stack.popLast() else { return }
+        let end = consumed
+        let endTag: Range<Int>?
+        if frame.selfClosing {
+            guard end == frame.startTag.upperBound else { return failSpan(frame.name, at: end) }
+            endTag = nil
+        } else {
+            guard end <= source.count, end > frame.cursor,
+                let start = source[frame.cursor..<end].lastIndex(of: ASCII.lt)
+            else { return failSpan(frame.name, at: end) }
+            if start > frame.cursor { frame.pieces.append(.gap(source[frame.cursor..<start])) }
+            endTag = start..<end
+        }
+        let element = PlistElement(
+            name: frame.name,
+            startTag: source[frame.startTag],
+            endTag: endTag.map { source[$0] },
+            pieces: frame.pieces,
+            text: String(decoding: frame.text, as: UTF8.self),
+            sourceOffset: frame.tagStart)
+        let elementEnd = endTag?.upperBound ?? frame.startTag.upperBound
+        if stack.isEmpty {
+            root = element
+            rootRange = frame.tagStart..<elementEnd
+        } else {
+            stack[stack.count - 1].pieces.append(.element(element))
+            stack[stack.count - 1].cursor = elementEnd
+        }
+    }
+
+    fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard failure == nil, !stack.isEmpty else { return }
+        stack[stack.count - 1].text.append(contentsOf: bytes)
+    }
+
+    fileprivate func fail(_ message: String, at offset: Int? = nil, location: SourceLocation? = nil) {
+        guard failure == nil else { return }
+        failure = (message, offset, location)
+        if let context { xmlStopParser(context) }
+    }
+
+    private func appendGap(upTo offset: Int) {
+        guard !stack.isEmpty else { return }
+        let cursor = stack[stack.count - 1].cursor
+        if offset > cursor { stack[stack.count - 1].pieces.append(.gap(source[cursor..<offset])) }
+    }
+
+    private func failSpan(_ name: String, at offset: Int) {
+        fail("could not map <\(name)> to its exact bytes; refusing to edit this file", at: offset)
+    }
+
+    // MARK: - libxml2 wiring
+
+    /// The parser never reads anything but the bytes it was given.
+    private static let installRefusingEntityLoader: Void = {
+        xmlInitParser()
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+    }()
+
+    private static func installHandlers(on ctxt: xmlParserCtxtPtr) {
+        guard let sax = ctxt.pointee.sax else { return }
+        sax.pointee.startElementNs = { ctx, localname, _, _, _, _, _, _, _ in
+            saxBuilder(ctx)?.startElement(saxString(localname))
+        }
+        sax.pointee.endElementNs = { ctx, _, _, _ in
+            saxBuilder(ctx)?.endElement()
+        }
+        let text: charactersSAXFunc = { ctx, chars, length in
+            guard let chars, length > 0 else { return }
+            saxBuilder(ctx)?.characters(UnsafeBufferPointer(start: chars, count: Int(length)))
+        }
+        sax.pointee.characters = text
+        sax.pointee.ignorableWhitespace = text
+        sax.pointee.cdataBlock = text
+        sax.pointee.entityDecl = { ctx, name, _, _, _, _ in
+            saxBuilder(ctx)?.fail("entity declarations are not allowed in a property list (\(saxString(name)))")
+        }
+        sax.pointee.unparsedEntityDecl = { ctx, name, _, _, _ in
+            saxBuilder(ctx)?.fail("entity declarations are not allowed in a property list (\(saxString(name)))")
+        }
+        sax.pointee.getEntity = { ctx, name in
+            saxBuilder(ctx)?.fail("undefined entity &\(saxString(name));")
+            return nil
+        }
+        sax.pointee.getParameterEntity = { ctx, name in
+            saxBuilder(ctx)?.fail("parameter entity %\(saxString(name)); is not allowed")
+            return nil
+        }
+        sax.pointee.reference = { ctx, name in
+            saxBuilder(ctx)?.fail("undefined entity &\(saxString(name));")
+        }
+        sax.pointee.externalSubset = { _, _, _, _ in }
+        sax.pointee.resolveEntity = { _, _, _ in nil }
+        sax.pointee.warning = nil
+        sax.pointee.error = nil
+        sax.pointee.fatalError = nil
+        sax.pointee.serror = { ctx, error in
+            guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue,
+                let builder = saxBuilder(ctx)
+            else { return }
+            var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
+            while message.last?.isWhitespace == true { message.removeLast() }
+            let line = Int(error.pointee.line)
+            let column = Int(error.pointee.int2)
+            builder.fail(
+                message,
+                location: line > 0 ? SourceLocation(line: line, column: max(column, 1)) : nil)
+        }
+    }
+}
+
+private func saxBuilder(_ ctx: UnsafeMutableRawPointer?) -> SAXTreeBuilder? {
+    guard let ctx else { return nil }
+    let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let raw = ctxt.pointee._private else { return nil }
+    return Unmanaged<SAXTreeBuilder>.fromOpaque(raw).takeUnretainedValue()
+}
+
+private func saxString(_ pointer: UnsafePointer<xmlChar>?) -> String {
+    pointer.map { String(cString: $0) } ?? ""
+}
