@@ -19,11 +19,14 @@ extension PlistDocument {
         }
     }
 
-    /// Replaces `old` (a value somewhere in the tree) with a new value.
-    public func replace(_ old: PlistElement, with value: NewValue) throws(EditError) {
-        guard let parent = parent(of: old), let index = parent.index(of: old) else { throw .notInThisDict }
-        let indent = indentation(of: old)
-        parent.pieces[index] = .element(value.makeElement(style: style, indent: indent))
+    /// Rewrites the value `element` in place, so handles to it (and to its entry) stay valid.
+    public func replace(_ element: PlistElement, with value: NewValue) {
+        let replacement = value.makeElement(style: style, indent: indentation(of: element))
+        element.name = replacement.name
+        element.startTag = replacement.startTag
+        element.endTag = replacement.endTag
+        element.pieces = replacement.pieces
+        element.text = replacement.text
     }
 
     /// Inserts `key` = `value` into `dict` directly after `entry`, or as the first entry when

@@ -17,6 +17,7 @@ public final class PlistDocument {
     /// that is not a well-formed, valid plist, or that this library could not map byte-exactly.
     public init(parsing bytes: [UInt8]) throws(ParseError) {
         try Preflight.check(bytes)
+        try Self.checkEncodingDeclaration(bytes.prefix(200), fileIsASCII: bytes.allSatisfy { $0 < 0x80 })
         lines = LineTable(bytes)
         let builder = SAXTreeBuilder(source: bytes)
         builder.run()
@@ -27,7 +28,6 @@ public final class PlistDocument {
         guard let root = builder.root, let range = builder.rootRange else {
             throw ParseError("no root element", at: SourceLocation(line: 1, column: 1))
         }
-        try Self.checkEncodingDeclaration(bytes[..<range.lowerBound], fileIsASCII: bytes.allSatisfy { $0 < 0x80 })
         self.prolog = bytes[..<range.lowerBound]
         self.root = root
         self.epilog = bytes[range.upperBound...]

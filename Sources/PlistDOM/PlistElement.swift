@@ -11,7 +11,7 @@ public final class PlistElement {
     }
 
     /// The element name, e.g. `dict`, `key`, `true`.
-    public let name: String
+    public internal(set) var name: String
     var startTag: ArraySlice<UInt8>
     /// `nil` for an empty-element tag such as `<true/>` or `<dict />`.
     var endTag: ArraySlice<UInt8>?

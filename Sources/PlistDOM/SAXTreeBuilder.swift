@@ -125,6 +125,11 @@ final class SAXTreeBuilder {
 
     fileprivate func fail(_ message: String, at offset: Int? = nil, location: SourceLocation? = nil) {
         guard failure == nil else { return }
+        var location = location
+        if offset == nil, location == nil, let context {
+            location = SourceLocation(
+                line: Int(xmlSAX2GetLineNumber(context)), column: max(Int(xmlSAX2GetColumnNumber(context)), 1))
+        }
         failure = (message, offset, location)
         if let context { xmlStopParser(context) }
     }
@@ -190,6 +195,11 @@ final class SAXTreeBuilder {
             else { return }
             var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
             while message.last?.isWhitespace == true { message.removeLast() }
+            if message.hasPrefix("Excessive depth in document") {
+                message = "nesting too deep (libxml2 allows 256 levels)"
+            } else if message.hasPrefix("Input is not proper UTF-8") {
+                message = "invalid UTF-8: the file must be UTF-8 encoded"
+            }
             let line = Int(error.pointee.line)
             let column = Int(error.pointee.int2)
             builder.fail(

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import PlistDOM
+
+/// Every file in `Fixtures/errors/` and `Fixtures/hostile/` must be refused with the message and
+/// location listed in that folder's `expected.tsv` (file, line:column, message).
+@Suite struct ParseErrorTests {
+    struct Expectation: Sendable, CustomTestStringConvertible {
+        let folder: String
+        let file: String
+        let location: String
+        let message: String
+        var testDescription: String { "\(folder)/\(file)" }
+    }
+
+    static func expectations(_ folder: String) -> [Expectation] {
+        let url = TestPaths.fixtures.appendingPathComponent(folder).appendingPathComponent("expected.tsv")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return Expectation(folder: folder, file: fields[0], location: fields[1], message: fields[2])
+        }
+    }
+
+    static let all = expectations("errors") + expectations("hostile")
+
+    @Test(arguments: all)
+    func refusedWithMessageAndLocation(_ expected: Expectation) throws {
+        let url = TestPaths.fixtures.appendingPathComponent(expected.folder).appendingPathComponent(expected.file)
+        let input = try TestPaths.bytes(url)
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect {
+            _ = try PlistDocument(parsing: input)
+        } throws: { error in
+            guard let error = error as? ParseError else { return false }
+            #expect(error.location.description == expected.location, "\(error)")
+            #expect(error.message == expected.message, "\(error)")
+            return true
+        }
+        // A guard against hangs and blow-ups, not a benchmark: hostile input must be refused at once.
+        #expect(clock.now - start < .seconds(5))
+    }
+
+    @Test func everyFixtureHasAnExpectation() throws {
+        for folder in ["errors", "hostile"] {
+            let listed = Set(Self.expectations(folder).map(\.file))
+            let present = Set(TestPaths.plists(under: TestPaths.fixtures.appendingPathComponent(folder))
+                .map(\.lastPathComponent))
+            #expect(listed == present, "\(folder): expected.tsv and the folder disagree")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Testing
+@testable import PlistDOM
+
+/// Random plist trees in random layouts: printing is parsing's exact inverse, and random edits
+/// produce exactly the intended value tree.
+@Suite struct PropertyTests {
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    indirect enum Model {
+        case dict([(String, Model)])
+        case array([Model])
+        case string(String)
+        case integer(Int)
+        case bool(Bool)
+
+        var value: PlistValue {
+            switch self {
+            case .dict(let entries): .dict(Dictionary(entries.map { ($0.0, $0.1.value) }, uniquingKeysWith: { a, _ in a }))
+            case .array(let items): .array(items.map(\.value))
+            case .string(let s): .string(s)
+            case .integer(let i): .integer(Int128(i))
+            case .bool(let b): .bool(b)
+            }
+        }
+    }
+
+    struct Layout {
+        var indent: String
+        var eol: String
+        var sameLine: Bool
+        var comments: Bool
+    }
+
+    static let texts = ["plain", "a & b", "<tag>", "quote \" and '", "Grüße 🚀", "", "  spaced  "]
+
+    static func randomModel(_ rng: inout SplitMix64, depth: Int, counter: inout Int) -> Model {
+        let choice = depth > 3 ? Int.random(in: 2...4, using: &rng) : Int.random(in: 0...4, using: &rng)
+        switch choice {
+        case 0:
+            let count = Int.random(in: 0...4, using: &rng)
+            return .dict((0..<count).map { _ in
+                counter += 1
+                return ("k\(counter)", randomModel(&rng, depth: depth + 1, counter: &counter))
+            })
+        case 1:
+            return .array((0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                randomModel(&rng, depth: depth + 1, counter: &counter)
+            })
+        case 2: return .string(texts.randomElement(using: &rng)!)
+        case 3: return .integer(Int.random(in: -1000...1000, using: &rng))
+        default: return .bool(Bool.random(using: &rng))
+        }
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    static func print(_ model: Model, _ layout: Layout, level: Int, into out: inout String) {
+        let pad = String(repeating: layout.indent, count: level)
+        switch model {
+        case .dict(let entries) where entries.isEmpty: out += "<dict/>"
+        case .dict(let entries):
+            out += "<dict>"
+            for (key, value) in entries {
+                out += layout.eol + pad + layout.indent
+                if layout.comments { out += "<!-- \(key) -->" + layout.eol + pad + layout.indent }
+                out += "<key>\(escape(key))</key>"
+                out += layout.sameLine ? " " : layout.eol + pad + layout.indent
+                print(value, layout, level: level + 1, into: &out)
+            }
+            out += layout.eol + pad + "</dict>"
+        case .array(let items):
+            out += "<array>"
+            for item in items {
+                out += layout.eol + pad + layout.indent
+                print(item, layout, level: level + 1, into: &out)
+            }
+            out += layout.eol + pad + "</array>"
+        case .string(let s): out += "<string>\(escape(s))</string>"
+        case .integer(let i): out += "<integer>\(i)</integer>"
+        case .bool(let b): out += b ? "<true/>" : "<false/>"
+        }
+    }
+
+    static func document(_ model: Model, _ layout: Layout) -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + layout.eol + "<plist version=\"1.0\">" + layout.eol
+        print(model, layout, level: 0, into: &out)
+        return out + layout.eol + "</plist>" + layout.eol
+    }
+
+    /// Applies `change` to the dict at `path` in the model.
+    static func update(_ model: Model, at path: [String], _ change: (inout [(String, Model)]) -> Void) -> Model {
+        guard case .dict(var entries) = model else { return model }
+        if let first = path.first, let index = entries.firstIndex(where: { $0.0 == first }) {
+            entries[index].1 = update(entries[index].1, at: Array(path.dropFirst()), change)
+        } else if path.isEmpty {
+            change(&entries)
+        }
+        return .dict(entries)
+    }
+
+    /// Every dict reachable through dicts only, with its key path.
+    static func dicts(_ element: PlistElement, path: [String] = []) -> [([String], PlistElement)] {
+        guard element.name == "dict" else { return [] }
+        return [(path, element)] + element.entries.flatMap { dicts($0.value, path: path + [$0.name]) }
+    }
+
+    @Test(arguments: 0..<200)
+    func printParsePrintAndRandomEdits(seed: Int) throws {
+        var rng = SplitMix64(state: UInt64(seed) &* 7919)
+        var counter = 0
+        var model = Model.dict((0..<Int.random(in: 1...5, using: &rng)).map { _ in
+            counter += 1
+            return ("k\(counter)", Self.randomModel(&rng, depth: 1, counter: &counter))
+        })
+        let layout = Layout(
+            indent: ["\t", "  ", "    "].randomElement(using: &rng)!,
+            eol: ["\n", "\r\n"].randomElement(using: &rng)!,
+            sameLine: Int.random(in: 0..<4, using: &rng) == 0,
+            comments: Bool.random(using: &rng))
+        let text = Self.document(model, layout)
+        let document = try PlistDocument(parsing: text)
+        #expect(document.bytes == Array(text.utf8))
+        #expect(document.value == model.value)
+
+        for _ in 0..<Int.random(in: 1...6, using: &rng) {
+            let (path, dict) = Self.dicts(document.rootValue).randomElement(using: &rng)!
+            let entries = dict.entries
+            counter += 1
+            let fresh = "new\(counter)"
+            switch (Int.random(in: 0..<4, using: &rng), entries.randomElement(using: &rng)) {
+            case (0, let entry?):
+                let old = entry.name
+                document.rename(entry.key, to: fresh)
+                model = Self.update(model, at: path) { $0[$0.firstIndex { $0.0 == old }!].0 = fresh }
+            case (1, let entry?):
+                try document.remove(entry, from: dict)
+                model = Self.update(model, at: path) { $0.removeAll { $0.0 == entry.name } }
+            case (2, let entry?):
+                document.replace(entry.value, with: .bool(true))
+                model = Self.update(model, at: path) { $0[$0.firstIndex { $0.0 == entry.name }!].1 = .bool(true) }
+            default:
+                let after = Bool.random(using: &rng) ? entries.randomElement(using: &rng) : nil
+                try document.insert(key: fresh, value: .string("v & <\(counter)>"), into: dict, after: after)
+                model = Self.update(model, at: path) { $0.append((fresh, .string("v & <\(counter)>"))) }
+            }
+        }
+        let reparsed = try PlistDocument(parsing: document.bytes)
+        #expect(reparsed.value == model.value)
+        #expect(reparsed.bytes == document.bytes)
+    }
+}
