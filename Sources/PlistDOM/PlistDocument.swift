@@ -78,7 +78,7 @@ public final class PlistDocument {
         if normalized != "utf-8" && normalized != "utf8" {
             throw ParseError(
                 "encoding \"\(name)\" is not supported for files with non-ASCII text; convert the file to UTF-8",
-                at: SourceLocation(line: 1, column: 1))
+                at: SourceLocation(line: 1, column: 1), kind: .unsupported)
         }
     }
 
@@ -91,5 +91,25 @@ public final class PlistDocument {
         let rest = text[attribute.upperBound..<close.lowerBound].drop { $0 == "=" || $0.isWhitespace }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         return String(rest.dropFirst().prefix { $0 != quote })
+    }
+}
+
+extension PlistDocument {
+    /// Where `element` sits in the document's current bytes.
+    public func byteRange(of element: PlistElement) -> Range<Int>? {
+        var offset = prolog.count
+        func walk(_ node: PlistElement) -> Range<Int>? {
+            if node === element { return offset..<(offset + node.bytes.count) }
+            offset += node.startTag.count
+            for piece in node.pieces {
+                switch piece {
+                case .gap(let raw): offset += raw.count
+                case .element(let child): if let found = walk(child) { return found }
+                }
+            }
+            offset += node.endTag?.count ?? 0
+            return nil
+        }
+        return walk(root)
     }
 }

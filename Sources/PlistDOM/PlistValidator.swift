@@ -4,7 +4,9 @@ struct PlistValidator {
 
     func validate(root: PlistElement) throws(ParseError) {
         guard root.name == "plist" else {
-            throw error("not a property list: root element is <\(root.name)>, expected <plist>", root)
+            var failure = error("not a property list: root element is <\(root.name)>, expected <plist>", root)
+            failure.kind = .notAPropertyList
+            throw failure
         }
         try checkNoText(in: root)
         let values = root.children

@@ -5,21 +5,22 @@ enum Preflight {
 
     static func check(_ bytes: [UInt8]) throws(ParseError) {
         let start = SourceLocation(line: 1, column: 1)
-        if bytes.isEmpty { throw ParseError("empty file", at: start) }
+        if bytes.isEmpty { throw ParseError("empty file", at: start, kind: .notAPropertyList) }
         if bytes.starts(with: Array("bplist".utf8)) {
             throw ParseError(
-                "binary property list: not supported, convert with `plutil -convert xml1 FILE`", at: start)
+                "binary property list: not supported, convert with `plutil -convert xml1 FILE`", at: start,
+                kind: .notAPropertyList)
         }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
             || bytes.starts(with: [0x3C, 0x00]) || bytes.starts(with: [0x00, 0x3C])
         {
             throw ParseError(
                 "UTF-16 property list: not supported, convert with `iconv -f UTF-16 -t UTF-8` "
-                    + "or `plutil -convert xml1 FILE`", at: start)
+                    + "or `plutil -convert xml1 FILE`", at: start, kind: .unsupported)
         }
         let body = bytes.starts(with: utf8BOM) ? bytes[3...] : bytes[...]
         guard let first = body.firstIndex(where: { !ASCII.isWhitespace($0) }) else {
-            throw ParseError("empty file (only whitespace)", at: start)
+            throw ParseError("empty file (only whitespace)", at: start, kind: .notAPropertyList)
         }
         if let marker = mergeConflictMarker(in: bytes) {
             throw ParseError("unresolved merge conflict markers", at: marker)
@@ -27,7 +28,8 @@ enum Preflight {
         if body[first] != ASCII.lt {
             let table = LineTable(bytes)
             throw ParseError(
-                "not an XML property list (JSON, OpenStep or other text)", at: table.location(of: first))
+                "not an XML property list (JSON, OpenStep or other text)", at: table.location(of: first),
+                kind: .notAPropertyList)
         }
     }
 

@@ -1,0 +1,23 @@
+import PlistDOM
+
+/// Renames `NSAllowsArbitraryLoadsInMedia`, a key the system never reads, to the documented
+/// `NSAllowsArbitraryLoadsForMedia`.
+public struct ArbitraryLoadsForMedia: Migration {
+    public let id = "ATS002"
+    public let version = 2
+    public let name = "arbitrary-loads-for-media"
+    public let title = "Rename NSAllowsArbitraryLoadsInMedia to NSAllowsArbitraryLoadsForMedia"
+    public let rationale = """
+        Apple documents NSAllowsArbitraryLoadsForMedia (iOS 10+, macOS 10.12+) to relax ATS for \
+        media loaded with AV Foundation; NSAllowsArbitraryLoadsInMedia is not a documented key, so \
+        the setting the author wrote has no effect until it is spelled correctly.
+        """
+    public let impact = Impact.activatesIntent
+
+    public init() {}
+
+    public func apply(to session: MigrationSession) {
+        guard let ats = session.appTransportSecurity else { return }
+        session.renameOrMerge(ATSKey.allowsArbitraryLoadsInMedia, to: ATSKey.allowsArbitraryLoadsForMedia, in: ats)
+    }
+}

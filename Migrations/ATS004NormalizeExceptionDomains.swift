@@ -1,0 +1,81 @@
+import PlistDOM
+
+/// Lowercases the domain keys of `NSExceptionDomains` and `NSPinnedDomains`, and turns a
+/// leading `*.` wildcard into the documented `NSIncludesSubdomains` = true.
+///
+/// ATS matches domain keys against the lowercase host name and does not understand wildcards,
+/// so `API.Example.com` and `*.example.com` are exceptions that never apply.
+public struct NormalizeExceptionDomains: Migration {
+    public let id = "ATS004"
+    public let version = 4
+    public let name = "normalize-exception-domains"
+    public let title = "Lowercase domain keys and replace *. wildcards with NSIncludesSubdomains"
+    public let rationale = """
+        Apple's NSExceptionDomains reference: use lowercase domain names (example.com, not \
+        EXAMPLE.COM), and to cover subdomains set NSIncludesSubdomains to YES instead of writing a \
+        wildcard; keys that break these rules do not match the host they were meant for.
+        """
+    public let impact = Impact.activatesIntent
+
+    public init() {}
+
+    public func apply(to session: MigrationSession) {
+        guard let ats = session.appTransportSecurity else { return }
+        for parentKey in [ATSKey.exceptionDomains, ATSKey.pinnedDomains] {
+            guard let domains = ats[key: parentKey], domains.name == "dict" else { continue }
+            for entry in domains.entries {
+                normalize(entry, in: domains, session: session)
+            }
+        }
+    }
+
+    private func normalize(_ entry: DictEntry, in domains: PlistElement, session: MigrationSession) {
+        let key = entry.name
+        var base = key
+        let wildcard = key.contains("*")
+        if wildcard {
+            guard key.hasPrefix("*."), !key.dropFirst(2).contains("*"), key.count > 2 else {
+                session.conflict(at: entry.key,
+                    "domain key \"\(key)\" uses a wildcard ATS cannot match; left as it is "
+                    + "(use the domain name with NSIncludesSubdomains instead)")
+                return
+            }
+            base = String(key.dropFirst(2))
+            guard entry.value.name == "dict" else {
+                session.conflict(at: entry.key, "domain key \"\(key)\" has a \(entry.value.name), not a dict; left as it is")
+                return
+            }
+        }
+        let normalized = base.lowercased()
+        guard normalized != key else { return }
+
+        if let existing = domains.entries.first(where: { $0.name == normalized && $0.key !== entry.key }) {
+            if intendedValue(of: entry, wildcard: wildcard) == PlistValue(existing.value) {
+                session.remove(entry, from: domains)
+            } else {
+                session.conflict(at: entry.key,
+                    "conflict: \"\(key)\" normalises to \"\(normalized)\", which already exists with "
+                    + "different settings (line \(existing.key.location?.line ?? 0)); both left as they are")
+            }
+            return
+        }
+        session.rename(entry, to: normalized)
+        if wildcard { includeSubdomains(in: entry.value, session: session) }
+    }
+
+    /// The value `entry` would have once normalised, to compare with an existing twin.
+    private func intendedValue(of entry: DictEntry, wildcard: Bool) -> PlistValue {
+        let value = PlistValue(entry.value)
+        guard wildcard, case .dict(var settings) = value else { return value }
+        settings[ATSKey.includesSubdomains] = .bool(true)
+        return .dict(settings)
+    }
+
+    private func includeSubdomains(in settings: PlistElement, session: MigrationSession) {
+        if let existing = settings.entry(ATSKey.includesSubdomains) {
+            if !existing.value.isTrue { session.replace(existing.value, with: .bool(true)) }
+        } else {
+            session.insert(key: ATSKey.includesSubdomains, value: .bool(true), into: settings, after: nil)
+        }
+    }
+}

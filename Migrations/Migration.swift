@@ -1,0 +1,37 @@
+import PlistDOM
+
+/// What a migration does to the app's effective App Transport Security policy.
+public enum Impact: String, Sendable, Codable, CaseIterable {
+    /// Same meaning, current spelling.
+    case spelling
+    /// Makes a setting the author wrote take effect (the system ignored it before).
+    case activatesIntent
+    /// Changes the effective policy beyond what was written. Runs only when asked for.
+    case changesPolicy
+}
+
+/// One versioned, idempotent rewrite of the root `NSAppTransportSecurity` dict.
+///
+/// Like a swift-format rule: a small type with a stable id, its place in the order
+/// (`version`), and a doc comment on the type saying what it changes and why.
+public protocol Migration: Sendable {
+    /// Stable identifier, e.g. `ATS001`.
+    var id: String { get }
+    /// Position in the run order; also what `--to VERSION` compares against.
+    var version: Int { get }
+    /// Kebab-case name, e.g. `third-party-exception-keys`.
+    var name: String { get }
+    /// One line for listings.
+    var title: String { get }
+    /// Why, citing Apple's documented rule.
+    var rationale: String { get }
+    var impact: Impact { get }
+
+    /// Edits `session.document`; records edits and conflicts on the session.
+    func apply(to session: MigrationSession)
+}
+
+extension Migration {
+    /// `ATS001 third-party-exception-keys (spelling)`
+    public var label: String { "\(id) \(name) (\(impact.rawValue))" }
+}

@@ -1,0 +1,95 @@
+import PlistDOM
+
+/// The document one migration works on, and what it did to it.
+public final class MigrationSession {
+    public let document: PlistDocument
+    public let migration: any Migration
+    /// How many entries were renamed, inserted, removed or changed.
+    public private(set) var editCount = 0
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    public init(document: PlistDocument, migration: any Migration) {
+        self.document = document
+        self.migration = migration
+    }
+
+    /// The root `NSAppTransportSecurity` dict: the only place migrations may touch.
+    public var appTransportSecurity: PlistElement? {
+        let root = document.rootValue
+        guard root.name == "dict", let ats = root[key: ATSKey.appTransportSecurity], ats.name == "dict"
+        else { return nil }
+        return ats
+    }
+
+    /// The dicts that are values of `parentKey` inside the ATS dict (e.g. each domain of
+    /// `NSExceptionDomains`), with their domain entry.
+    public func domainDicts(under parentKey: String) -> [DictEntry] {
+        guard let domains = appTransportSecurity?[key: parentKey], domains.name == "dict" else { return [] }
+        return domains.entries.filter { $0.value.name == "dict" }
+    }
+
+    public func rename(_ entry: DictEntry, to name: String) {
+        document.rename(entry.key, to: name)
+        editCount += 1
+    }
+
+    public func remove(_ entry: DictEntry, from dict: PlistElement) {
+        do {
+            try document.remove(entry, from: dict)
+            editCount += 1
+        } catch {
+            conflict(at: entry.key, "internal: could not remove \(entry.name) (\(error))")
+        }
+    }
+
+    @discardableResult
+    public func insert(key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry?) -> DictEntry? {
+        do {
+            let inserted = try document.insert(key: key, value: value, into: dict, after: entry)
+            editCount += 1
+            return inserted
+        } catch {
+            conflict(at: dict, "internal: could not insert \(key) (\(error))")
+            return nil
+        }
+    }
+
+    public func replace(_ value: PlistElement, with newValue: NewValue) {
+        document.replace(value, with: newValue)
+        editCount += 1
+    }
+
+    public func conflict(at element: PlistElement, _ message: String) {
+        diagnostics.append(Diagnostic(
+            migrationID: migration.id,
+            location: element.location ?? SourceLocation(line: 1, column: 1),
+            message: message))
+    }
+
+    /// Renames `old` to `new` in `dict`. When `new` already exists with an equal value the old
+    /// entry is redundant and goes; with a different value both stay and a conflict is reported.
+    public func renameOrMerge(_ old: String, to new: String, in dict: PlistElement) {
+        guard let oldEntry = dict.entry(old) else { return }
+        guard let twin = dict.entry(new) else {
+            rename(oldEntry, to: new)
+            return
+        }
+        if PlistValue(oldEntry.value) == PlistValue(twin.value) {
+            remove(oldEntry, from: dict)
+        } else {
+            conflict(at: oldEntry.key, "conflict: \(old) = \(Self.describe(oldEntry.value)) "
+                + "but \(new) = \(Self.describe(twin.value)) (line \(twin.key.location?.line ?? 0)); "
+                + "both left as they are")
+        }
+    }
+
+    /// A short rendering of a value for messages: `<true/>`, `"TLSv1.2"`, `dict (2 entries)`.
+    public static func describe(_ element: PlistElement) -> String {
+        switch element.name {
+        case "true", "false": "<\(element.name)/>"
+        case "dict": "dict (\(element.entries.count) entries)"
+        case "array": "array (\(element.children.count) items)"
+        default: "\"\(element.text)\""
+        }
+    }
+}

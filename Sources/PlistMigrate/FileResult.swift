@@ -1,0 +1,64 @@
+import Migrations
+import PlistDOM
+
+/// What one pass did to one file.
+public struct PassResult: Sendable {
+    public var id: String
+    public var version: Int
+    public var name: String
+    public var impact: Impact
+    public var editCount: Int
+    /// The unified diff of this pass alone (its input → its output).
+    public var diff: String
+
+    public var label: String { "\(id) \(name) (\(impact.rawValue))" }
+}
+
+/// Everything a run learned about one file.
+public struct FileResult: Sendable {
+    public enum Status: String, Sendable, Codable {
+        /// Passes changed it (or would, in a dry run).
+        case changed
+        /// Has an ATS dict that needs nothing.
+        case unchanged
+        /// Found while walking, but not something to migrate; see `skipReason`.
+        case skipped
+        /// Could not be read, parsed or written; see `error`.
+        case error
+    }
+
+    public var path: String
+    public var status: Status
+    public var skipReason: String?
+    public var error: FileError?
+    public var passes: [PassResult] = []
+    public var diagnostics: [Diagnostic] = []
+    /// Policy-changing migrations that would have changed this file had they been opted in to.
+    public var heldBack: [String] = []
+    /// The input and the final output; dropped once reported.
+    public var original: [UInt8] = []
+    public var output: [UInt8] = []
+    /// Identity of the file as read, to refuse writing over a concurrent change.
+    public var fingerprint: FileFingerprint?
+    public var written = false
+
+    public var hasConflict: Bool { !diagnostics.isEmpty }
+    public var isFailure: Bool { status == .error || hasConflict }
+    public var combinedDiff: String? { UnifiedDiff.make(from: original, to: output, path: path) }
+}
+
+/// A one-line, `path:line:column`-ready error.
+public struct FileError: Error, Sendable {
+    public var location: SourceLocation?
+    public var message: String
+
+    public init(_ message: String, at location: SourceLocation? = nil) {
+        self.message = message
+        self.location = location
+    }
+
+    public func line(path: String) -> String {
+        if let location { "\(path):\(location.line):\(location.column): error: \(message)" }
+        else { "\(path): error: \(message)" }
+    }
+}

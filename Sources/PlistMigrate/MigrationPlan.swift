@@ -1,0 +1,43 @@
+import Migrations
+
+/// Which migrations a run applies, and which policy-changing ones it holds back.
+public struct MigrationPlan: Sendable {
+    public var selected: [any Migration]
+    /// `changesPolicy` migrations that would otherwise run but were not opted in to.
+    public var heldBack: [any Migration]
+
+    public enum PlanError: Error, CustomStringConvertible {
+        case unknownMigration(String)
+        public var description: String {
+            switch self {
+            case .unknownMigration(let id):
+                "unknown migration \"\(id)\" (see `plist-migrate list`)"
+            }
+        }
+    }
+
+    /// - Parameters:
+    ///   - only: run just these ids; naming a `changesPolicy` migration opts in to it.
+    ///   - skip: never run these ids.
+    ///   - to: run only migrations with `version <= to`.
+    public init(
+        only: [String] = [], skip: [String] = [], to: Int? = nil, allowPolicyChange: Bool = false,
+        registry: [any Migration] = MigrationRegistry.all
+    ) throws(PlanError) {
+        for id in only + skip where !registry.contains(where: { $0.id.lowercased() == id.lowercased() }) {
+            throw .unknownMigration(id)
+        }
+        let onlyIDs = Set(only.map { $0.uppercased() })
+        let skipIDs = Set(skip.map { $0.uppercased() })
+        let candidates = registry
+            .filter { onlyIDs.isEmpty || onlyIDs.contains($0.id.uppercased()) }
+            .filter { !skipIDs.contains($0.id.uppercased()) }
+            .filter { to == nil || $0.version <= to! }
+            .sorted { $0.version < $1.version }
+        let optedIn: (any Migration) -> Bool = {
+            $0.impact != .changesPolicy || allowPolicyChange || onlyIDs.contains($0.id.uppercased())
+        }
+        selected = candidates.filter(optedIn)
+        heldBack = candidates.filter { !optedIn($0) }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Migrations
+
+/// The run's tally and, for `--format json`, its per-file records.
+///
+/// JSON schema (version 1), one object:
+/// `{ "schemaVersion": 1, "mode": "dry-run"|"write", "files": [FileRecord], "summary": Summary }`.
+/// See README "JSON report".
+struct Report {
+    static let schemaVersion = 1
+
+    struct PassRecord: Codable, Equatable {
+        var id: String
+        var version: Int
+        var name: String
+        var impact: String
+        var editCount: Int
+        var diff: String
+    }
+
+    struct DiagnosticRecord: Codable, Equatable {
+        var migration: String?
+        var line: Int?
+        var column: Int?
+        var message: String
+    }
+
+    struct FileRecord: Codable, Equatable {
+        var path: String
+        var status: String
+        var skipReason: String?
+        var error: DiagnosticRecord?
+        var passes: [PassRecord]
+        var diagnostics: [DiagnosticRecord]
+        var heldBack: [String]
+        var written: Bool
+    }
+
+    struct Summary: Codable, Equatable {
+        var scanned = 0
+        var changed = 0
+        var unchanged = 0
+        var skipped = 0
+        var errors = 0
+        var conflicts = 0
+        var skippedReasons: [String: Int] = [:]
+        var editsPerPass: [String: Int] = [:]
+    }
+
+    struct Document: Codable, Equatable {
+        var schemaVersion: Int
+        var mode: String
+        var files: [FileRecord]
+        var summary: Summary
+    }
+
+    let options: RunOptions
+    var files: [FileRecord] = []
+    var summary = Summary()
+
+    init(options: RunOptions) {
+        self.options = options
+    }
+
+    mutating func add(_ result: FileResult) {
+        summary.scanned += 1
+        switch result.status {
+        case .changed: summary.changed += 1
+        case .unchanged: summary.unchanged += 1
+        case .skipped:
+            summary.skipped += 1
+            summary.skippedReasons[result.skipReason ?? "skipped", default: 0] += 1
+        case .error: summary.errors += 1
+        }
+        if result.hasConflict { summary.conflicts += 1 }
+        for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
+        guard options.format == .json else { return }
+        files.append(FileRecord(
+            path: result.path, status: result.status.rawValue, skipReason: result.skipReason,
+            error: result.error.map { DiagnosticRecord(migration: nil, line: $0.location?.line, column: $0.location?.column, message: $0.message) },
+            passes: result.passes.map {
+                PassRecord(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, editCount: $0.editCount, diff: $0.diff)
+            },
+            diagnostics: result.diagnostics.map {
+                DiagnosticRecord(migration: $0.migrationID, line: $0.location.line, column: $0.location.column, message: $0.message)
+            },
+            heldBack: result.heldBack, written: result.written))
+    }
+
+    func exitStatus(check: Bool) -> Int32 {
+        if summary.errors > 0 || summary.conflicts > 0 { return 2 }
+        if check && summary.changed > 0 { return 1 }
+        return 0
+    }
+
+    func json() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let document = Document(
+            schemaVersion: Self.schemaVersion, mode: options.write ? "write" : "dry-run", files: files, summary: summary)
+        let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
+        return Array(data) + [0x0A]
+    }
+
+    func summaryLine() -> String {
+        var parts = ["\(summary.scanned) file\(summary.scanned == 1 ? "" : "s") scanned"]
+        parts.append("\(summary.changed) \(options.write ? "changed" : "would change")")
+        parts.append("\(summary.unchanged) unchanged")
+        if summary.skipped > 0 {
+            let reasons = summary.skippedReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            parts.append("\(summary.skipped) skipped (\(reasons.joined(separator: ", ")))")
+        }
+        parts.append("\(summary.errors) error\(summary.errors == 1 ? "" : "s")")
+        if summary.conflicts > 0 { parts.append("\(summary.conflicts) with conflicts") }
+        var line = "plist-migrate: " + parts.joined(separator: ", ")
+        if !summary.editsPerPass.isEmpty {
+            line += "; edits: " + summary.editsPerPass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+        return line
+    }
+}

@@ -1,0 +1,134 @@
+/// Unified diffs (`diff -u` / `git apply` format) between two byte buffers, built on the
+/// standard library's `CollectionDifference` over lines.
+///
+/// Lines keep their own terminators, so a CRLF file yields `-line\r\n` rows that `git apply`
+/// applies to the CRLF file as it is, and a missing final newline is marked the standard way.
+public enum UnifiedDiff {
+    public static let contextLines = 3
+
+    /// `nil` when the buffers are equal.
+    public static func make(from old: [UInt8], to new: [UInt8], path: String) -> String? {
+        guard old != new else { return nil }
+        let oldLines = lines(old)
+        let newLines = lines(new)
+        let operations = editScript(from: oldLines, to: newLines)
+        var out: [UInt8] = Array("--- a/\(path)\n+++ b/\(path)\n".utf8)
+        for hunk in hunks(operations) {
+            appendHunk(hunk, operations: operations, oldLines: oldLines, newLines: newLines, to: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    enum Operation: Equatable {
+        case equal(old: Int, new: Int)
+        case delete(old: Int)
+        case insert(new: Int)
+
+        var isChange: Bool { if case .equal = self { false } else { true } }
+    }
+
+    static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var result: [ArraySlice<UInt8>] = []
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            result.append(bytes[start...index])
+            start = index + 1
+        }
+        if start < bytes.count { result.append(bytes[start...]) }
+        return result
+    }
+
+    static func editScript(from old: [ArraySlice<UInt8>], to new: [ArraySlice<UInt8>]) -> [Operation] {
+        let difference = new.difference(from: old)
+        var removed = Set<Int>()
+        var inserted = Set<Int>()
+        for change in difference {
+            switch change {
+            case .remove(let offset, _, _): removed.insert(offset)
+            case .insert(let offset, _, _): inserted.insert(offset)
+            }
+        }
+        var operations: [Operation] = []
+        var i = 0
+        var j = 0
+        while i < old.count || j < new.count {
+            if i < old.count, removed.contains(i) {
+                operations.append(.delete(old: i))
+                i += 1
+            } else if j < new.count, inserted.contains(j) {
+                operations.append(.insert(new: j))
+                j += 1
+            } else {
+                operations.append(.equal(old: i, new: j))
+                i += 1
+                j += 1
+            }
+        }
+        return operations
+    }
+
+    /// Ranges of `operations` to print: each change with its context, overlapping ones merged.
+    static func hunks(_ operations: [Operation]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        for (index, operation) in operations.enumerated() where operation.isChange {
+            let range = max(0, index - contextLines)..<min(operations.count, index + contextLines + 1)
+            if let last = result.last, range.lowerBound <= last.upperBound {
+                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                result.append(range)
+            }
+        }
+        return result
+    }
+
+    private static func appendHunk(
+        _ hunk: Range<Int>, operations: [Operation],
+        oldLines: [ArraySlice<UInt8>], newLines: [ArraySlice<UInt8>], to out: inout [UInt8]
+    ) {
+        var oldStart = 0, oldCount = 0, newStart = 0, newCount = 0
+        var foundOld = false, foundNew = false
+        // Lines before the hunk, for the start of an empty side.
+        var oldBefore = 0, newBefore = 0
+        for operation in operations[..<hunk.lowerBound] {
+            switch operation {
+            case .equal: oldBefore += 1; newBefore += 1
+            case .delete: oldBefore += 1
+            case .insert: newBefore += 1
+            }
+        }
+        for operation in operations[hunk] {
+            switch operation {
+            case .equal(let o, let n):
+                if !foundOld { oldStart = o + 1; foundOld = true }
+                if !foundNew { newStart = n + 1; foundNew = true }
+                oldCount += 1; newCount += 1
+            case .delete(let o):
+                if !foundOld { oldStart = o + 1; foundOld = true }
+                oldCount += 1
+            case .insert(let n):
+                if !foundNew { newStart = n + 1; foundNew = true }
+                newCount += 1
+            }
+        }
+        if oldCount == 0 { oldStart = oldBefore }
+        if newCount == 0 { newStart = newBefore }
+        out += Array("@@ -\(range(oldStart, oldCount)) +\(range(newStart, newCount)) @@\n".utf8)
+        for operation in operations[hunk] {
+            switch operation {
+            case .equal(let o, _): appendLine(" ", oldLines[o], to: &out)
+            case .delete(let o): appendLine("-", oldLines[o], to: &out)
+            case .insert(let n): appendLine("+", newLines[n], to: &out)
+            }
+        }
+    }
+
+    private static func range(_ start: Int, _ count: Int) -> String {
+        count == 1 ? "\(start)" : "\(start),\(count)"
+    }
+
+    private static func appendLine(_ prefix: Character, _ line: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        out += Array(String(prefix).utf8)
+        out += line
+        if line.last != 0x0A { out += Array("\n\\ No newline at end of file\n".utf8) }
+    }
+}
