@@ -42,9 +42,10 @@ extension PlistDocument {
             let prefix = linePrefix(before: entry.key, in: dict)
             let separator = self.separator(of: entry, in: dict)
             let valueElement = value.makeElement(style: style, indent: indentation(of: entry.key))
+            let position = endOfLineComments(after: valueIndex, in: dict)
             dict.pieces.insert(
                 contentsOf: [.gap(prefix), .element(keyElement), .gap(separator), .element(valueElement)],
-                at: valueIndex + 1)
+                at: position)
             return DictEntry(key: keyElement, value: valueElement)
         }
         if let first = dict.entries.first, let keyIndex = dict.index(of: first.key) {
@@ -77,6 +78,20 @@ extension PlistDocument {
     }
 
     // MARK: - Layout helpers
+
+    /// Where to insert after the value at `valueIndex`: past a comment that shares the value's
+    /// line (`<true/> <!-- why -->`), which belongs to that entry. Splits the gap if needed.
+    private func endOfLineComments(after valueIndex: Int, in dict: PlistElement) -> Int {
+        let next = valueIndex + 1
+        guard next < dict.pieces.count, case .gap(let raw) = dict.pieces[next],
+            let lineBreak = raw.firstIndex(where: { $0 == ASCII.lf || $0 == ASCII.cr })
+        else { return next }
+        let sameLine = raw[..<lineBreak]
+        guard !sameLine.isAllWhitespace else { return next }
+        dict.pieces[next] = .gap(sameLine)
+        dict.pieces.insert(.gap(raw[lineBreak...]), at: next + 1)
+        return next + 1
+    }
 
     /// The element that contains `element`.
     public func parent(of element: PlistElement) -> PlistElement? {

@@ -104,9 +104,11 @@ struct List: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(entries), as: UTF8.self))
         case .text:
-            for entry in entries {
-                let columns = [entry.id, String(entry.version), entry.name, entry.impact]
-                print(columns.joined(separator: "  ").padding(toLength: 64, withPad: " ", startingAt: 0) + entry.title)
+            let rows = entries.map { [$0.id, String($0.version), $0.name, $0.impact, $0.title] }
+            let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            for row in rows {
+                let padded = (0..<4).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                print((padded + [row[4]]).joined(separator: "  "))
             }
         }
     }

@@ -272,3 +272,34 @@ import Testing
         #expect(doc.rootValue.value(at: ["NSAppTransportSecurity", "NSAllowsArbitraryLoads", "Deeper"]) == nil)
     }
 }
+
+extension EditTests {
+    @Test func insertAfterKeepsATrailingCommentWithItsOwnEntry() throws {
+        let input = Self.plist("""
+            \t<key>NSAppTransportSecurity</key>
+            \t<dict>
+            \t\t<key>A</key>
+            \t\t<true/> <!-- why A -->
+            \t\t<key>B</key>
+            \t\t<true/>
+            \t</dict>
+
+            """)
+        let out = try edited(input) { doc in
+            let dict = try ats(doc)
+            try doc.insert(key: "New", value: .bool(true), into: dict, after: dict.entry("A"))
+        }
+        #expect(out == Self.plist("""
+            \t<key>NSAppTransportSecurity</key>
+            \t<dict>
+            \t\t<key>A</key>
+            \t\t<true/> <!-- why A -->
+            \t\t<key>New</key>
+            \t\t<true/>
+            \t\t<key>B</key>
+            \t\t<true/>
+            \t</dict>
+
+            """))
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// The CLI contract, exercised through the built `plist-migrate` executable.
+@Suite struct CLITests {
+    /// A temp directory holding `App/Info.plist` (needs ATS001 + ATS004, and ATS003 if allowed)
+    /// and `Clean/Info.plist` (needs nothing).
+    func workspace() throws -> URL {
+        let directory = try temporaryDirectory()
+        _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "App/Info.plist")
+        _ = try copyFixture("ATS003/tabs.before.plist", to: directory, as: "Dev/Info.plist")
+        _ = try copyFixture("ATS003/already-migrated.before.plist", to: directory, as: "Clean/Info.plist")
+        return directory
+    }
+
+    func bytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
+
+    @Test func dryRunPrintsLabelledPerPassDiffsAndWritesNothing() throws {
+        let dir = try workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = dir.appendingPathComponent("App/Info.plist")
+        let before = try bytes(app)
+        let modified = try FileManager.default.attributesOfItem(atPath: app.path)[.modificationDate] as? Date
+        let result = try tool(["."], in: dir)
+        #expect(result.status == 0)
+        #expect(result.text.hasPrefix("# ATS001 third-party-exception-keys (spelling)\n--- a/App/Info.plist\n+++ b/App/Info.plist\n@@ "))
+        #expect(!result.text.contains("Dev/Info.plist"), "ATS003 is held back, so Dev/ shows no diff")
+        #expect(result.stderr.contains("Dev/Info.plist: note: ATS003 local-networking-with-arbitrary-loads (changesPolicy) held back; add --allow-policy-change to include it"))
+        #expect(result.stderr.contains("3 files scanned, 1 would change, 2 unchanged, 0 errors"))
+        #expect(try bytes(app) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: app.path)[.modificationDate] as? Date == modified)
+    }
+
+    @Test func writeAppliesExactlyWhatTheDryRunShowed() throws {
+        let dir = try workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dry = try tool(["--allow-policy-change", "."], in: dir)
+        let cleanBefore = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("Clean/Info.plist").path)
+        let write = try tool(["--write", "--allow-policy-change", "."], in: dir)
+        #expect(write.status == 0)
+        #expect(write.text == dry.text, "dry run and --write report the same changes")
+        #expect(try bytes(dir.appendingPathComponent("App/Info.plist")) == bytes(Paths.fixtures.appendingPathComponent("ATS001/tabs.after.plist")))
+        #expect(try bytes(dir.appendingPathComponent("Dev/Info.plist")) == bytes(Paths.fixtures.appendingPathComponent("ATS003/tabs.after.plist")))
+        let cleanAfter = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("Clean/Info.plist").path)
+        #expect(cleanAfter[.modificationDate] as? Date == cleanBefore[.modificationDate] as? Date, "an unchanged file is never written")
+        let check = try tool(["--check", "--allow-policy-change", "."], in: dir)
+        #expect(check.status == 0)
+        #expect(check.stdout.isEmpty)
+    }
+
+    @Test func writeKeepsTheFileMode() throws {
+        let dir = try workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = dir.appendingPathComponent("App/Info.plist")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: app.path)
+        #expect(try tool(["--write", "App/Info.plist"], in: dir).status == 0)
+        let mode = try FileManager.default.attributesOfItem(atPath: app.path)[.posixPermissions] as? Int
+        #expect(mode == 0o640)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: app.deletingLastPathComponent().path)
+        #expect(leftovers == ["Info.plist"])
+    }
+
+    @Test func checkExitsOneWhenChangesArePendingAndPrintsThem() throws {
+        let dir = try workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try tool(["--check", "."], in: dir)
+        #expect(result.status == 1)
+        #expect(result.text.contains("+\t\t\t\t<key>NSExceptionAllowsInsecureHTTPLoads</key>"))
+        let clean = try tool(["--check", "Clean"], in: dir)
+        #expect(clean.status == 0)
+    }
+
+    @Test func heldBackPassesNeverCountAsPendingForCheck() throws {
+        let dir = try workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try tool(["--check", "Dev"], in: dir)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("note: ATS003"))
+        let optedIn = try tool(["--check", "--only", "ATS003", "Dev"], in: dir)
+        #expect(optedIn.status == 1, "naming a changesPolicy pass opts in to it")
+    }
+
+    @Test func toAndSkipChooseThePasses() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("ATS004/tabs.before.plist", to: dir, as: "Info.plist")
+        #expect(try tool(["--to", "3", "Info.plist"], in: dir).stdout.isEmpty)
+        #expect(try tool(["--skip", "ATS004", "Info.plist"], in: dir).stdout.isEmpty)
+        #expect(try tool(["--to", "4", "Info.plist"], in: dir).text.hasPrefix("# ATS004"))
+    }
+
+    @Test func standardInputWithWriteEmitsTheMigratedFile() throws {
+        let input = try bytes(Paths.fixtures.appendingPathComponent("ATS002/crlf.before.plist"))
+        let result = try tool(["--write", "-"], in: FileManager.default.temporaryDirectory, input: input)
+        #expect(result.status == 0)
+        #expect(result.stdout == (try bytes(Paths.fixtures.appendingPathComponent("ATS002/crlf.after.plist"))))
+        let dry = try tool(["-"], in: FileManager.default.temporaryDirectory, input: input)
+        #expect(dry.text.hasPrefix("# ATS002 arbitrary-loads-for-media (activatesIntent)\n--- a/-\n"))
+    }
+
+    @Test func jsonReportIsTheSameInDryRunAndWrite() throws {
+        let dir = try workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func report(_ extra: [String]) throws -> [String: Any] {
+            let result = try tool(["--format", "json"] + extra + ["."], in: dir)
+            return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        }
+        let dry = try report([])
+        #expect(dry["schemaVersion"] as? Int == 1)
+        #expect(dry["mode"] as? String == "dry-run")
+        let files = try #require(dry["files"] as? [[String: Any]])
+        #expect(files.map { $0["path"] as? String } == ["App/Info.plist", "Clean/Info.plist", "Dev/Info.plist"])
+        let app = files[0]
+        #expect(app["status"] as? String == "changed")
+        let passes = try #require(app["passes"] as? [[String: Any]])
+        #expect(passes.map { $0["id"] as? String } == ["ATS001"])
+        #expect(passes.first?["editCount"] as? Int == 3)
+        #expect(passes.first?["impact"] as? String == "spelling")
+        #expect((passes.first?["diff"] as? String)?.hasPrefix("--- a/App/Info.plist") == true)
+        #expect(files[2]["heldBack"] as? [String] == ["ATS003"])
+        let summary = try #require(dry["summary"] as? [String: Any])
+        #expect(summary["changed"] as? Int == 1)
+        #expect((summary["editsPerPass"] as? [String: Int]) == ["ATS001": 3])
+
+        let written = try report(["--write"])
+        #expect(written["mode"] as? String == "write")
+        let writtenFiles = try #require(written["files"] as? [[String: Any]])
+        #expect((writtenFiles[0]["passes"] as? [[String: Any]])?.first?["diff"] as? String == passes.first?["diff"] as? String)
+        #expect(writtenFiles[0]["written"] as? Bool == true)
+    }
+
+    @Test func patchFormatAppliesWithGitAndPatch() throws {
+        let dir = try workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("ATS004/crlf.before.plist", to: dir, as: "Win/Info.plist")
+        _ = try copyFixture("roundtrip/no-final-newline.plist", to: dir, as: "Tail/Info.plist")
+        _ = try git(["init", "-q"], in: dir)
+        _ = try git(["add", "-A"], in: dir)
+        _ = try git(["commit", "-qm", "init"], in: dir)
+        let patch = try tool(["--format", "patch", "--allow-policy-change", "."], in: dir)
+        #expect(patch.status == 0)
+        try patch.stdout.write(to: dir.appendingPathComponent("../\(dir.lastPathComponent).patch"))
+        let patchFile = dir.deletingLastPathComponent().appendingPathComponent("\(dir.lastPathComponent).patch")
+        defer { try? FileManager.default.removeItem(at: patchFile) }
+        #expect(try git(["apply", "--check", patchFile.path], in: dir).status == 0)
+        let applied = try git(["apply", patchFile.path], in: dir)
+        #expect(applied.status == 0, "\(applied.stderr)")
+        let check = try tool(["--check", "--allow-policy-change", "."], in: dir)
+        #expect(check.status == 0, "after applying the patch nothing is pending: \(check.text)")
+        _ = try git(["checkout", "--", "."], in: dir)
+        let gnu = try run(URL(fileURLWithPath: "/usr/bin/env"), ["patch", "-p1", "--dry-run", "-i", patchFile.path], in: dir)
+        #expect(gnu.status == 0, "\(gnu.text)")
+    }
+
+    @Test func badFilesAreReportedOneLineEachAndTheRestStillRun() throws {
+        let dir = try workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("errors/mismatched-tag.plist", to: dir, as: "Broken/Info.plist")
+        let before = try bytes(dir.appendingPathComponent("Broken/Info.plist"))
+        let result = try tool(["--write", "."], in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Broken/Info.plist:7:9: error: Opening and ending tag mismatch: dict line 4 and array\n"))
+        #expect(try bytes(dir.appendingPathComponent("Broken/Info.plist")) == before)
+        #expect(try bytes(dir.appendingPathComponent("App/Info.plist")) == bytes(Paths.fixtures.appendingPathComponent("ATS001/tabs.after.plist")))
+    }
+
+    @Test func conflictsExitTwoAndTheRestOfTheFileMigrates() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("ATS001/conflict.before.plist", to: dir, as: "Info.plist")
+        let result = try tool(["--write", "Info.plist"], in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Info.plist:15:5: error: ATS001: conflict: NSThirdPartyExceptionMinimumTLSVersion"))
+        #expect(try bytes(dir.appendingPathComponent("Info.plist")) == bytes(Paths.fixtures.appendingPathComponent("ATS001/conflict.after.plist")))
+    }
+
+    @Test func walkingSkipsNonPlistsButNamedOnesAreErrors() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("errors/binary.plist", to: dir, as: "Assets/binary.plist")
+        _ = try copyFixture("errors/json.plist", to: dir, as: "Assets/data.plist")
+        _ = try copyFixture("roundtrip/all-types.plist", to: dir, as: "Settings.plist")
+        _ = try copyFixture("ATS001/tabs.before.plist", to: dir, as: "Pods/Lib/Info.plist")
+        let walked = try tool(["."], in: dir)
+        #expect(walked.status == 0)
+        #expect(walked.stderr.contains("3 files scanned, 0 would change, 0 unchanged, 3 skipped (1 no NSAppTransportSecurity, 2 not an XML property list), 0 errors"))
+        let named = try tool(["Assets/binary.plist"], in: dir)
+        #expect(named.status == 2)
+        #expect(named.stderr.contains("Assets/binary.plist:1:1: error: binary property list: not supported, convert with `plutil -convert xml1 FILE`"))
+        let missing = try tool(["nope.plist"], in: dir)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("nope.plist: error: no such file or directory"))
+    }
+
+    @Test func usageErrorsUseArgumentParsersCode() throws {
+        let result = try tool(["--only", "ATS999", "."], in: FileManager.default.temporaryDirectory)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("unknown migration \"ATS999\""))
+    }
+
+    @Test func listShowsEveryMigrationInOrder() throws {
+        let text = try tool(["list"], in: FileManager.default.temporaryDirectory)
+        #expect(text.status == 0)
+        #expect(text.text.split(separator: "\n").map { String($0.prefix(6)) } == ["ATS001", "ATS002", "ATS003", "ATS004"])
+        let json = try tool(["list", "--format", "json"], in: FileManager.default.temporaryDirectory)
+        let entries = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(entries.map { $0["version"] as? Int } == [1, 2, 3, 4])
+        #expect(entries[2]["impact"] as? String == "changesPolicy")
+        #expect(entries.allSatisfy { ($0["title"] as? String)?.isEmpty == false && $0["name"] != nil })
+    }
+}

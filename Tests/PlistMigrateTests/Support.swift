@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+enum Paths {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = repository.appendingPathComponent("Fixtures")
+    static let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    /// The `plist-migrate` executable `swift test` built beside the test bundle.
+    static var executable: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("plist-migrate")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return repository.appendingPathComponent(".build/debug/plist-migrate")
+    }
+}
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+    var text: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs a command with `arguments` in `directory`, feeding `input` on standard input.
+func run(_ command: URL, _ arguments: [String], in directory: URL, input: Data? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = command
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let out = Pipe(), err = Pipe(), inPipe = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inPipe
+    try process.run()
+    if let input { inPipe.fileHandleForWriting.write(input) }
+    try inPipe.fileHandleForWriting.close()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+func tool(_ arguments: [String], in directory: URL, input: Data? = nil) throws -> ProcessResult {
+    try run(Paths.executable, arguments, in: directory, input: input)
+}
+
+func git(_ arguments: [String], in directory: URL) throws -> ProcessResult {
+    try run(URL(fileURLWithPath: "/usr/bin/env"), ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"] + arguments, in: directory)
+}
+
+/// A fresh temporary directory, removed by the caller's `defer`.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("plist-migrate-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func copyFixture(_ relative: String, to directory: URL, as name: String) throws -> URL {
+    let destination = directory.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent(relative), to: destination)
+    return destination
+}
