@@ -11,6 +11,7 @@ extension PlistDocument {
 
     /// Renames a `<key>`; the new text is XML-escaped.
     public func rename(_ key: PlistElement, to newName: String) {
+        noteEdit()
         key.text = newName
         key.pieces = newName.isEmpty ? [] : [.gap(ArraySlice(XMLEscaping.escape(newName)))]
         if key.endTag == nil {
@@ -21,6 +22,7 @@ extension PlistDocument {
 
     /// Rewrites the value `element` in place, so handles to it (and to its entry) stay valid.
     public func replace(_ element: PlistElement, with value: NewValue) {
+        noteEdit()
         let replacement = value.makeElement(style: style, indent: indentation(of: element))
         element.name = replacement.name
         element.startTag = replacement.startTag
@@ -36,6 +38,7 @@ extension PlistDocument {
         key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry? = nil
     ) throws(EditError) -> DictEntry {
         guard dict.name == "dict" else { throw .notADict }
+        noteEdit()
         let keyElement = NewValue.keyElement(key)
         if let entry {
             guard let valueIndex = dict.index(of: entry.value) else { throw .notInThisDict }
@@ -65,6 +68,7 @@ extension PlistDocument {
     public func remove(_ entry: DictEntry, from dict: PlistElement) throws(EditError) {
         guard let keyIndex = dict.index(of: entry.key), let valueIndex = dict.index(of: entry.value)
         else { throw .notInThisDict }
+        noteEdit()
         var start = keyIndex
         if keyIndex > 0, case .gap(let raw) = dict.pieces[keyIndex - 1] {
             let kept = raw[..<raw.trailingWhitespace.startIndex]
@@ -78,6 +82,12 @@ extension PlistDocument {
     }
 
     // MARK: - Layout helpers
+
+    /// Counts the edit, and measures the file's layout first, while the tree is still as read.
+    private func noteEdit() {
+        _ = style
+        revision += 1
+    }
 
     /// Where to insert after the value at `valueIndex`: past a comment that shares the value's
     /// line (`<true/> <!-- why -->`), which belongs to that entry. Splits the gap if needed.

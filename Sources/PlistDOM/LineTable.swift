@@ -1,10 +1,9 @@
 /// Maps byte offsets of a source to lines and columns. `\n`, `\r\n` and a lone `\r` each end a line.
-struct LineTable {
-    private let lineStarts: [Int]
+/// Shared by every element of a document, which asks it for its location only when needed.
+final class LineTable {
     private let source: [UInt8]
-
-    init(_ source: [UInt8]) {
-        self.source = source
+    /// Built on first use: most parses never need a line number.
+    private lazy var lineStarts: [Int] = {
         var starts = [0]
         var i = 0
         while i < source.count {
@@ -17,7 +16,11 @@ struct LineTable {
             }
             i += 1
         }
-        lineStarts = starts
+        return starts
+    }()
+
+    init(_ source: [UInt8]) {
+        self.source = source
     }
 
     func location(of offset: Int) -> SourceLocation {

@@ -11,7 +11,10 @@ public final class PlistDocument {
     var epilog: ArraySlice<UInt8>
     let lines: LineTable
     /// How this file lays out entries; new entries copy it.
-    let style: LayoutStyle
+    private(set) lazy var style = LayoutStyle(source: source, root: root, lines: lines)
+    private let source: [UInt8]
+    /// Counts edits; unchanged means the document still prints its input.
+    public internal(set) var revision = 0
 
     /// Parses an XML property list. Throws a `ParseError` with a line and column for anything
     /// that is not a well-formed, valid plist, or that this library could not map byte-exactly.
@@ -19,7 +22,7 @@ public final class PlistDocument {
         try Preflight.check(bytes)
         try Self.checkEncodingDeclaration(bytes.prefix(200), fileIsASCII: bytes.allSatisfy { $0 < 0x80 })
         lines = LineTable(bytes)
-        let builder = SAXTreeBuilder(source: bytes)
+        let builder = SAXTreeBuilder(source: bytes, lines: lines)
         builder.run()
         if let failure = builder.failure {
             let location = failure.location ?? lines.location(of: failure.offset ?? 0)
@@ -31,15 +34,34 @@ public final class PlistDocument {
         self.prolog = bytes[..<range.lowerBound]
         self.root = root
         self.epilog = bytes[range.upperBound...]
-        self.style = LayoutStyle(source: bytes, root: root, lines: lines)
+        self.source = bytes
         try PlistValidator(lines: lines).validate(root: root)
-        // Losslessness is checked, not assumed: the untouched tree must print the input.
-        if self.bytes != bytes {
+        // Losslessness is checked, not assumed: every element's pieces were verified to tile
+        // its bytes; the prolog, root and epilog must tile the file.
+        if prolog.count + range.count + epilog.count != bytes.count {
             throw ParseError(
-                "internal: the parsed tree does not reproduce the file; refusing to edit it",
+                "internal: the parsed tree does not cover the file; refusing to edit it",
                 at: SourceLocation(line: 1, column: 1))
         }
-        assignLocations(root)
+    }
+
+    /// The cheap checks `init(parsing:)` starts with: empty, binary, UTF-16, JSON/OpenStep text,
+    /// merge-conflict markers.
+    public static func preflight(_ bytes: [UInt8]) throws(ParseError) {
+        try Preflight.check(bytes)
+    }
+
+    /// Checks that `bytes` pass the preflight and are well-formed XML with no entity tricks,
+    /// without building a tree or checking plist structure: for files no edit will touch.
+    public static func checkWellFormed(_ bytes: [UInt8]) throws(ParseError) {
+        try Preflight.check(bytes)
+        try checkEncodingDeclaration(bytes.prefix(200), fileIsASCII: bytes.allSatisfy { $0 < 0x80 })
+        let lines = LineTable(bytes)
+        let checker = SAXTreeBuilder(source: bytes, lines: lines, buildTree: false)
+        checker.run()
+        if let failure = checker.failure {
+            throw ParseError(failure.message, at: failure.location ?? lines.location(of: failure.offset ?? 0))
+        }
     }
 
     /// Parses UTF-8 text (convenience for tests and tools).
@@ -64,11 +86,6 @@ public final class PlistDocument {
 
     /// The decoded value tree of the whole document.
     public var value: PlistValue { PlistValue(rootValue) }
-
-    private func assignLocations(_ element: PlistElement) {
-        if let offset = element.sourceOffset { element.location = lines.location(of: offset) }
-        for child in element.children { assignLocations(child) }
-    }
 
     /// libxml2 reads every file as UTF-8 here (`XML_PARSE_IGNORE_ENC`), which is exact for ASCII
     /// files whatever they declare, and wrong for non-ASCII text in another declared encoding.

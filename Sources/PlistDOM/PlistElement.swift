@@ -21,7 +21,13 @@ public final class PlistElement {
     /// Byte offset of the start tag in the parsed source; `nil` for elements made by an edit.
     public let sourceOffset: Int?
     /// Line and column (1-based) in the parsed source; `nil` for elements made by an edit.
-    public internal(set) var location: SourceLocation?
+    public var location: SourceLocation? {
+        guard let sourceOffset, let lines else { return nil }
+        return lines.location(of: sourceOffset)
+    }
+    var lines: LineTable?
+    /// The first run of non-whitespace text directly inside a container (invalid in a plist).
+    var strayText: String?
     /// Leading whitespace of the line this element started on, for elements made by an edit.
     var indentHint: [UInt8]?
 

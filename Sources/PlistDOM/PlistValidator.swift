@@ -26,7 +26,8 @@ struct PlistValidator {
         case .dict:
             try checkNoText(in: element)
             var expectKey = true
-            for child in element.children {
+            let children = element.children
+            for child in children {
                 if expectKey {
                     guard child.name == "key" else {
                         throw error("<dict> expects a <key> here, found <\(child.name)>", child)
@@ -37,7 +38,7 @@ struct PlistValidator {
                 }
                 expectKey.toggle()
             }
-            if !expectKey, let last = element.children.last {
+            if !expectKey, let last = children.last {
                 throw error("<key>\(last.text)</key> has no value", last)
             }
         case .array:
@@ -47,7 +48,7 @@ struct PlistValidator {
             try checkLeaf(element)
         case .true, .false:
             try checkLeaf(element)
-            if !element.text.trimmingWhitespace.isEmpty {
+            if element.text.utf8.contains(where: { !ASCII.isWhitespace($0) }) {
                 throw error("<\(element.name)/> must be empty", element)
             }
         case .integer:
@@ -74,16 +75,23 @@ struct PlistValidator {
     }
 
     private func checkLeaf(_ element: PlistElement) throws(ParseError) {
-        if let child = element.children.first {
-            throw error("<\(element.name)> cannot contain <\(child.name)>", child)
+        for piece in element.pieces {
+            if case .element(let child) = piece {
+                throw error("<\(element.name)> cannot contain <\(child.name)>", child)
+            }
         }
     }
 
     /// Containers hold elements, whitespace and comments only.
     private func checkNoText(in element: PlistElement) throws(ParseError) {
-        if !element.text.trimmingWhitespace.isEmpty {
-            throw error("unexpected text \"\(element.text.trimmingWhitespace.prefix(40))\" in <\(element.name)>", element)
+        if let stray = element.strayText ?? nonWhitespace(element.text) {
+            throw error("unexpected text \"\(stray)\" in <\(element.name)>", element)
         }
+    }
+
+    private func nonWhitespace(_ text: String) -> String? {
+        let trimmed = text.trimmingWhitespace
+        return trimmed.isEmpty ? nil : String(trimmed.prefix(40))
     }
 
     private func error(_ message: String, _ element: PlistElement) -> ParseError {

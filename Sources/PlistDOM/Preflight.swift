@@ -35,6 +35,13 @@ enum Preflight {
 
     /// The first line that starts with `<<<<<<< `, `=======` or `>>>>>>> ` (as git writes them).
     static func mergeConflictMarker(in bytes: [UInt8]) -> SourceLocation? {
+        // Every conflict has a `<<<<<<<` or `>>>>>>>` line; `=` is too common to search for.
+        let markers = ["<<<<<<<", ">>>>>>>"].map { Array($0.utf8) }
+        guard markers.contains(where: { bytes.containsBytes($0) }) else { return nil }
+        return scanForMarkerLine(bytes)
+    }
+
+    private static func scanForMarkerLine(_ bytes: [UInt8]) -> SourceLocation? {
         let markers: [[UInt8]] = [Array("<<<<<<<".utf8), Array("=======".utf8), Array(">>>>>>>".utf8)]
         var line = 1
         var lineStart = 0

@@ -17,17 +17,41 @@ final class SAXTreeBuilder {
         var pieces: [PlistElement.Piece] = []
         var cursor: Int
         var text: [UInt8] = []
+        var hasChildren = false
+        /// Bytes covered by `pieces`, to prove they tile the element exactly.
+        var contentLength = 0
+        var strayText: String?
+
+        /// Once an element has a child it is a container: its text is only checked, not kept.
+        mutating func becomeContainer() {
+            guard !hasChildren else { return }
+            hasChildren = true
+            noteStray(text[...])
+            text = []
+        }
+
+        mutating func noteStray(_ bytes: ArraySlice<UInt8>) {
+            guard strayText == nil, let first = bytes.firstIndex(where: { !ASCII.isWhitespace($0) }) else { return }
+            let last = bytes.lastIndex(where: { !ASCII.isWhitespace($0) })!
+            strayText = String(decoding: bytes[first...last].prefix(40), as: UTF8.self)
+        }
     }
 
     private let source: [UInt8]
+    private let lines: LineTable
     private var stack: [Frame] = []
     private(set) var root: PlistElement?
     private(set) var rootRange: Range<Int>?
     private(set) var failure: (message: String, offset: Int?, location: SourceLocation?)?
     private var context: xmlParserCtxtPtr?
 
-    init(source: [UInt8]) {
+    /// With `buildTree` false only well-formedness (and entity refusal) is checked.
+    private let buildTree: Bool
+
+    init(source: [UInt8], lines: LineTable, buildTree: Bool = true) {
         self.source = source
+        self.lines = lines
+        self.buildTree = buildTree
     }
 
     /// Parses; on return either `root` is set or `failure` says why not.
@@ -51,12 +75,12 @@ final class SAXTreeBuilder {
             }
             let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
             xmlCtxtUseOptions(ctxt, options)
-            SAXTreeBuilder.installHandlers(on: ctxt)
+            SAXTreeBuilder.installHandlers(on: ctxt, buildTree: buildTree)
             ctxt.pointee._private = Unmanaged.passUnretained(self).toOpaque()
             xmlParseDocument(ctxt)
             return ctxt.pointee.wellFormed != 0
         }
-        if failure == nil && (!parsed || root == nil) {
+        if failure == nil && (!parsed || (buildTree && root == nil)) {
             fail("not well-formed XML")
         }
     }
@@ -82,6 +106,7 @@ final class SAXTreeBuilder {
         guard let tagStart = source[..<position].lastIndex(of: ASCII.lt), tagEnd <= source.count
         else { return failSpan(name, at: position) }
         appendGap(upTo: tagStart)
+        if !stack.isEmpty { stack[stack.count - 1].becomeContainer() }
         stack.append(Frame(
             name: name, tagStart: tagStart, startTag: tagStart..<tagEnd,
             selfClosing: selfClosing, cursor: tagEnd))
@@ -98,7 +123,10 @@ final class SAXTreeBuilder {
             guard end <= source.count, end > frame.cursor,
                 let start = source[frame.cursor..<end].lastIndex(of: ASCII.lt)
             else { return failSpan(frame.name, at: end) }
-            if start > frame.cursor { frame.pieces.append(.gap(source[frame.cursor..<start])) }
+            if start > frame.cursor {
+                frame.pieces.append(.gap(source[frame.cursor..<start]))
+                frame.contentLength += start - frame.cursor
+            }
             endTag = start..<end
         }
         let element = PlistElement(
@@ -106,21 +134,29 @@ final class SAXTreeBuilder {
             startTag: source[frame.startTag],
             endTag: endTag.map { source[$0] },
             pieces: frame.pieces,
-            text: String(decoding: frame.text, as: UTF8.self),
+            text: frame.hasChildren ? "" : String(decoding: frame.text, as: UTF8.self),
             sourceOffset: frame.tagStart)
+        element.lines = lines
+        element.strayText = frame.strayText
         let elementEnd = endTag?.upperBound ?? frame.startTag.upperBound
+        guard verify(frame, endTag: endTag, elementEnd: elementEnd) else { return failSpan(frame.name, at: frame.tagStart) }
         if stack.isEmpty {
             root = element
             rootRange = frame.tagStart..<elementEnd
         } else {
             stack[stack.count - 1].pieces.append(.element(element))
+            stack[stack.count - 1].contentLength += elementEnd - frame.tagStart
             stack[stack.count - 1].cursor = elementEnd
         }
     }
 
     fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil, !stack.isEmpty else { return }
-        stack[stack.count - 1].text.append(contentsOf: bytes)
+        if stack[stack.count - 1].hasChildren {
+            stack[stack.count - 1].noteStray(ArraySlice(bytes))
+        } else {
+            stack[stack.count - 1].text.append(contentsOf: bytes)
+        }
     }
 
     fileprivate func fail(_ message: String, at offset: Int? = nil, location: SourceLocation? = nil) {
@@ -137,7 +173,33 @@ final class SAXTreeBuilder {
     private func appendGap(upTo offset: Int) {
         guard !stack.isEmpty else { return }
         let cursor = stack[stack.count - 1].cursor
-        if offset > cursor { stack[stack.count - 1].pieces.append(.gap(source[cursor..<offset])) }
+        if offset > cursor {
+            stack[stack.count - 1].pieces.append(.gap(source[cursor..<offset]))
+            stack[stack.count - 1].contentLength += offset - cursor
+        }
+    }
+
+    /// The spans libxml2's positions gave are checked against the bytes before they are used:
+    /// `<name` opens the start tag and `>` closes it, `</name` opens the end tag and `>` closes
+    /// it, and start tag + pieces + end tag cover the element's bytes exactly, with no gap or
+    /// overlap. So printing the untouched element is its source, by construction.
+    private func verify(_ frame: Frame, endTag: Range<Int>?, elementEnd: Int) -> Bool {
+        let name = Array(frame.name.utf8)
+        let start = frame.startTag
+        guard source[start.lowerBound] == ASCII.lt,
+            source[(start.lowerBound + 1)...].starts(with: name),
+            source[start.upperBound - 1] == ASCII.gt,
+            start.lowerBound + 1 + name.count < start.upperBound
+        else { return false }
+        let afterName = source[start.lowerBound + 1 + name.count]
+        guard ASCII.isWhitespace(afterName) || afterName == ASCII.gt || afterName == ASCII.slash else { return false }
+        if let endTag {
+            guard source[endTag.lowerBound] == ASCII.lt, source[endTag.lowerBound + 1] == ASCII.slash,
+                source[(endTag.lowerBound + 2)...].starts(with: name), source[endTag.upperBound - 1] == ASCII.gt
+            else { return false }
+        }
+        let covered = start.count + frame.contentLength + (endTag?.count ?? 0)
+        return covered == elementEnd - frame.tagStart
     }
 
     private func failSpan(_ name: String, at offset: Int) {
@@ -152,8 +214,17 @@ final class SAXTreeBuilder {
         xmlSetExternalEntityLoader { _, _, _ in nil }
     }()
 
-    private static func installHandlers(on ctxt: xmlParserCtxtPtr) {
+    private static func installHandlers(on ctxt: xmlParserCtxtPtr, buildTree: Bool) {
         guard let sax = ctxt.pointee.sax else { return }
+        defer {
+            if !buildTree {
+                sax.pointee.startElementNs = nil
+                sax.pointee.endElementNs = nil
+                sax.pointee.characters = nil
+                sax.pointee.ignorableWhitespace = nil
+                sax.pointee.cdataBlock = nil
+            }
+        }
         sax.pointee.startElementNs = { ctx, localname, _, _, _, _, _, _, _ in
             saxBuilder(ctx)?.startElement(saxString(localname))
         }

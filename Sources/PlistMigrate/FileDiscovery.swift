@@ -12,16 +12,27 @@ public struct DiscoveredFile: Sendable, Hashable {
 
 /// Turns command-line paths into a sorted list of plist files.
 ///
-/// Directories are walked for `*.plist` without following symlinks, skipping build and
-/// dependency folders that never hold a project's own Info.plist.
-public enum FileDiscovery {
+/// Inside a git work tree a directory is listed with `git ls-files -co --exclude-standard`, so
+/// `.gitignore` is honoured; elsewhere (or when git is unavailable) it is walked. Either way
+/// symlinks are not followed and build/dependency folders are skipped.
+public struct FileDiscovery: Sendable {
     public static let skippedDirectories: Set<String> = [".git", ".build", "DerivedData", "Pods", "Carthage", "node_modules"]
 
-    public static func discover(_ paths: [String]) -> (files: [DiscoveredFile], errors: [(String, FileError)]) {
+    public var excludes: [Glob] = []
+    public var includes: [Glob] = []
+    public var useGit = true
+
+    public init(excludes: [Glob] = [], includes: [Glob] = [], useGit: Bool = true) {
+        self.excludes = excludes
+        self.includes = includes
+        self.useGit = useGit
+    }
+
+    public func discover(_ paths: [String]) -> (files: [DiscoveredFile], errors: [(String, FileError)]) {
         var files: [DiscoveredFile] = []
         var errors: [(String, FileError)] = []
         for raw in paths {
-            let path = displayPath(raw)
+            let path = Self.displayPath(raw)
             if raw == "-" {
                 files.append(DiscoveredFile(path: "-", explicit: true))
                 continue
@@ -32,7 +43,10 @@ public enum FileDiscovery {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                walk(raw, display: path, into: &files)
+                let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil) ?? Self.walk(raw)
+                for relative in found where isWanted(relative) {
+                    files.append(DiscoveredFile(path: path == "." ? relative : path + "/" + relative, explicit: false))
+                }
             } else {
                 files.append(DiscoveredFile(path: path, explicit: true))
             }
@@ -40,6 +54,16 @@ public enum FileDiscovery {
         var seen = Set<String>()
         files = files.filter { seen.insert($0.path).inserted }
         return (files.sorted { $0.path < $1.path }, errors)
+    }
+
+    /// Whether a walked file (path relative to the walked directory) should be processed.
+    func isWanted(_ relative: String) -> Bool {
+        let components = relative.split(separator: "/")
+        guard let name = components.last, name.hasSuffix(".plist"), !name.contains(FileIO.tempMarker),
+            !components.dropLast().contains(where: { Self.skippedDirectories.contains(String($0)) })
+        else { return false }
+        if excludes.contains(where: { $0.matches(relative) }) { return false }
+        return includes.isEmpty || includes.contains { $0.matches(relative) }
     }
 
     /// `./a/b` → `a/b`, `dir/` → `dir`: the form used in reports and diff headers.
@@ -50,29 +74,90 @@ public enum FileDiscovery {
         return path.isEmpty ? "." : path
     }
 
-    private static func walk(_ directory: String, display: String, into files: inout [DiscoveredFile]) {
-        guard let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
-        var children: [(name: String, isDirectory: Bool, isFile: Bool)] = []
+    /// Whether `directory` or a parent holds `.git`: only then is git asked for the listing.
+    static func isInsideGitWorkTree(_ directory: String) -> Bool {
+        var path = FileIO.absolute(directory)
+        while true {
+            var info = stat()
+            if lstat(path + "/.git", &info) == 0 { return true }
+            guard let slash = path.lastIndex(of: "/"), path != "/" else { return false }
+            path = slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+    }
+
+    /// Regular files below `directory` (relative paths), via git; `nil` outside a work tree.
+    static func gitListing(_ directory: String) -> [String]? {
+        guard let output = Subprocess.run(
+            "git", ["-C", directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."])
+        else { return nil }
+        var seen = Set<String>()
+        return output.split(separator: 0).compactMap { raw in
+            let relative = String(decoding: raw, as: UTF8.self)
+            var info = stat()
+            guard seen.insert(relative).inserted, lstat(directory + "/" + relative, &info) == 0,
+                info.st_mode & S_IFMT != S_IFLNK, info.st_mode & S_IFMT != S_IFDIR
+            else { return nil }
+            return relative
+        }
+    }
+
+    /// Every non-symlink, non-directory entry below `directory`, relative, skipping the
+    /// skipped directories.
+    static func walk(_ directory: String, prefix: String = "") -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        var children: [(name: String, isDirectory: Bool)] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name == "." || name == ".." { continue }
-            var info = stat()
-            guard lstat(directory + "/" + name, &info) == 0 else { continue }
-            let type = info.st_mode & S_IFMT
-            children.append((name, type == S_IFDIR, type != S_IFLNK && type != S_IFDIR))
-        }
-        for child in children.sorted(by: { $0.name < $1.name }) {
-            let childDisplay = display == "." ? child.name : display + "/" + child.name
-            if child.isDirectory {
-                if !skippedDirectories.contains(child.name) {
-                    walk(directory + "/" + child.name, display: childDisplay, into: &files)
-                }
-            } else if child.isFile, child.name.hasSuffix(".plist"), !child.name.contains(FileIO.tempMarker) {
-                files.append(DiscoveredFile(path: childDisplay, explicit: false))
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR): children.append((name, true))
+            case Int32(DT_LNK): continue
+            case Int32(DT_UNKNOWN):
+                var info = stat()
+                guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else { continue }
+                children.append((name, info.st_mode & S_IFMT == S_IFDIR))
+            default: children.append((name, false))
             }
         }
+        closedir(handle)
+        var found: [String] = []
+        for child in children {
+            if child.isDirectory {
+                if !skippedDirectories.contains(child.name) {
+                    found += walk(directory + "/" + child.name, prefix: prefix + child.name + "/")
+                }
+            } else {
+                found.append(prefix + child.name)
+            }
+        }
+        return found
+    }
+}
+
+/// Keeps the files of shard `index` (1-based) of `count`, by a hash of the path that is the
+/// same on every machine (FNV-1a, 64-bit), so a CI matrix can split a monorepo.
+public struct Shard: Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+
+    /// Parses `I/N`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+            count >= 1, (1...count).contains(index)
+        else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    public func contains(_ path: String) -> Bool {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return Int(hash % UInt64(count)) == index - 1
     }
 }

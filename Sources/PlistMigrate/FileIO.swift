@@ -105,3 +105,26 @@ public enum FileIO {
         String(cString: strerror(errno))
     }
 }
+
+extension FileIO {
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// `path` made absolute against the working directory, with `.` and `..` steps resolved
+    /// textually (symlinks are not resolved).
+    static func absolute(_ path: String) -> String {
+        var base = ""
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            if getcwd(&buffer, buffer.count) != nil { base = String(cString: buffer) }
+        }
+        var parts: [Substring] = []
+        for part in (base + "/" + path).split(separator: "/") {
+            if part == "." || part.isEmpty { continue }
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}

@@ -22,6 +22,17 @@ public struct FileMigrator: Sendable {
         result.output = bytes
         let document: PlistDocument
         do {
+            // A walked file that cannot hold the ATS key is never edited: check that it is
+            // well-formed XML (broken files are still errors), but build no tree for it.
+            if skipIfNotApplicable {
+                try PlistDocument.preflight(bytes)
+                if Self.cannotHoldAppTransportSecurity(bytes) {
+                    try PlistDocument.checkWellFormed(bytes)
+                    result.status = .skipped
+                    result.skipReason = "no NSAppTransportSecurity"
+                    return result
+                }
+            }
             document = try PlistDocument(parsing: bytes)
         } catch {
             if skipIfNotApplicable && error.kind == .notAPropertyList {
@@ -41,11 +52,14 @@ public struct FileMigrator: Sendable {
             return result
         }
 
+        let originalATSRange = Self.atsEntryRange(in: document)
         var current = bytes
         for migration in plan.selected {
             let session = MigrationSession(document: document, migration: migration)
+            let revision = document.revision
             migration.apply(to: session)
             result.diagnostics += session.diagnostics
+            guard document.revision != revision else { continue }
             let next = document.bytes
             guard next != current else { continue }
             if let diff = UnifiedDiff.make(from: current, to: next, path: path) {
@@ -57,7 +71,7 @@ public struct FileMigrator: Sendable {
         }
         result.output = current
         if current != bytes {
-            if let failure = Self.verify(original: bytes, output: current) {
+            if let failure = Self.verify(original: bytes, atsRange: originalATSRange, output: current) {
                 result.status = .error
                 result.error = FileError("internal error (a bug in plist-migrate, please report it): \(failure); file left untouched")
                 result.output = bytes
@@ -66,43 +80,60 @@ public struct FileMigrator: Sendable {
             }
             result.status = .changed
         }
-        result.heldBack = heldBackThatWouldChange(current)
+        result.heldBack = heldBackThatWouldChange(document, printing: current)
         return result
     }
+
+    /// True when no spelling of the key `NSAppTransportSecurity` can be in `bytes`: neither the
+    /// plain name nor a character reference or CDATA section that could spell it.
+    static func cannotHoldAppTransportSecurity(_ bytes: [UInt8]) -> Bool {
+        !bytes.containsBytes(atsMarker) && !bytes.containsBytes(Array("&#".utf8)) && !bytes.containsBytes(Array("<![CDATA[".utf8))
+    }
+
+    private static let atsMarker = Array("NSAppTransport".utf8)
 
     private func hasAppTransportSecurity(_ document: PlistDocument) -> Bool {
         document.rootValue.name == "dict" && document.rootValue[key: ATSKey.appTransportSecurity] != nil
     }
 
-    private func heldBackThatWouldChange(_ bytes: [UInt8]) -> [String] {
-        plan.heldBack.compactMap { migration in
-            guard let document = try? PlistDocument(parsing: bytes) else { return nil }
+    /// Applies the held-back passes to the finished tree, whose output is already taken, to
+    /// say which of them would have changed the file. The tree is not used afterwards.
+    private func heldBackThatWouldChange(_ document: PlistDocument, printing output: [UInt8]) -> [String] {
+        var changed: [String] = []
+        var printed = output
+        for migration in plan.heldBack {
+            let revision = document.revision
             migration.apply(to: MigrationSession(document: document, migration: migration))
-            return document.bytes != bytes ? migration.id : nil
+            guard document.revision != revision else { continue }
+            let next = document.bytes
+            if next != printed { changed.append(migration.id) }
+            printed = next
         }
+        return changed
     }
 
-    /// Why `output` is not a safe rewrite of `original`, or `nil` when it is.
-    static func verify(original: [UInt8], output: [UInt8]) -> String? {
-        let before: PlistDocument
+    /// Why `output` is not a safe rewrite of `original`, or `nil` when it is: the output must
+    /// parse on its own, and every byte outside the root ATS value must be the original's
+    /// (`atsRange`, taken from the tree before any edit). Identical bytes around a re-parsed
+    /// value mean identical values there too.
+    static func verify(original: [UInt8], atsRange oldRange: Range<Int>?, output: [UInt8]) -> String? {
         let after: PlistDocument
         do {
-            before = try PlistDocument(parsing: original)
             after = try PlistDocument(parsing: output)
         } catch {
             return "the rewritten file does not parse (\(error))"
         }
-        guard case .dict(var oldRoot) = before.value, case .dict(var newRoot) = after.value else {
-            return "the root value changed kind"
-        }
-        oldRoot[ATSKey.appTransportSecurity] = nil
-        newRoot[ATSKey.appTransportSecurity] = nil
-        guard oldRoot == newRoot else { return "a value outside NSAppTransportSecurity changed" }
-        guard let oldRange = atsEntryRange(in: before), let newRange = atsEntryRange(in: after),
+        guard let oldRange, let newRange = atsEntryRange(in: after),
             original[..<oldRange.lowerBound] == output[..<newRange.lowerBound],
             original[oldRange.upperBound...] == output[newRange.upperBound...]
         else { return "bytes outside NSAppTransportSecurity changed" }
         return nil
+    }
+
+    /// `verify` for two byte buffers (parses the original to find its ATS entry).
+    static func verify(original: [UInt8], output: [UInt8]) -> String? {
+        guard let before = try? PlistDocument(parsing: original) else { return "the original does not parse" }
+        return verify(original: original, atsRange: atsEntryRange(in: before), output: output)
     }
 
     /// Byte range of the root ATS entry's value, located by printing the document up to it.

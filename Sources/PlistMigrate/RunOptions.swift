@@ -5,15 +5,25 @@ public struct RunOptions: Sendable {
     }
 
     public var paths: [String]
+    /// Extra paths, one per line, from `--files-from`; files that do not apply are skipped.
+    public var listedPaths: [String] = []
     public var write = false
     public var check = false
-    public var plan: MigrationPlan
+    /// What the command line says; each file's nearest `.plist-migrate.json` fills the rest.
+    public var selection = Selection()
     public var format = Format.text
     public var jobs = 1
+    public var excludes: [Glob] = []
+    public var includes: [Glob] = []
+    public var shard: Shard?
+    public var color = false
+    public var progress = false
+    /// Read `.plist-migrate.json` files.
+    public var useConfig = true
 
-    public init(paths: [String], plan: MigrationPlan) {
+    public init(paths: [String], selection: Selection = Selection()) {
         self.paths = paths
-        self.plan = plan
+        self.selection = selection
     }
 }
 

@@ -12,6 +12,16 @@ public final class Runner {
     let sink: any OutputSink
     let readStandardInput: () -> [UInt8]
     private var report: Report
+    /// Output of the current batch, written in one go.
+    private var pendingOutput: [UInt8] = []
+    private var pendingErrors = ""
+
+    private func flush() {
+        if !pendingOutput.isEmpty { sink.standardOutput(pendingOutput) }
+        if !pendingErrors.isEmpty { sink.standardError(pendingErrors) }
+        pendingOutput = []
+        pendingErrors = ""
+    }
 
     public init(options: RunOptions, sink: any OutputSink, readStandardInput: @escaping () -> [UInt8] = { [] }) {
         self.options = options
@@ -21,45 +31,124 @@ public final class Runner {
     }
 
     /// Runs and returns the exit status: 0 fine, 1 `--check` found pending changes,
-    /// 2 a file failed (parse, conflict, I/O).
+    /// 2 a file failed (parse, conflict, I/O, invalid config).
     public func run() -> Int32 {
-        let (files, missing) = FileDiscovery.discover(options.paths)
+        let discovery = FileDiscovery(excludes: options.excludes, includes: options.includes)
+        var (files, missing) = discovery.discover(options.paths)
+        for raw in options.listedPaths {
+            let path = FileDiscovery.displayPath(raw)
+            if FileIO.exists(raw) { files.append(DiscoveredFile(path: path, explicit: false)) }
+            else { missing.append((path, FileError("no such file or directory"))) }
+        }
+        var seen = Set<String>()
+        files = files.filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
+        if let shard = options.shard {
+            files = files.filter { shard.contains($0.path) }
+            missing = missing.filter { shard.contains($0.0) }
+        }
+        let jobs: [Job]
+        switch plan(files) {
+        case .success(let planned): jobs = planned
+        case .failure(let errors):
+            for error in errors.errors { sink.standardError(error.line + "\n") }
+            return 2
+        }
         for (path, error) in missing {
             var result = FileResult(path: path, status: .error)
             result.error = error
             emit(result)
         }
-        let migrator = FileMigrator(plan: options.plan)
+        flush()
         var start = 0
-        while start < files.count {
-            let batch = Array(files[start..<min(files.count, start + Self.batchSize)])
-            for result in process(batch, migrator) { emit(result) }
+        while start < jobs.count {
+            let batch = Array(jobs[start..<min(jobs.count, start + Self.batchSize)])
+            for result in process(batch) { emit(result) }
+            flush()
             start += batch.count
+            showProgress(done: start, total: jobs.count)
         }
         finish()
         return report.exitStatus(check: options.check)
     }
 
-    private func process(_ batch: [DiscoveredFile], _ migrator: FileMigrator) -> [FileResult] {
+    struct Job: Sendable {
+        var file: DiscoveredFile
+        var migrator: FileMigrator
+    }
+
+    /// Pairs each file with the plan its nearest config and the command line give it, and drops
+    /// walked files a config excludes. Every invalid config is an error before anything runs.
+    private func plan(_ files: [DiscoveredFile]) -> Result<[Job], PlanErrors> {
+        let resolver = ConfigResolver()
+        var migrators: [Selection: FileMigrator] = [:]
+        var errors: [Config.ConfigError] = []
+        var jobs: [Job] = []
+        for file in files {
+            var selection = options.selection
+            if options.useConfig, file.path != "-" {
+                switch resolver.config(forFile: file.path) {
+                case .failure(let error):
+                    if !errors.contains(error) { errors.append(error) }
+                    continue
+                case .success(let config?):
+                    if !file.explicit, Self.isExcluded(file.path, by: config) { continue }
+                    selection = options.selection.overriding(config.selection)
+                case .success(nil):
+                    break
+                }
+            }
+            if migrators[selection] == nil {
+                do {
+                    migrators[selection] = FileMigrator(plan: try selection.plan())
+                } catch {
+                    errors.append(Config.ConfigError(path: file.path, message: error.description))
+                    continue
+                }
+            }
+            jobs.append(Job(file: file, migrator: migrators[selection]!))
+        }
+        return errors.isEmpty ? .success(jobs) : .failure(PlanErrors(errors: errors))
+    }
+
+    struct PlanErrors: Error {
+        var errors: [Config.ConfigError]
+    }
+
+    static func isExcluded(_ path: String, by config: Config) -> Bool {
+        guard !config.exclude.isEmpty else { return false }
+        let base = ConfigResolver.directory(of: config)
+        let absolute = FileIO.absolute(path)
+        let configDirectory = FileIO.absolute(base.isEmpty ? "." : base)
+        guard absolute.hasPrefix(configDirectory + "/") else { return false }
+        let relative = String(absolute.dropFirst(configDirectory.count + 1))
+        return config.exclude.contains { Glob($0).matches(relative) }
+    }
+
+    private func process(_ batch: [Job]) -> [FileResult] {
         let results = ResultSlots(count: batch.count)
         let write = options.write
-        let stdinBytes = batch.contains { $0.path == "-" } ? readStandardInput() : []
+        let stdinBytes = batch.contains { $0.file.path == "-" } ? readStandardInput() : []
         let work: @Sendable (Int) -> Void = { index in
-            results.store(Self.processOne(batch[index], migrator, write: write, stdin: stdinBytes), at: index)
+            results.store(Self.processOne(batch[index].file, batch[index].migrator, write: write, stdin: stdinBytes), at: index)
         }
         if options.jobs <= 1 || batch.count == 1 {
             for index in batch.indices { work(index) }
         } else {
-            let jobs = min(options.jobs, batch.count)
-            DispatchQueue.concurrentPerform(iterations: jobs) { worker in
+            let workers = min(options.jobs, batch.count)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 var index = worker
                 while index < batch.count {
                     work(index)
-                    index += jobs
+                    index += workers
                 }
             }
         }
         return results.values
+    }
+
+    private func showProgress(done: Int, total: Int) {
+        guard options.progress, total > 200 else { return }
+        sink.standardError(done < total ? "\r\(done)/\(total) files" : "\r\u{1B}[K")
     }
 
     private static func processOne(_ file: DiscoveredFile, _ migrator: FileMigrator, write: Bool, stdin: [UInt8]) -> FileResult {
@@ -92,22 +181,23 @@ public final class Runner {
 
     private func emit(_ result: FileResult) {
         if result.path == "-" && options.write {
-            sink.standardOutput(result.status == .error ? [] : result.output)
+            pendingOutput.append(contentsOf: result.status == .error ? [] : result.output)
         } else {
             switch options.format {
             case .text:
                 for pass in result.passes {
-                    sink.standardOutput(Array("# \(pass.label)\n\(pass.diff)".utf8))
+                    let text = "# \(pass.label)\n\(pass.diff)"
+                    pendingOutput.append(contentsOf: Array((options.color ? Colour.diff(text) : text).utf8))
                 }
             case .patch:
                 if result.status == .changed || result.written, let diff = result.combinedDiff {
-                    sink.standardOutput(Array(diff.utf8))
+                    pendingOutput.append(contentsOf: Array(diff.utf8))
                 }
             case .json:
                 break
             }
         }
-        for line in Self.diagnosticLines(result) { sink.standardError(line + "\n") }
+        for line in Self.diagnosticLines(result) { pendingErrors += line + "\n" }
         report.add(result)
     }
 

@@ -39,13 +39,20 @@ public enum UnifiedDiff {
     }
 
     static func editScript(from old: [ArraySlice<UInt8>], to new: [ArraySlice<UInt8>]) -> [Operation] {
-        let difference = new.difference(from: old)
+        // Migrations touch one dict: diff only what lies between the common head and tail.
+        var head = 0
+        while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
+        var tail = 0
+        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] {
+            tail += 1
+        }
+        let difference = new[head..<(new.count - tail)].difference(from: old[head..<(old.count - tail)])
         var removed = Set<Int>()
         var inserted = Set<Int>()
         for change in difference {
             switch change {
-            case .remove(let offset, _, _): removed.insert(offset)
-            case .insert(let offset, _, _): inserted.insert(offset)
+            case .remove(let offset, _, _): removed.insert(head + offset)
+            case .insert(let offset, _, _): inserted.insert(head + offset)
             }
         }
         var operations: [Operation] = []

@@ -22,7 +22,7 @@ struct Migrate: ParsableCommand {
             """)
 
     @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input.")
-    var paths: [String]
+    var paths: [String] = []
 
     @Flag(name: [.short, .long], help: "Apply the changes (atomically per file). With -, write the result to standard output.")
     var write = false
@@ -48,32 +48,72 @@ struct Migrate: ParsableCommand {
     @Option(name: [.short, .long], help: "Files processed in parallel (default: the number of cores).")
     var jobs: Int?
 
+    @Option(help: ArgumentHelp("Skip walked files matching GLOB (repeatable).", valueName: "GLOB"))
+    var exclude: [String] = []
+
+    @Option(help: ArgumentHelp("Process only walked files matching GLOB (repeatable).", valueName: "GLOB"))
+    var include: [String] = []
+
+    @Option(help: ArgumentHelp("Also process the paths listed in FILE, one per line (- for standard input).", valueName: "FILE"))
+    var filesFrom: String?
+
+    @Option(help: ArgumentHelp("Process only shard I of N (by a stable hash of each path).", valueName: "I/N"))
+    var shard: String?
+
+    @Option(help: "Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.")
+    var color: ColorMode = .auto
+
+    @Flag(help: "Ignore .plist-migrate.json files.")
+    var noConfig = false
+
+    enum ColorMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if paths.contains("-") && paths.count > 1 { throw ValidationError("- (standard input) cannot be combined with other paths") }
+        if paths.isEmpty && filesFrom == nil { throw ValidationError("give at least one PATH (or --files-from)") }
+        if paths.contains("-") && (paths.count > 1 || filesFrom == "-") {
+            throw ValidationError("- (standard input) cannot be combined with other paths")
+        }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard expects I/N with 1 <= I <= N, e.g. 2/8") }
     }
 
     func run() throws {
-        let plan: MigrationPlan
+        let selection = Selection(
+            only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
+            allowPolicyChange: allowPolicyChange ? true : nil)
         do {
-            plan = try MigrationPlan(
-                only: Self.ids(only), skip: Self.ids(skip), to: to, allowPolicyChange: allowPolicyChange)
+            _ = try selection.plan()
         } catch {
             throw ValidationError(error.description)
         }
-        var options = RunOptions(paths: paths, plan: plan)
+        var options = RunOptions(paths: paths, selection: selection)
         options.write = write
         options.check = check
         options.format = format
         options.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        options.excludes = exclude.map(Glob.init)
+        options.includes = include.map(Glob.init)
+        options.shard = shard.flatMap(Shard.init)
+        options.useConfig = !noConfig
+        options.listedPaths = try filesFrom.map(Self.readList) ?? []
+        let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        options.color = format == .text && (color == .always || (color == .auto && stdoutIsTerminal && !noColor))
+        options.progress = format != .json && isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         let status = Runner(options: options, sink: StandardStreams(), readStandardInput: {
             Array(FileHandle.standardInput.readDataToEndOfFile())
         }).run()
         if status != 0 { throw ExitCode(status) }
     }
 
-    static func ids(_ list: String?) -> [String] {
-        (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    static func ids(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func readList(_ path: String) throws -> [String] {
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 }
 

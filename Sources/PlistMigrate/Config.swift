@@ -1,0 +1,131 @@
+import Foundation
+
+/// A `.plist-migrate.json` file: how a directory tree pins its migrations.
+///
+/// `{ "to": 4, "only": ["ATS001"], "skip": [], "allowPolicyChange": false, "exclude": ["Legacy/**"] }`
+/// Every key is optional; unknown keys and wrong types are errors naming the file and key.
+/// `exclude` globs are matched against paths relative to the config file's directory.
+public struct Config: Sendable, Equatable {
+    public static let fileName = ".plist-migrate.json"
+    static let knownKeys: Set<String> = ["to", "only", "skip", "allowPolicyChange", "exclude"]
+
+    public var path: String
+    public var selection: Selection
+    public var exclude: [String]
+
+    public struct ConfigError: Error, Sendable, Equatable {
+        public var path: String
+        public var message: String
+        public var line: String { "\(path): error: \(message)" }
+    }
+
+    public init(path: String, data: Data) throws(ConfigError) {
+        self.path = path
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ConfigError(path: path, message: "not valid JSON")
+        }
+        guard case .object(let dict) = root else {
+            throw ConfigError(path: path, message: "expected a JSON object at the top level")
+        }
+        if let unknown = dict.keys.sorted().first(where: { !Self.knownKeys.contains($0) }) {
+            throw ConfigError(path: path, message: "unknown key \"\(unknown)\" (known: \(Self.knownKeys.sorted().joined(separator: ", ")))")
+        }
+        func strings(_ key: String) throws(ConfigError) -> [String]? {
+            guard let value = dict[key] else { return nil }
+            guard case .array(let items) = value else {
+                throw ConfigError(path: path, message: "\"\(key)\" must be an array of strings")
+            }
+            return try items.map { item throws(ConfigError) in
+                guard case .string(let text) = item else {
+                    throw ConfigError(path: path, message: "\"\(key)\" must be an array of strings")
+                }
+                return text
+            }
+        }
+        var to: Int?
+        if let value = dict["to"] {
+            guard case .integer(let number) = value else {
+                throw ConfigError(path: path, message: "\"to\" must be an integer")
+            }
+            to = number
+        }
+        var allow: Bool?
+        if let value = dict["allowPolicyChange"] {
+            guard case .bool(let flag) = value else {
+                throw ConfigError(path: path, message: "\"allowPolicyChange\" must be true or false")
+            }
+            allow = flag
+        }
+        selection = Selection(only: try strings("only"), skip: try strings("skip"), to: to, allowPolicyChange: allow)
+        exclude = try strings("exclude") ?? []
+        do {
+            _ = try selection.plan()
+        } catch {
+            throw ConfigError(path: path, message: error.description)
+        }
+    }
+}
+
+/// Just enough JSON to tell `true` from `1` and `"4"` from `4`.
+enum JSONValue: Decodable {
+    case bool(Bool), integer(Int), number(Double), string(String), array([JSONValue]), object([String: JSONValue]), null
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int.self) { self = .integer(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+}
+
+/// Finds the nearest `.plist-migrate.json` for a file: its directory, then each parent, stopping
+/// after the directory that holds `.git` (the repository root).
+public final class ConfigResolver: @unchecked Sendable {
+    private var cache: [String: Result<Config?, Config.ConfigError>] = [:]
+
+    public init() {}
+
+    public func config(forFile path: String) -> Result<Config?, Config.ConfigError> {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var directory = (absolute as NSString).deletingLastPathComponent
+        var visited: [String] = []
+        var found: Result<Config?, Config.ConfigError> = .success(nil)
+        while true {
+            if let cached = cache[directory] {
+                found = cached
+                break
+            }
+            visited.append(directory)
+            let candidate = directory + "/" + Config.fileName
+            if let data = FileManager.default.contents(atPath: candidate) {
+                do {
+                    found = .success(try Config(path: Self.relative(candidate), data: data))
+                } catch {
+                    found = .failure(error)
+                }
+                break
+            }
+            if FileManager.default.fileExists(atPath: directory + "/.git") || directory == "/" || directory.isEmpty { break }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        for dir in visited { cache[dir] = found }
+        return found
+    }
+
+    /// The config's directory, for matching its `exclude` globs.
+    public static func directory(of config: Config) -> String {
+        (config.path as NSString).deletingLastPathComponent
+    }
+
+    static func relative(_ absolute: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        return absolute.hasPrefix(cwd) ? String(absolute.dropFirst(cwd.count)) : absolute
+    }
+}

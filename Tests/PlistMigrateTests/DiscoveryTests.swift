@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import PlistMigrate
+
+@Suite struct DiscoveryTests {
+    /// A git repository with an ignored build folder, a dependency folder, a nested app and a
+    /// non-plist file.
+    func repository() throws -> URL {
+        let dir = try temporaryDirectory()
+        for path in ["App/Info.plist", "App/Ignored/Info.plist", "Pods/Lib/Info.plist", "Legacy/Old/Info.plist",
+                     "Widget/Info.plist", "Widget/Info.plist.orig", "DerivedData/X/Info.plist"] {
+            _ = try copyFixture("ATS002/tabs.before.plist", to: dir, as: path)
+        }
+        try Data("App/Ignored/\n".utf8).write(to: dir.appendingPathComponent(".gitignore"))
+        _ = try git(["init", "-q"], in: dir)
+        return dir
+    }
+
+    func paths(_ arguments: [String], in dir: URL) throws -> [String] {
+        let result = try tool(["--format", "json"] + arguments, in: dir)
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        return (report["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+    }
+
+    @Test func gitWorkTreesHonourGitignoreAndSkipDependencyFolders() throws {
+        let dir = try repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try paths(["."], in: dir) == ["App/Info.plist", "Legacy/Old/Info.plist", "Widget/Info.plist"])
+    }
+
+    @Test func plainWalkOutsideGitStillSkipsDependencyFolders() throws {
+        let dir = try repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.removeItem(at: dir.appendingPathComponent(".git"))
+        #expect(try paths(["."], in: dir) == ["App/Ignored/Info.plist", "App/Info.plist", "Legacy/Old/Info.plist", "Widget/Info.plist"])
+    }
+
+    @Test func excludeAndIncludeGlobs() throws {
+        let dir = try repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try paths(["--exclude", "Legacy", "."], in: dir) == ["App/Info.plist", "Widget/Info.plist"])
+        #expect(try paths(["--exclude", "**/Old/*", "--exclude", "Widget/*", "."], in: dir) == ["App/Info.plist"])
+        #expect(try paths(["--include", "App/**", "."], in: dir) == ["App/Info.plist"])
+        #expect(try paths(["--exclude", "App", "App/Info.plist"], in: dir) == ["App/Info.plist"], "named files are never filtered")
+    }
+
+    @Test func filesFromReadsOnePathPerLine() throws {
+        let dir = try repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("Widget/Info.plist\nApp/Info.plist\n\n".utf8).write(to: dir.appendingPathComponent("list.txt"))
+        #expect(try paths(["--files-from", "list.txt"], in: dir) == ["App/Info.plist", "Widget/Info.plist"])
+        let viaStdin = try tool(["--format", "json", "--files-from", "-"], in: dir, input: Data("Widget/Info.plist\n".utf8))
+        #expect(viaStdin.text.contains("\"path\" : \"Widget/Info.plist\""))
+    }
+
+    @Test func shardsPartitionTheFilesExactlyOnce() throws {
+        let all = (0..<500).map { "Apps/App\($0)/Info.plist" }
+        for count in [1, 2, 3, 7] {
+            var seen: [String: Int] = [:]
+            for index in 1...count {
+                let shard = try #require(Shard("\(index)/\(count)"))
+                for path in all where shard.contains(path) { seen[path, default: 0] += 1 }
+            }
+            #expect(seen.count == all.count && seen.values.allSatisfy { $0 == 1 }, "\(count) shards")
+        }
+        // Stable across machines and runs: a fixed path always lands in the same shard.
+        #expect(Shard("2/4")!.contains("Apps/App1/Info.plist") == Shard("2/4")!.contains("Apps/App1/Info.plist"))
+        #expect(Shard("0/4") == nil && Shard("5/4") == nil && Shard("x") == nil)
+    }
+
+    @Test func shardFlagSplitsARealRun() throws {
+        let dir = try repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = try paths(["."], in: dir)
+        let parts = try (1...3).flatMap { try paths(["--shard", "\($0)/3", "."], in: dir) }
+        #expect(parts.sorted() == whole)
+    }
+
+    @Test func outputIsIdenticalWhateverTheNumberOfJobs() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sources = ["ATS001/tabs", "ATS002/crlf", "ATS004/spaces", "ATS004/conflict", "ATS003/tabs"]
+        for index in 0..<300 {
+            _ = try copyFixture("\(sources[index % sources.count]).before.plist", to: dir, as: "A\(index % 17)/B\(index)/Info.plist")
+        }
+        let one = try tool(["--jobs", "1", "--allow-policy-change", "."], in: dir)
+        let four = try tool(["--jobs", "4", "--allow-policy-change", "."], in: dir)
+        #expect(one.status == 2)
+        #expect(one.stdout == four.stdout)
+        #expect(one.stderr == four.stderr)
+        let jsonOne = try tool(["--jobs", "1", "--format", "json", "."], in: dir)
+        let jsonFour = try tool(["--jobs", "4", "--format", "json", "."], in: dir)
+        #expect(jsonOne.stdout == jsonFour.stdout)
+    }
+}
+
+extension DiscoveryTests {
+    /// Walked files without the ATS key are checked for well-formed XML only; everything the
+    /// tool may edit, or is told to read, gets the full plist validation.
+    @Test func walkedFilesWithoutATSAreCheckedForBrokenXMLOnly() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("errors/bad-date.plist", to: dir, as: "Settings/Root.plist")
+        _ = try copyFixture("errors/mismatched-tag.plist", to: dir, as: "Broken/Root.plist")
+        _ = try copyFixture("hostile/billion-laughs.plist", to: dir, as: "Evil/Root.plist")
+        let walked = try tool(["."], in: dir)
+        #expect(walked.status == 2)
+        #expect(walked.stderr.contains("Broken/Root.plist:7:9: error: Opening and ending tag mismatch"))
+        #expect(walked.stderr.contains("Evil/Root.plist:3:21: error: entity declarations are not allowed"))
+        #expect(!walked.stderr.contains("Settings/Root.plist"), "valid XML without ATS is skipped, not validated")
+        #expect(walked.stderr.contains("3 files scanned, 0 would change, 0 unchanged, 1 skipped (1 no NSAppTransportSecurity), 2 errors"))
+        let named = try tool(["Settings/Root.plist"], in: dir)
+        #expect(named.status == 2)
+        #expect(named.stderr.contains("Settings/Root.plist:6:2: error: invalid <date> \"yesterday\""))
+    }
+
+    @Test func walkedFilesWithATSGetFullValidation() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = try String(contentsOf: Paths.fixtures.appendingPathComponent("ATS002/tabs.before.plist"), encoding: .utf8)
+            .replacingOccurrences(of: "<string>Demo</string>", with: "<integer>12abc</integer>")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("App"), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: dir.appendingPathComponent("App/Info.plist"))
+        let walked = try tool(["."], in: dir)
+        #expect(walked.status == 2)
+        #expect(walked.stderr.contains("App/Info.plist:6:2: error: invalid <integer> \"12abc\""))
+    }
+}
