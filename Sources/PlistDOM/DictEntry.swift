@@ -23,9 +23,22 @@ extension PlistElement {
         return result
     }
 
-    /// The first entry of a `<dict>` whose key is `name`.
+    /// The first entry of a `<dict>` whose key is `name` (a scan, no arrays built).
     public func entry(_ name: String) -> DictEntry? {
-        entries.first { $0.name == name }
+        guard self.name == "dict" else { return nil }
+        var matchingKey: PlistElement?
+        var afterKey = false
+        for piece in pieces {
+            guard case .element(let child) = piece else { continue }
+            if child.name == "key" {
+                afterKey = true
+                matchingKey = child.text == name ? child : nil
+            } else if afterKey {
+                if let key = matchingKey { return DictEntry(key: key, value: child) }
+                afterKey = false
+            }
+        }
+        return nil
     }
 
     /// The value stored under `name` in a `<dict>`.

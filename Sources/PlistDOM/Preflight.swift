@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Cheap checks that recognise inputs libxml2 would reject with a confusing message, or
 /// accept although they are not something this library can edit losslessly.
 enum Preflight {
@@ -33,12 +39,36 @@ enum Preflight {
         }
     }
 
-    /// The first line that starts with `<<<<<<< `, `=======` or `>>>>>>> ` (as git writes them).
+    /// The first line that starts with `<<<<<<<`, `=======` or `>>>>>>>` (as git writes them).
     static func mergeConflictMarker(in bytes: [UInt8]) -> SourceLocation? {
-        // Every conflict has a `<<<<<<<` or `>>>>>>>` line; `=` is too common to search for.
-        let markers = ["<<<<<<<", ">>>>>>>"].map { Array($0.utf8) }
-        guard markers.contains(where: { bytes.containsBytes($0) }) else { return nil }
+        guard hasMarkerAtALineStart(bytes) else { return nil }
         return scanForMarkerLine(bytes)
+    }
+
+    /// Fast pre-check: jumps from line start to line start with memchr.
+    private static func hasMarkerAtALineStart(_ bytes: [UInt8]) -> Bool {
+        func isMarker(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+            guard start + 7 <= bytes.count else { return false }
+            let first = bytes[start]
+            guard first == UInt8(ascii: "<") || first == UInt8(ascii: "=") || first == UInt8(ascii: ">") else { return false }
+            for offset in 1..<7 where bytes[start + offset] != first { return false }
+            return true
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            if isMarker(buffer, at: 0) { return true }
+            for terminator in [ASCII.lf, ASCII.cr] {
+                var offset = 0
+                while offset < buffer.count,
+                    let hit = memchr(base + offset, Int32(terminator), buffer.count - offset)
+                {
+                    let index = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+                    if isMarker(buffer, at: index + 1) { return true }
+                    offset = index + 1
+                }
+            }
+            return false
+        }
     }
 
     private static func scanForMarkerLine(_ bytes: [UInt8]) -> SourceLocation? {

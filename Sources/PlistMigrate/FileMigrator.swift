@@ -80,14 +80,14 @@ public struct FileMigrator: Sendable {
             }
             result.status = .changed
         }
-        result.heldBack = heldBackThatWouldChange(document, printing: current)
+        result.heldBack = heldBackThatWouldChange(document)
         return result
     }
 
     /// True when no spelling of the key `NSAppTransportSecurity` can be in `bytes`: neither the
     /// plain name nor a character reference or CDATA section that could spell it.
     static func cannotHoldAppTransportSecurity(_ bytes: [UInt8]) -> Bool {
-        !bytes.containsBytes(atsMarker) && !bytes.containsBytes(Array("&#".utf8)) && !bytes.containsBytes(Array("<![CDATA[".utf8))
+        !bytes.containsBytes(atsMarker) && !bytes.containsBytes(Array("&#".utf8)) && !bytes.containsBytes(Array("[CDATA[".utf8))
     }
 
     private static let atsMarker = Array("NSAppTransport".utf8)
@@ -97,20 +97,15 @@ public struct FileMigrator: Sendable {
     }
 
     /// Applies the held-back passes to the finished tree, whose output is already taken, to
-    /// say which of them would have changed the file. The tree is not used afterwards.
-    private func heldBackThatWouldChange(_ document: PlistDocument, printing output: [UInt8]) -> [String] {
-        var changed: [String] = []
-        var printed = output
-        for migration in plan.heldBack {
+    /// say which of them would have edited the file. The tree is not used afterwards.
+    private func heldBackThatWouldChange(_ document: PlistDocument) -> [String] {
+        plan.heldBack.compactMap { migration in
             let revision = document.revision
             migration.apply(to: MigrationSession(document: document, migration: migration))
-            guard document.revision != revision else { continue }
-            let next = document.bytes
-            if next != printed { changed.append(migration.id) }
-            printed = next
+            return document.revision != revision ? migration.id : nil
         }
-        return changed
     }
+
 
     /// Why `output` is not a safe rewrite of `original`, or `nil` when it is: the output must
     /// parse on its own, and every byte outside the root ATS value must be the original's

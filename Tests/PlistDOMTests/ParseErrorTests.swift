@@ -51,3 +51,25 @@ import Testing
         }
     }
 }
+
+extension ParseErrorTests {
+    @Test(arguments: [("\r\n", 4), ("\r", 4), ("\n", 4)])
+    func mergeMarkersAreFoundWhateverTheLineEnding(_ eol: String, _ line: Int) throws {
+        let text = ["<plist>", "<dict>", "<key>A</key>", ">>>>>>> theirs", "</dict>", "</plist>"].joined(separator: eol)
+        #expect(throws: ParseError("unresolved merge conflict markers", at: SourceLocation(line: line, column: 1))) {
+            try PlistDocument(parsing: text)
+        }
+    }
+
+    @Test func aMarkerOnTheFirstLineIsFound() {
+        #expect(throws: ParseError("unresolved merge conflict markers", at: SourceLocation(line: 1, column: 1))) {
+            try PlistDocument(parsing: "<<<<<<< HEAD\n<plist><dict/></plist>\n")
+        }
+    }
+
+    @Test func markerLookalikesAwayFromALineStartAreText() throws {
+        let text = "<plist>\n<string>a ======= b >>>>>>> c</string>\n</plist>\n"
+        let document = try PlistDocument(parsing: text)
+        #expect(document.rootValue.text == "a ======= b >>>>>>> c")
+    }
+}
