@@ -53,15 +53,16 @@ public struct FileDiscovery: Sendable {
         }
         var seen = Set<String>()
         files = files.filter { seen.insert($0.path).inserted }
-        return (files.sorted { $0.path < $1.path }, errors)
+        return (files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }, errors)
     }
 
     /// Whether a walked file (path relative to the walked directory) should be processed.
     func isWanted(_ relative: String) -> Bool {
-        let components = relative.split(separator: "/")
-        guard let name = components.last, name.hasSuffix(".plist"), !name.contains(FileIO.tempMarker),
-            !components.dropLast().contains(where: { Self.skippedDirectories.contains(String($0)) })
-        else { return false }
+        guard relative.utf8.count > 6, relative.hasSuffix(".plist"), !relative.contains(FileIO.tempMarker) else { return false }
+        if relative.contains("/") {
+            let directories = relative.split(separator: "/").dropLast()
+            if directories.contains(where: { Self.skippedDirectories.contains(String($0)) }) { return false }
+        }
         if excludes.contains(where: { $0.matches(relative) }) { return false }
         return includes.isEmpty || includes.contains { $0.matches(relative) }
     }
