@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Migrations", targets: ["Migrations"]),
         .library(name: "PlistMigrate", targets: ["PlistMigrate"]),
         .executable(name: "plist-migrate", targets: ["plist-migrate"]),
+        .executable(name: "plist-fuzz", targets: ["PlistFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +31,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Fuzz/run.sh builds this with libFuzzer; a plain build replays inputs given as arguments.
+        .executableTarget(name: "PlistFuzz", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"], path: "Fuzz/PlistFuzz"),
         .testTarget(name: "PlistDOMTests", dependencies: ["PlistDOM"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "PlistDOM"]),
         .testTarget(name: "PlistMigrateTests", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"]),
