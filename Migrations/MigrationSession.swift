@@ -7,6 +7,8 @@ public final class MigrationSession {
     /// How many entries were renamed, inserted, removed or changed.
     public private(set) var editCount = 0
     public private(set) var diagnostics: [Diagnostic] = []
+    /// The value-level meaning of every edit made through this session, in order.
+    public private(set) var plannedEdits: [PlannedEdit] = []
 
     public init(document: PlistDocument, migration: any Migration) {
         self.document = document
@@ -29,13 +31,18 @@ public final class MigrationSession {
     }
 
     public func rename(_ entry: DictEntry, to name: String) {
+        if let dict = document.parent(of: entry.key), let path = document.keyPath(of: dict) {
+            plannedEdits.append(.rename(dict: path, from: entry.name, to: name))
+        }
         document.rename(entry.key, to: name)
         editCount += 1
     }
 
     public func remove(_ entry: DictEntry, from dict: PlistElement) {
+        let path = document.keyPath(of: dict)
         do {
             try document.remove(entry, from: dict)
+            if let path { plannedEdits.append(.remove(dict: path, key: entry.name)) }
             editCount += 1
         } catch {
             conflict(at: entry.key, "internal: could not remove \(entry.name) (\(error))")
@@ -45,7 +52,9 @@ public final class MigrationSession {
     @discardableResult
     public func insert(key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry?) -> DictEntry? {
         do {
+            let path = document.keyPath(of: dict)
             let inserted = try document.insert(key: key, value: value, into: dict, after: entry)
+            if let path { plannedEdits.append(.insert(dict: path, key: key, value: value.plistValue)) }
             editCount += 1
             return inserted
         } catch {
@@ -55,6 +64,11 @@ public final class MigrationSession {
     }
 
     public func replace(_ value: PlistElement, with newValue: NewValue) {
+        if let dict = document.parent(of: value), let path = document.keyPath(of: dict),
+            let entry = dict.entries.first(where: { $0.value === value })
+        {
+            plannedEdits.append(.replace(dict: path, key: entry.name, value: newValue.plistValue))
+        }
         document.replace(value, with: newValue)
         editCount += 1
     }

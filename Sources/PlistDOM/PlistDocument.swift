@@ -130,3 +130,19 @@ extension PlistDocument {
         return walk(root)
     }
 }
+
+extension PlistDocument {
+    /// The keys leading from the root value to `element` through dicts (`[]` for the root
+    /// value itself); `nil` if it is not reachable through dicts alone.
+    public func keyPath(of element: PlistElement) -> [String]? {
+        func search(_ node: PlistElement, _ path: [String]) -> [String]? {
+            if node === element { return path }
+            guard node.name == "dict" else { return nil }
+            for entry in node.entries {
+                if let found = search(entry.value, path + [entry.name]) { return found }
+            }
+            return nil
+        }
+        return search(rootValue, [])
+    }
+}

@@ -29,8 +29,15 @@ public struct FileDiscovery: Sendable {
     }
 
     public func discover(_ paths: [String]) -> (files: [DiscoveredFile], errors: [(String, FileError)]) {
+        let found = discoverAll(paths)
+        return (found.files, found.errors)
+    }
+
+    /// Also returns the leftover temp files of an interrupted `--write` found on the way.
+    public func discoverAll(_ paths: [String]) -> (files: [DiscoveredFile], errors: [(String, FileError)], temporaryFiles: [String]) {
         var files: [DiscoveredFile] = []
         var errors: [(String, FileError)] = []
+        var temporaryFiles: [String] = []
         for raw in paths {
             let path = Self.displayPath(raw)
             if raw == "-" {
@@ -42,8 +49,13 @@ public struct FileDiscovery: Sendable {
                 errors.append((path, FileError("no such file or directory")))
                 continue
             }
-            if info.st_mode & S_IFMT == S_IFDIR {
+            if info.st_mode & S_IFMT == S_IFDIR, path.hasSuffix(".plist") {
+                errors.append((path, FileError("is a directory, not a plist file")))
+            } else if info.st_mode & S_IFMT == S_IFDIR {
                 let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil) ?? Self.walk(raw)
+                for relative in found where relative.hasSuffix(FileIO.tempMarker) {
+                    temporaryFiles.append(path == "." ? relative : path + "/" + relative)
+                }
                 for relative in found where isWanted(relative) {
                     files.append(DiscoveredFile(path: path == "." ? relative : path + "/" + relative, explicit: false))
                 }
@@ -53,7 +65,7 @@ public struct FileDiscovery: Sendable {
         }
         var seen = Set<String>()
         files = files.filter { seen.insert($0.path).inserted }
-        return (files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }, errors)
+        return (files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }, errors, temporaryFiles)
     }
 
     /// Whether a walked file (path relative to the walked directory) should be processed.

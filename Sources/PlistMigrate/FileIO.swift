@@ -18,6 +18,9 @@ public struct FileFingerprint: Sendable, Equatable {
 public enum FileIO {
     /// Temp files this tool creates carry this marker; `--write` removes stale ones.
     public static let tempMarker = ".plist-migrate-tmp"
+    /// Larger files are refused unread: real Info.plists are kilobytes, and the tree of a huge
+    /// file would cost memory out of proportion.
+    public static let maximumSize = 32 << 20
 
     public static func load(_ path: String) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -27,6 +30,9 @@ public enum FileIO {
         guard fstat(fd, &info) == 0 else { throw FileError("cannot stat: \(errnoText())") }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw FileError(info.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "not a regular file")
+        }
+        guard Int(info.st_size) <= maximumSize else {
+            throw FileError("file too large (\(Int(info.st_size) >> 20) MiB; the limit is \(maximumSize >> 20) MiB)")
         }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var total = 0
@@ -60,6 +66,7 @@ public enum FileIO {
         let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         let name = target.split(separator: "/").last.map(String.init) ?? target
         let temp = "\(directory.isEmpty ? "" : directory)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))\(tempMarker)"
+        // `.NAME.PID.RANDOM.plist-migrate-tmp`: removeStaleTemporaryFile relies on this shape.
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, now.mode & 0o7777)
         guard fd >= 0 else { throw FileError("cannot create a temporary file beside it: \(errnoText())") }
         var ok = false
@@ -126,5 +133,19 @@ extension FileIO {
             if part == ".." { _ = parts.popLast() } else { parts.append(part) }
         }
         return "/" + parts.joined(separator: "/")
+    }
+}
+
+extension FileIO {
+    /// Removes a temp file left by a `--write` that was killed: one with this tool's name
+    /// shape whose process no longer runs. Returns whether it was removed.
+    @discardableResult
+    public static func removeStaleTemporaryFile(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard name.hasPrefix("."), name.hasSuffix(tempMarker) else { return false }
+        let fields = name.dropLast(tempMarker.count).split(separator: ".")
+        guard fields.count >= 3, let pid = Int32(fields[fields.count - 2]) else { return false }
+        if pid == getpid() || kill(pid, 0) == 0 { return false }
+        return unlink(path) == 0
     }
 }

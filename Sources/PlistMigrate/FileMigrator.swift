@@ -53,12 +53,14 @@ public struct FileMigrator: Sendable {
         }
 
         let originalATSRange = Self.atsEntryRange(in: document)
+        var plannedEdits: [PlannedEdit] = []
         var current = bytes
         for migration in plan.selected {
             let session = MigrationSession(document: document, migration: migration)
             let revision = document.revision
             migration.apply(to: session)
             result.diagnostics += session.diagnostics
+            plannedEdits += session.plannedEdits
             guard document.revision != revision else { continue }
             let next = document.bytes
             guard next != current else { continue }
@@ -71,7 +73,7 @@ public struct FileMigrator: Sendable {
         }
         result.output = current
         if current != bytes {
-            if let failure = Self.verify(original: bytes, atsRange: originalATSRange, output: current) {
+            if let failure = Self.verify(original: bytes, atsRange: originalATSRange, output: current, edits: plannedEdits) {
                 result.status = .error
                 result.error = FileError("internal error (a bug in plist-migrate, please report it): \(failure); file left untouched")
                 result.output = bytes
@@ -107,14 +109,16 @@ public struct FileMigrator: Sendable {
     }
 
 
-    /// Why `output` is not a safe rewrite of `original`, or `nil` when it is: the output must
-    /// parse on its own, and every byte outside the root ATS value must be the original's
-    /// (`atsRange`, taken from the tree before any edit). Identical bytes around a re-parsed
-    /// value mean identical values there too.
-    static func verify(original: [UInt8], atsRange oldRange: Range<Int>?, output: [UInt8]) -> String? {
+    /// Why `output` is not a safe rewrite of `original`, or `nil` when it is. Independent of
+    /// the edit code: the output must parse on its own; every byte outside the root ATS value
+    /// must be the original's (`atsRange`, taken before any edit); and the output's value tree
+    /// must equal the original's with exactly the recorded `edits` applied to plain values.
+    static func verify(original: [UInt8], atsRange oldRange: Range<Int>?, output: [UInt8], edits: [PlannedEdit]) -> String? {
         let after: PlistDocument
+        let before: PlistDocument
         do {
             after = try PlistDocument(parsing: output)
+            before = try PlistDocument(parsing: original)
         } catch {
             return "the rewritten file does not parse (\(error))"
         }
@@ -122,13 +126,21 @@ public struct FileMigrator: Sendable {
             original[..<oldRange.lowerBound] == output[..<newRange.lowerBound],
             original[oldRange.upperBound...] == output[newRange.upperBound...]
         else { return "bytes outside NSAppTransportSecurity changed" }
+        guard after.value == PlannedEdit.apply(edits, to: before.value) else {
+            return "the rewritten values differ from the planned edits"
+        }
         return nil
     }
 
-    /// `verify` for two byte buffers (parses the original to find its ATS entry).
-    static func verify(original: [UInt8], output: [UInt8]) -> String? {
-        guard let before = try? PlistDocument(parsing: original) else { return "the original does not parse" }
-        return verify(original: original, atsRange: atsEntryRange(in: before), output: output)
+    /// The byte-level part of `verify` alone, for callers without recorded edits.
+    static func verifyBytesOutsideATS(original: [UInt8], output: [UInt8]) -> String? {
+        guard let before = try? PlistDocument(parsing: original), let after = try? PlistDocument(parsing: output)
+        else { return "a file does not parse" }
+        guard let oldRange = atsEntryRange(in: before), let newRange = atsEntryRange(in: after),
+            original[..<oldRange.lowerBound] == output[..<newRange.lowerBound],
+            original[oldRange.upperBound...] == output[newRange.upperBound...]
+        else { return "bytes outside NSAppTransportSecurity changed" }
+        return nil
     }
 
     /// Byte range of the root ATS entry's value, located by printing the document up to it.

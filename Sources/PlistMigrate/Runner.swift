@@ -34,7 +34,10 @@ public final class Runner {
     /// 2 a file failed (parse, conflict, I/O, invalid config).
     public func run() -> Int32 {
         let discovery = FileDiscovery(excludes: options.excludes, includes: options.includes)
-        var (files, missing) = discovery.discover(options.paths)
+        var (files, missing, temporaryFiles) = discovery.discoverAll(options.paths)
+        if options.write {
+            for temp in temporaryFiles { FileIO.removeStaleTemporaryFile(temp) }
+        }
         for raw in options.listedPaths {
             let path = FileDiscovery.displayPath(raw)
             if FileIO.exists(raw) { files.append(DiscoveredFile(path: path, explicit: false)) }
@@ -155,6 +158,11 @@ public final class Runner {
         let bytes: [UInt8]
         var fingerprint: FileFingerprint?
         if file.path == "-" {
+            guard stdin.count <= FileIO.maximumSize else {
+                var result = FileResult(path: file.path, status: .error)
+                result.error = FileError("input too large (\(stdin.count >> 20) MiB; the limit is \(FileIO.maximumSize >> 20) MiB)")
+                return result
+            }
             bytes = stdin
         } else {
             do {

@@ -34,7 +34,7 @@ import PlistDOM
             #expect(throws: Never.self) { try PlistDocument(parsing: first.output) }
             let second = migrator.migrate(first.output, path: file.lastPathComponent, skipIfNotApplicable: false)
             #expect(second.output == first.output, "\(file.path): second run changed it")
-            #expect(FileMigrator.verify(original: input, output: first.output) == nil)
+            #expect(FileMigrator.verifyBytesOutsideATS(original: input, output: first.output) == nil)
             let prefixLength = zip(input, first.output).prefix { $0 == $1 }.count
             let document = try PlistDocument(parsing: input)
             let ats = try #require(document.rootValue[key: "NSAppTransportSecurity"])

@@ -39,6 +39,9 @@ import Testing
         let walked = try tool(["."], in: dir)
         #expect(walked.status == 2)
         #expect(walked.stderr.contains("pipe.plist: error: not a regular file"))
+        let directory = try tool(["x.plist"], in: dir)
+        #expect(directory.status == 2)
+        #expect(directory.stderr.hasPrefix("x.plist: error: is a directory, not a plist file\n"))
     }
 
     @Test func readOnlyFileIsReportedAndTheRestGoOn() throws {

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// `--write` killed with SIGKILL at random moments: no file is ever half-written.
+@Suite struct KillTests {
+    static let sources = ["ATS001/tabs", "ATS002/crlf", "ATS004/spaces", "ATS001/one-line", "ATS004/comments",
+                          "ATS003/already-migrated", "ATS002/outside-ats"]
+
+    @Test func everyFileIsOldOrNewAfterEveryKill() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tree = dir.appendingPathComponent("tree")
+        let reference = dir.appendingPathComponent("reference")
+        var old: [String: Data] = [:]
+        for index in 0..<2000 {
+            let relative = "d\(index / 100)/f\(index).plist"
+            old[relative] = try Data(contentsOf: Paths.fixtures.appendingPathComponent("\(Self.sources[index % Self.sources.count]).before.plist"))
+        }
+        func reset(_ root: URL) throws {
+            for (relative, bytes) in old {
+                let url = root.appendingPathComponent(relative)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try bytes.write(to: url)
+            }
+        }
+        // What a complete run produces.
+        try reset(reference)
+        let start = Date()
+        #expect(try tool(["--write", "."], in: reference).status == 0)
+        let fullRun = Date().timeIntervalSince(start)
+        var new: [String: Data] = [:]
+        for relative in old.keys { new[relative] = try Data(contentsOf: reference.appendingPathComponent(relative)) }
+        #expect(new.filter { old[$0.key] != $0.value }.count > 1000, "most files must change for the test to mean anything")
+
+        var rng = SystemRandomNumberGenerator()
+        var interrupted = 0
+        for _ in 0..<12 {
+            try reset(tree)
+            let process = Process()
+            process.executableURL = Paths.executable
+            process.arguments = ["--write", "--jobs", "2", "."]
+            process.currentDirectoryURL = tree
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(Double.random(in: 0...(fullRun * 0.9), using: &rng) * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { interrupted += 1 }
+            for (relative, before) in old {
+                let now = try Data(contentsOf: tree.appendingPathComponent(relative))
+                #expect(now == before || now == new[relative], "\(relative) is neither its old nor its new bytes")
+            }
+        }
+        #expect(interrupted >= 6, "most runs must actually be killed mid-way")
+
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: tree.path).filter { $0.hasSuffix(".plist-migrate-tmp") }
+        let finish = try tool(["--write", "."], in: tree)
+        #expect(finish.status == 0)
+        #expect(!finish.stderr.contains("tmp"), "leftover temp files are not processed as plists")
+        for (relative, after) in new {
+            #expect(try Data(contentsOf: tree.appendingPathComponent(relative)) == after)
+        }
+        let remaining = try FileManager.default.subpathsOfDirectory(atPath: tree.path).filter { $0.hasSuffix(".plist-migrate-tmp") }
+        #expect(remaining.isEmpty, "--write cleans up the \(leftovers.count) leftover temp files")
+    }
+}
+
+extension KillTests {
+    @Test func writeRemovesTempFilesOfDeadRunsOnlyAndNeverProcessesThem() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("ATS002/tabs.before.plist", to: dir, as: "App/Info.plist")
+        // A pid that is not running: the highest pid is far below Int32.max.
+        let dead = dir.appendingPathComponent("App/.Info.plist.2147483000.77.plist-migrate-tmp")
+        let live = dir.appendingPathComponent("App/.Info.plist.1.78.plist-migrate-tmp")
+        try Data("<plist><true/>".utf8).write(to: dead)
+        try Data("<plist><true/>".utf8).write(to: live)
+        let dry = try tool(["."], in: dir)
+        #expect(FileManager.default.fileExists(atPath: dead.path), "a dry run never deletes anything")
+        #expect(!dry.stderr.contains("tmp"))
+        let write = try tool(["--write", "."], in: dir)
+        #expect(write.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: dead.path))
+        #expect(FileManager.default.fileExists(atPath: live.path), "pid 1 is alive: its temp file is not ours to remove")
+    }
+}

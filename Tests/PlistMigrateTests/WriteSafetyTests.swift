@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import Migrations
+import PlistDOM
+@testable import PlistMigrate
+
+/// Migrations with deliberate bugs: the engine's independent check must refuse every one of
+/// them, so a bug in a pass can never reach a file.
+@Suite struct WriteSafetyTests {
+    /// Renames a key outside NSAppTransportSecurity (and records it honestly).
+    struct EditsOutsideATS: Migration {
+        let id = "BUG001", version = 901, name = "edits-outside-ats", title = "bug", rationale = "Apple: none"
+        let impact = Impact.spelling
+        func apply(to session: MigrationSession) {
+            if let entry = session.document.rootValue.entry("CFBundleName") { session.rename(entry, to: "Renamed") }
+        }
+    }
+
+    /// Changes a value inside ATS without going through the session, so nothing is recorded.
+    struct UnrecordedEdit: Migration {
+        let id = "BUG002", version = 902, name = "unrecorded-edit", title = "bug", rationale = "Apple: none"
+        let impact = Impact.spelling
+        func apply(to session: MigrationSession) {
+            guard let ats = session.appTransportSecurity, let entry = ats.entries.first else { return }
+            session.document.rename(entry.key, to: entry.name + "Typo")
+        }
+    }
+
+    /// Records one edit and makes another.
+    struct MisrecordedEdit: Migration {
+        let id = "BUG003", version = 903, name = "misrecorded-edit", title = "bug", rationale = "Apple: none"
+        let impact = Impact.spelling
+        func apply(to session: MigrationSession) {
+            guard let ats = session.appTransportSecurity, let entry = ats.entries.first else { return }
+            session.replace(entry.value, with: .bool(false))
+            session.document.replace(entry.value, with: .string("not what was recorded"))
+        }
+    }
+
+    static let input = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>CFBundleName</key>
+        \t<string>Demo</string>
+        \t<key>NSAppTransportSecurity</key>
+        \t<dict>
+        \t\t<key>NSAllowsArbitraryLoads</key>
+        \t\t<true/>
+        \t</dict>
+        </dict>
+        </plist>
+
+        """.utf8)
+
+    @Test(arguments: [
+        (EditsOutsideATS() as any Migration, "bytes outside NSAppTransportSecurity changed"),
+        (UnrecordedEdit() as any Migration, "the rewritten values differ from the planned edits"),
+        (MisrecordedEdit() as any Migration, "the rewritten values differ from the planned edits"),
+    ])
+    func aBuggyPassIsRefusedAndNothingIsWritten(_ migration: any Migration, _ reason: String) throws {
+        let plan = try MigrationPlan(registry: [migration])
+        let result = FileMigrator(plan: plan).migrate(Self.input, path: "Info.plist", skipIfNotApplicable: false)
+        #expect(result.status == .error)
+        #expect(result.error?.message == "internal error (a bug in plist-migrate, please report it): \(reason); file left untouched")
+        #expect(result.output == Self.input)
+        #expect(result.passes.isEmpty)
+    }
+
+    @Test func theRealPassesRecordExactlyWhatTheyDo() throws {
+        // Every fixture that changes: the recorded edits, applied to plain values, give the output.
+        for id in ["ATS001", "ATS002", "ATS003", "ATS004"] {
+            let folder = Paths.fixtures.appendingPathComponent(id)
+            for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".before.plist") {
+                let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(file)))
+                let document = try PlistDocument(parsing: bytes)
+                let before = document.value
+                let migration = try #require(MigrationRegistry.migration(id: id))
+                let session = MigrationSession(document: document, migration: migration)
+                migration.apply(to: session)
+                #expect(PlannedEdit.apply(session.plannedEdits, to: before) == (try PlistDocument(parsing: document.bytes)).value,
+                        "\(id)/\(file)")
+                #expect(session.plannedEdits.count == session.editCount, "\(id)/\(file)")
+            }
+        }
+    }
+
+    @Test func aFileChangedOnDiskSinceItWasReadIsNotOverwritten() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("Info.plist").path
+        try Data(Self.input).write(to: URL(fileURLWithPath: path))
+        let (bytes, fingerprint) = try FileIO.load(path)
+        try Data(Self.input + Array("<!-- edited meanwhile -->\n".utf8)).write(to: URL(fileURLWithPath: path))
+        #expect(throws: FileError.self) {
+            try FileIO.replace(path, with: Array("new".utf8), expected: fingerprint, original: bytes)
+        }
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == Self.input + Array("<!-- edited meanwhile -->\n".utf8))
+    }
+}
