@@ -23,9 +23,12 @@ extension PlistElement {
         return result
     }
 
-    /// The first entry of a `<dict>` whose key is `name` (a scan, no arrays built).
+    /// The entry of a `<dict>` whose key is `name`. With duplicate keys it is the last one, as
+    /// Apple's property-list reader (and Python's plistlib) keep the last value. A scan that
+    /// builds no arrays.
     public func entry(_ name: String) -> DictEntry? {
         guard self.name == "dict" else { return nil }
+        var found: DictEntry?
         var matchingKey: PlistElement?
         var afterKey = false
         for piece in pieces {
@@ -34,11 +37,11 @@ extension PlistElement {
                 afterKey = true
                 matchingKey = child.text == name ? child : nil
             } else if afterKey {
-                if let key = matchingKey { return DictEntry(key: key, value: child) }
+                if let key = matchingKey { found = DictEntry(key: key, value: child) }
                 afterKey = false
             }
         }
-        return nil
+        return found
     }
 
     /// The value stored under `name` in a `<dict>`.

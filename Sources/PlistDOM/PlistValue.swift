@@ -1,6 +1,7 @@
 /// The decoded meaning of a plist value, independent of how it was written.
 ///
-/// Dicts compare by their key set and values, not by entry order, as a plist reader sees them.
+/// Dicts compare by their key set and values, not by entry order, as a plist reader sees them;
+/// with duplicate keys the last value counts.
 public indirect enum PlistValue: Hashable, Sendable {
     case string(String)
     case integer(Int128)
@@ -25,8 +26,9 @@ public indirect enum PlistValue: Hashable, Sendable {
         case "data": self = .data(Base64.decode(element.text) ?? [])
         case "array": self = .array(element.children.map(PlistValue.init))
         default:
+            // A later duplicate key replaces an earlier one, as in Apple's reader.
             var dict: [String: PlistValue] = [:]
-            for entry in element.entries where dict[entry.name] == nil {
+            for entry in element.entries {
                 dict[entry.name] = PlistValue(entry.value)
             }
             self = .dict(dict)

@@ -52,6 +52,10 @@ public struct FileMigrator: Sendable {
             return result
         }
 
+        if let duplicates = Self.duplicateKeyDiagnostics(document) {
+            result.diagnostics = duplicates
+            return result
+        }
         let originalATSRange = Self.atsEntryRange(in: document)
         var plannedEdits: [PlannedEdit] = []
         var current = bytes
@@ -84,6 +88,30 @@ public struct FileMigrator: Sendable {
         }
         result.heldBack = heldBackThatWouldChange(document)
         return result
+    }
+
+    /// Duplicate keys where migrations work (the root's ATS key, and every dict inside the ATS
+    /// value) make "the" entry ambiguous: Apple's reader keeps the last one. Such files are
+    /// reported and left alone rather than guessed at.
+    static func duplicateKeyDiagnostics(_ document: PlistDocument) -> [Diagnostic]? {
+        var diagnostics: [Diagnostic] = []
+        func check(_ dict: PlistElement, only names: Set<String>? = nil) {
+            var seen: [String: PlistElement] = [:]
+            for entry in dict.entries where names?.contains(entry.name) ?? true {
+                if let first = seen[entry.name] {
+                    diagnostics.append(Diagnostic(
+                        migrationID: "plist-migrate", location: entry.key.location ?? SourceLocation(line: 1, column: 1),
+                        message: "duplicate key \"\(entry.name)\" (first at line \(first.location?.line ?? 0)); "
+                            + "Apple's reader keeps the last one; resolve it by hand, the file is left as it is"))
+                } else {
+                    seen[entry.name] = entry.key
+                }
+                if entry.value.name == "dict", names == nil { check(entry.value) }
+            }
+        }
+        check(document.rootValue, only: [ATSKey.appTransportSecurity])
+        if let ats = document.rootValue[key: ATSKey.appTransportSecurity], ats.name == "dict" { check(ats) }
+        return diagnostics.isEmpty ? nil : diagnostics
     }
 
     /// True when no spelling of the key `NSAppTransportSecurity` can be in `bytes`: neither the

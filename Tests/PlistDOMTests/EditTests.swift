@@ -303,3 +303,13 @@ extension EditTests {
             """))
     }
 }
+
+extension EditTests {
+    /// Apple's reader, like plistlib, keeps the last of duplicate keys; so do lookups and values.
+    @Test func duplicateKeysResolveToTheLastOne() throws {
+        let doc = try PlistDocument(parsing: "<plist><dict><key>A</key><string>first</string><key>A</key><string>last</string></dict></plist>")
+        #expect(doc.rootValue[key: "A"]?.text == "last")
+        #expect(doc.value == .dict(["A": .string("last")]))
+        #expect(doc.rootValue.entry("A")?.key.location == SourceLocation(line: 1, column: 48))
+    }
+}

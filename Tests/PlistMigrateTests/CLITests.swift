@@ -209,3 +209,18 @@ import Testing
         #expect(entries.allSatisfy { ($0["title"] as? String)?.isEmpty == false && $0["name"] != nil })
     }
 }
+
+extension CLITests {
+    @Test func duplicateKeysWhereMigrationsWorkAreConflictsAndTheFileIsLeftAlone() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try copyFixture("engine/duplicate-ats.plist", to: dir, as: "Info.plist")
+        let before = try Data(contentsOf: file)
+        let result = try tool(["--write", "Info.plist"], in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Info.plist:9:2: error: plist-migrate: duplicate key \"NSAppTransportSecurity\" (first at line 4)"))
+        #expect(result.stderr.contains("Info.plist:15:4: error: plist-migrate: duplicate key \"Example.com\" (first at line 13)"))
+        #expect(result.stdout.isEmpty)
+        #expect(try Data(contentsOf: file) == before)
+    }
+}
