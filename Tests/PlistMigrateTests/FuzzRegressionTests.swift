@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+@testable import PlistMigrate
+
+/// Every input the fuzzer ever found a problem with (Fuzz/regressions/) keeps the invariants,
+/// and so do the corpus and fixtures it was seeded with.
+@Suite struct FuzzRegressionTests {
+    @Test func regressionInputsKeepTheInvariants() throws {
+        let folder = Paths.repository.appendingPathComponent("Fuzz/regressions")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        for name in names {
+            let data = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+            #expect(Invariants.violation(in: data) == nil, "\(name)")
+        }
+    }
+
+    @Test func acceptedAndRefusedInputsBothKeepTheInvariants() throws {
+        #expect(Invariants.violation(in: Array("<plist><dict/></plist>".utf8)) == nil)
+        #expect(Invariants.violation(in: Array("<plist><dict>".utf8)) == nil, "a refused input is not a violation")
+        let demo = Array(try Data(contentsOf: Paths.fixtures.appendingPathComponent("demo/ShopApp/Info.plist")))
+        #expect(Invariants.violation(in: demo) == nil)
+    }
+}
