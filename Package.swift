@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PlistDOM", targets: ["PlistDOM"]),
         .library(name: "Migrations", targets: ["Migrations"]),
+        .library(name: "ATSPolicy", targets: ["ATSPolicy"]),
         .library(name: "PlistMigrate", targets: ["PlistMigrate"]),
         .executable(name: "plist-migrate", targets: ["plist-migrate"]),
         .executable(name: "plist-fuzz", targets: ["PlistFuzz"]),
@@ -23,7 +24,8 @@ let package = Package(
         ),
         .target(name: "PlistDOM", dependencies: ["CLibXML2"]),
         .target(name: "Migrations", dependencies: ["PlistDOM"], path: "Migrations"),
-        .target(name: "PlistMigrate", dependencies: ["Migrations", "PlistDOM"]),
+        .target(name: "ATSPolicy", dependencies: ["PlistDOM"]),
+        .target(name: "PlistMigrate", dependencies: ["Migrations", "ATSPolicy", "PlistDOM"]),
         .executableTarget(
             name: "plist-migrate",
             dependencies: [
@@ -35,6 +37,7 @@ let package = Package(
         .executableTarget(name: "PlistFuzz", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"], path: "Fuzz/PlistFuzz"),
         .testTarget(name: "PlistDOMTests", dependencies: ["PlistDOM"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "PlistDOM"]),
+        .testTarget(name: "ATSPolicyTests", dependencies: ["ATSPolicy", "PlistDOM"]),
         .testTarget(name: "PlistMigrateTests", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"]),
     ]
 )

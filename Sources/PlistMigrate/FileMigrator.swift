@@ -1,3 +1,4 @@
+import ATSPolicy
 import Migrations
 import PlistDOM
 
@@ -59,6 +60,7 @@ public struct FileMigrator: Sendable {
         let originalATSRange = Self.atsEntryRange(in: document)
         var plannedEdits: [PlannedEdit] = []
         var current = bytes
+        var configuration = ATSConfiguration(document: document)
         for migration in plan.selected {
             let session = MigrationSession(document: document, migration: migration)
             let revision = document.revision
@@ -68,11 +70,14 @@ public struct FileMigrator: Sendable {
             guard document.revision != revision else { continue }
             let next = document.bytes
             guard next != current else { continue }
+            let changed = ATSConfiguration(document: document)
             if let diff = UnifiedDiff.make(from: current, to: next, path: path) {
                 result.passes.append(PassResult(
                     id: migration.id, version: migration.version, name: migration.name,
-                    impact: migration.impact, editCount: session.editCount, diff: diff))
+                    impact: migration.impact, editCount: session.editCount, diff: diff,
+                    policyDelta: PolicyDelta.lines(before: configuration, after: changed)))
             }
+            configuration = changed
             current = next
         }
         result.output = current

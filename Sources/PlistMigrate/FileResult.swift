@@ -10,6 +10,8 @@ public struct PassResult: Sendable {
     public var editCount: Int
     /// The unified diff of this pass alone (its input → its output).
     public var diff: String
+    /// What the pass does to the effective ATS policy (`["no policy change"]` when nothing).
+    public var policyDelta: [String] = []
 
     public var label: String { "\(id) \(name) (\(impact.rawValue))" }
 }

@@ -16,6 +16,7 @@ struct Report {
         var impact: String
         var editCount: Int
         var diff: String
+        var policyDelta: [String]
     }
 
     struct DiagnosticRecord: Codable, Equatable {
@@ -79,7 +80,8 @@ struct Report {
             path: result.path, status: result.status.rawValue, skipReason: result.skipReason,
             error: result.error.map { DiagnosticRecord(migration: nil, line: $0.location?.line, column: $0.location?.column, message: $0.message) },
             passes: result.passes.map {
-                PassRecord(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, editCount: $0.editCount, diff: $0.diff)
+                PassRecord(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, editCount: $0.editCount,
+                           diff: $0.diff, policyDelta: $0.policyDelta)
             },
             diagnostics: result.diagnostics.map {
                 DiagnosticRecord(migration: $0.migrationID, line: $0.location.line, column: $0.location.column, message: $0.message)

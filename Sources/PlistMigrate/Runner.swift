@@ -194,7 +194,8 @@ public final class Runner {
             switch options.format {
             case .text:
                 for pass in result.passes {
-                    let text = "# \(pass.label)\n\(pass.diff)"
+                    let policy = pass.policyDelta.map { "# policy: \($0)\n" }.joined()
+                    let text = "# \(pass.label)\n\(policy)\(pass.diff)"
                     pendingOutput.append(contentsOf: Array((options.color ? Colour.diff(text) : text).utf8))
                 }
             case .patch:

@@ -23,7 +23,7 @@ import Testing
         let modified = try FileManager.default.attributesOfItem(atPath: app.path)[.modificationDate] as? Date
         let result = try tool(["."], in: dir)
         #expect(result.status == 0)
-        #expect(result.text.hasPrefix("# ATS001 third-party-exception-keys (spelling)\n--- a/App/Info.plist\n+++ b/App/Info.plist\n@@ "))
+        #expect(result.text.hasPrefix("# ATS001 third-party-exception-keys (spelling)\n# policy: no policy change\n--- a/App/Info.plist\n+++ b/App/Info.plist\n@@ "))
         #expect(!result.text.contains("Dev/Info.plist"), "ATS003 is held back, so Dev/ shows no diff")
         #expect(result.stderr.contains("Dev/Info.plist: note: ATS003 local-networking-with-arbitrary-loads (changesPolicy) held back; add --allow-policy-change to include it"))
         #expect(result.stderr.contains("3 files scanned, 1 would change, 2 unchanged, 0 errors"))
@@ -95,7 +95,9 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout == (try bytes(Paths.fixtures.appendingPathComponent("ATS002/crlf.after.plist"))))
         let dry = try tool(["-"], in: FileManager.default.temporaryDirectory, input: input)
-        #expect(dry.text.hasPrefix("# ATS002 arbitrary-loads-for-media (activatesIntent)\n--- a/-\n"))
+        #expect(dry.text.hasPrefix("# ATS002 arbitrary-loads-for-media (activatesIntent)\n# policy: "))
+        #expect(dry.text.contains("# policy: iOS 10+/macOS 10.12+: HTTP to any other host (media): blocked → allowed"))
+        #expect(dry.text.contains("\n--- a/-\n+++ b/-\n"))
     }
 
     @Test func jsonReportIsTheSameInDryRunAndWrite() throws {

@@ -1,0 +1,98 @@
+import PlistDOM
+
+/// The root NSAppTransportSecurity dict, read into the keys the policy engine understands,
+/// each with the line it was written on.
+public struct ATSConfiguration: Sendable, Equatable {
+    public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
+        public var value: Value
+        public var key: String
+        public var line: Int
+    }
+
+    public struct DomainRule: Sendable, Equatable {
+        public var key: String
+        public var line: Int
+        public var includesSubdomains: Setting<Bool>?
+        public var allowsInsecureHTTP: Setting<Bool>?
+        public var minimumTLS: Setting<String>?
+        public var requiresForwardSecrecy: Setting<Bool>?
+        public var requiresCertificateTransparency: Setting<Bool>?
+        public var pinnedCAIdentities: [String] = []
+        public var pinnedLeafIdentities: [String] = []
+    }
+
+    public var present: Bool
+    public var line: Int
+    public var allowsArbitraryLoads: Setting<Bool>?
+    public var allowsArbitraryLoadsForMedia: Setting<Bool>?
+    public var allowsArbitraryLoadsInWebContent: Setting<Bool>?
+    public var allowsLocalNetworking: Setting<Bool>?
+    public var exceptionDomains: [DomainRule] = []
+    public var pinnedDomains: [DomainRule] = []
+    /// Every key written directly in the ATS dict, with its line, whatever its value.
+    public var keyLines: [String: Int] = [:]
+
+    /// The configuration of a document (an absent ATS dict is the default policy).
+    public init(document: PlistDocument) {
+        let root = document.rootValue
+        guard root.name == "dict", let entry = root.entry("NSAppTransportSecurity"), entry.value.name == "dict" else {
+            present = false
+            line = 0
+            return
+        }
+        present = true
+        line = entry.key.location?.line ?? 0
+        let ats = entry.value
+        for entry in ats.entries { keyLines[entry.name] = entry.key.location?.line ?? 0 }
+        allowsArbitraryLoads = Self.bool(ats, "NSAllowsArbitraryLoads")
+        allowsArbitraryLoadsForMedia = Self.bool(ats, "NSAllowsArbitraryLoadsForMedia")
+        allowsArbitraryLoadsInWebContent = Self.bool(ats, "NSAllowsArbitraryLoadsInWebContent")
+        allowsLocalNetworking = Self.bool(ats, "NSAllowsLocalNetworking")
+        exceptionDomains = Self.domains(ats[key: "NSExceptionDomains"])
+        pinnedDomains = Self.domains(ats[key: "NSPinnedDomains"])
+    }
+
+    /// Deprecated spellings read as their NSException… twins (the documented key wins).
+    static let exceptionKeys: [String: [String]] = [
+        "allowsInsecureHTTP": ["NSExceptionAllowsInsecureHTTPLoads", "NSThirdPartyExceptionAllowsInsecureHTTPLoads",
+                               "NSTemporaryExceptionAllowsInsecureHTTPLoads"],
+        "minimumTLS": ["NSExceptionMinimumTLSVersion", "NSThirdPartyExceptionMinimumTLSVersion",
+                       "NSTemporaryExceptionMinimumTLSVersion"],
+        "requiresForwardSecrecy": ["NSExceptionRequiresForwardSecrecy", "NSThirdPartyExceptionRequiresForwardSecrecy",
+                                   "NSTemporaryExceptionRequiresForwardSecrecy"],
+    ]
+
+    private static func domains(_ element: PlistElement?) -> [DomainRule] {
+        guard let element, element.name == "dict" else { return [] }
+        return element.entries.map { entry in
+            var rule = DomainRule(key: entry.name, line: entry.key.location?.line ?? 0)
+            guard entry.value.name == "dict" else { return rule }
+            let settings = entry.value
+            rule.includesSubdomains = bool(settings, "NSIncludesSubdomains")
+            rule.allowsInsecureHTTP = exceptionKeys["allowsInsecureHTTP"]!.lazy.compactMap { bool(settings, $0) }.first
+            rule.minimumTLS = exceptionKeys["minimumTLS"]!.lazy.compactMap { string(settings, $0) }.first
+            rule.requiresForwardSecrecy = exceptionKeys["requiresForwardSecrecy"]!.lazy.compactMap { bool(settings, $0) }.first
+            rule.requiresCertificateTransparency = bool(settings, "NSRequiresCertificateTransparency")
+            rule.pinnedCAIdentities = identities(settings[key: "NSPinnedCAIdentities"])
+            rule.pinnedLeafIdentities = identities(settings[key: "NSPinnedLeafIdentities"])
+            return rule
+        }
+    }
+
+    private static func identities(_ element: PlistElement?) -> [String] {
+        guard let element, element.name == "array" else { return [] }
+        return element.children.compactMap { $0[key: "SPKI-SHA256-BASE64"]?.text }
+    }
+
+    /// A boolean key; only `<true/>` and `<false/>` count (a `<string>YES</string>` is not read).
+    static func bool(_ dict: PlistElement, _ key: String) -> Setting<Bool>? {
+        guard let entry = dict.entry(key), entry.value.name == "true" || entry.value.name == "false" else { return nil }
+        return Setting(value: entry.value.isTrue, key: key, line: entry.key.location?.line ?? 0)
+    }
+
+    static func string(_ dict: PlistElement, _ key: String) -> Setting<String>? {
+        guard let entry = dict.entry(key), entry.value.name == "string" else { return nil }
+        return Setting(value: entry.value.text, key: key, line: entry.key.location?.line ?? 0)
+    }
+
+}

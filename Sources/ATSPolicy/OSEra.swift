@@ -1,0 +1,87 @@
+/// The OS releases between which ATS behaves differently, per Apple's key documentation.
+/// iPadOS and visionOS follow iOS's numbering here; tvOS and watchOS follow iOS as well.
+public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
+    /// iOS 9, macOS 10.11: ATS as introduced.
+    case ios9 = 9
+    /// iOS 10–13, macOS 10.12–10.15: the ForMedia/InWebContent/LocalNetworking keys, and
+    /// NSRequiresCertificateTransparency, exist.
+    case ios10 = 10
+    /// iOS 14–16, macOS 11–13: NSPinnedDomains exists.
+    case ios14 = 14
+    /// iOS 17+, macOS 14+: IP addresses may be exception-domain keys.
+    case ios17 = 17
+
+    public static func < (lhs: OSEra, rhs: OSEra) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The next era, if any.
+    public var successor: OSEra? {
+        let all = Self.allCases
+        let index = all.firstIndex(of: self)! + 1
+        return index < all.count ? all[index] : nil
+    }
+
+    var iosRange: (first: Int, last: Int?) {
+        switch self {
+        case .ios9: (9, 9)
+        case .ios10: (10, 13)
+        case .ios14: (14, 16)
+        case .ios17: (17, nil)
+        }
+    }
+
+    var macRange: (first: String, last: String?) {
+        switch self {
+        case .ios9: ("10.11", "10.11")
+        case .ios10: ("10.12", "10.15")
+        case .ios14: ("11", "13")
+        case .ios17: ("14", nil)
+        }
+    }
+
+    /// `iOS 10–16/macOS 10.12–13`, `iOS 17+/macOS 14+`, `iOS 9/macOS 10.11`.
+    public static func label(from first: OSEra, through last: OSEra) -> String {
+        let ios = rangeText(String(first.iosRange.first), last.iosRange.last.map(String.init), same: first == last)
+        let mac = rangeText(first.macRange.first, last.macRange.last, same: first == last)
+        return "iOS \(ios)/macOS \(mac)"
+    }
+
+    private static func rangeText(_ first: String, _ last: String?, same: Bool) -> String {
+        guard let last else { return first + "+" }
+        return first == last ? first : "\(first)–\(last)"
+    }
+
+    public var label: String { Self.label(from: self, through: self) }
+
+    /// Parses `ios9`, `ios16.4`, `ipados15`, `tvos12`, `visionos1`, `macos10.11`, `macos14`.
+    public init?(os text: String) {
+        let lower = text.lowercased()
+        let prefixes: [(String, Bool)] = [("ipados", false), ("ios", false), ("tvos", false), ("visionos", false), ("macos", true)]
+        guard let (prefix, isMac) = prefixes.first(where: { lower.hasPrefix($0.0) }) else { return nil }
+        let numbers = lower.dropFirst(prefix.count).split(separator: ".").compactMap { Int($0) }
+        guard let major = numbers.first else { return nil }
+        let minor = numbers.count > 1 ? numbers[1] : 0
+        if prefix == "visionos" {
+            self = .ios17
+            return
+        }
+        let ios: Int
+        if isMac {
+            // macOS 10.11 ~ iOS 9, 10.12–10.15 ~ iOS 10–13, 11–13 ~ iOS 14–16, 14+ ~ iOS 17+.
+            if major == 10 { ios = minor >= 12 ? 10 : minor == 11 ? 9 : 0 } else { ios = major + 3 }
+        } else {
+            ios = major
+        }
+        switch ios {
+        case 9: self = .ios9
+        case 10...13: self = .ios10
+        case 14...16: self = .ios14
+        case 17...: self = .ios17
+        default: return nil
+        }
+    }
+}
+
+/// What is being loaded: ATS has separate switches for media and web content.
+public enum LoadKind: String, CaseIterable, Sendable, Codable {
+    case urlSession, media, webView
+}

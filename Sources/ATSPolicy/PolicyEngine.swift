@@ -1,0 +1,204 @@
+/// The effective ATS policy for one host, OS era and kind of load, and why.
+public struct Decision: Sendable, Equatable, Codable {
+    public struct Reason: Sendable, Equatable, Codable {
+        public var key: String
+        public var line: Int?
+        public var rule: String
+    }
+
+    public var httpAllowed: Bool
+    /// `nil` when ATS does not apply (arbitrary loads, or a local host it does not cover).
+    public var minimumTLS: String?
+    public var requiresForwardSecrecy: Bool
+    public var requiresCertificateTransparency: Bool
+    public var pinnedCAIdentities: [String] = []
+    public var pinnedLeafIdentities: [String] = []
+    public var decidedBy: [Reason] = []
+    /// Cases Apple's documentation leaves open, said rather than guessed.
+    public var openQuestions: [String] = []
+
+    /// The policy itself, without the explanation.
+    public var policy: [String: String] {
+        [
+            "HTTP": httpAllowed ? "allowed" : "blocked",
+            "minimum TLS": minimumTLS ?? "not enforced",
+            "forward secrecy": requiresForwardSecrecy ? "required" : "not required",
+            "certificate transparency": requiresCertificateTransparency ? "required" : "not required",
+            "pinned CA identities": pinnedCAIdentities.isEmpty ? "none" : pinnedCAIdentities.joined(separator: ", "),
+            "pinned leaf identities": pinnedLeafIdentities.isEmpty ? "none" : pinnedLeafIdentities.joined(separator: ", "),
+        ]
+    }
+
+    static let atsDefaults = Decision(
+        httpAllowed: false, minimumTLS: "TLSv1.2", requiresForwardSecrecy: true, requiresCertificateTransparency: false)
+    static let atsOff = Decision(
+        httpAllowed: true, minimumTLS: nil, requiresForwardSecrecy: false, requiresCertificateTransparency: false)
+}
+
+/// Apple's documented ATS rules, one function per decision step. Each rule cites the key page
+/// it comes from (developer.apple.com, Bundle Resources › Information Property List).
+public enum PolicyEngine {
+    public static func decide(_ config: ATSConfiguration, era: OSEra, host: Host, kind: LoadKind) -> Decision {
+        var notes: [String] = []
+        var decision: Decision
+        if let rule = matchingRule(config.exceptionDomains, host: host, era: era, notes: &notes) {
+            decision = exceptionPolicy(rule, era: era)
+        } else {
+            decision = globalPolicy(config, era: era, host: host, kind: kind)
+        }
+        decision.openQuestions += notes
+        applyPins(config, era: era, host: host, to: &decision)
+        return decision
+    }
+
+    /// NSExceptionDomains: "matching is on the exact lowercase name"; NSIncludesSubdomains
+    /// extends a rule "to all subdomains of the domain that have one additional path
+    /// component"; wildcards are not supported ("Don't use wildcard domains"); IP addresses and
+    /// ranges are valid keys "in iOS 17, iPadOS 17, and macOS 14".
+    static func matchingRule(_ rules: [ATSConfiguration.DomainRule], host: Host, era: OSEra, notes: inout [String]) -> ATSConfiguration.DomainRule? {
+        var exact: ATSConfiguration.DomainRule?
+        var parents: [ATSConfiguration.DomainRule] = []
+        for rule in rules where !rule.key.contains("*") && rule.key == rule.key.lowercased() {
+            let keyHost = Host(rule.key)
+            if keyHost.isIPAddress || rule.key.contains("/") {
+                guard era >= .ios17 else { continue }
+                if ipMatches(rule.key, host) { exact = exact ?? rule }
+                continue
+            }
+            if rule.key == host.name { exact = exact ?? rule }
+            if rule.includesSubdomains?.value == true, host.name.hasSuffix("." + rule.key) {
+                let label = host.name.dropLast(rule.key.count + 1)
+                if !label.isEmpty, !label.contains(".") { parents.append(rule) }
+            }
+        }
+        if let exact { return exact }
+        if parents.count > 1 {
+            notes.append("several NSExceptionDomains entries cover \(host.name); Apple does not document which wins, the longest is used")
+        }
+        return parents.max { $0.key.count < $1.key.count }
+    }
+
+    /// IPv4 equality or an IPv4 CIDR range; IPv6 only by exact text.
+    static func ipMatches(_ key: String, _ host: Host) -> Bool {
+        let parts = key.split(separator: "/")
+        if parts.count == 2, let prefix = Int(parts[1]), let network = Host(String(parts[0])).ipv4Octets,
+            let address = host.ipv4Octets, (0...32).contains(prefix)
+        {
+            let toInt = { (octets: [UInt8]) in octets.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+            let mask: UInt32 = prefix == 0 ? 0 : ~UInt32(0) << (32 - prefix)
+            return toInt(network) & mask == toInt(address) & mask
+        }
+        return key == host.name
+    }
+
+    /// A matching NSExceptionDomains entry "overrides every global key", even an empty dict;
+    /// its own defaults are ATS's: TLS 1.2, forward secrecy required, HTTP not allowed.
+    static func exceptionPolicy(_ rule: ATSConfiguration.DomainRule, era: OSEra) -> Decision {
+        var decision = Decision.atsDefaults
+        decision.decidedBy.append(.init(key: "NSExceptionDomains › \(rule.key)", line: rule.line,
+                                        rule: "a matching exception domain overrides the global keys"))
+        if let http = rule.allowsInsecureHTTP {
+            decision.httpAllowed = http.value
+            decision.decidedBy.append(.init(key: http.key, line: http.line, rule: "allows insecure HTTP loads for this domain"))
+        }
+        if let tls = rule.minimumTLS {
+            decision.minimumTLS = tls.value
+            decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "minimum TLS version for this domain"))
+            if tls.value == "TLSv1.3" {
+                decision.openQuestions.append("TLSv1.3 as a minimum: Apple does not document from which release it is honoured")
+            }
+        }
+        if let secrecy = rule.requiresForwardSecrecy {
+            decision.requiresForwardSecrecy = secrecy.value
+            decision.decidedBy.append(.init(key: secrecy.key, line: secrecy.line, rule: "forward secrecy for this domain"))
+        }
+        // NSRequiresCertificateTransparency: iOS 10 and later.
+        if let ct = rule.requiresCertificateTransparency, era >= .ios10 {
+            decision.requiresCertificateTransparency = ct.value
+            decision.decidedBy.append(.init(key: ct.key, line: ct.line, rule: "certificate transparency for this domain"))
+        }
+        return decision
+    }
+
+    static func globalPolicy(_ config: ATSConfiguration, era: OSEra, host: Host, kind: LoadKind) -> Decision {
+        // NSAllowsArbitraryLoads: "In iOS 10 and later and macOS 10.12 and later, the value of
+        // NSAllowsArbitraryLoads is ignored if any of NSAllowsArbitraryLoadsForMedia,
+        // NSAllowsArbitraryLoadsInWebContent or NSAllowsLocalNetworking is present" (any value).
+        let laterKeys = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking"]
+        let overriding = era >= .ios10 ? laterKeys.first { config.keyLines[$0] != nil } : nil
+        var arbitrary = false
+        var reasons: [Decision.Reason] = []
+        if let setting = config.allowsArbitraryLoads {
+            if let overriding {
+                reasons.append(.init(key: setting.key, line: setting.line,
+                                     rule: "ignored on iOS 10+/macOS 10.12+ because \(overriding) is present"))
+            } else {
+                arbitrary = setting.value
+                reasons.append(.init(key: setting.key, line: setting.line, rule: setting.value ? "turns ATS off" : "keeps ATS on"))
+            }
+        }
+        // The ForMedia/InWebContent keys (iOS 10+) turn ATS off for their kind of load only.
+        if era >= .ios10 {
+            let perKind: ATSConfiguration.Setting<Bool>? = switch kind {
+            case .media: config.allowsArbitraryLoadsForMedia
+            case .webView: config.allowsArbitraryLoadsInWebContent
+            case .urlSession: nil
+            }
+            if let perKind, perKind.value {
+                arbitrary = true
+                reasons.append(.init(key: perKind.key, line: perKind.line, rule: "turns ATS off for \(kind.rawValue) loads"))
+            }
+        }
+        if host.isLocal {
+            return localPolicy(config, era: era, host: host, arbitrary: arbitrary, reasons: reasons)
+        }
+        var decision = arbitrary ? Decision.atsOff : Decision.atsDefaults
+        decision.decidedBy = reasons.isEmpty
+            ? [.init(key: "(none)", line: nil, rule: "ATS defaults: HTTPS with TLS 1.2 and forward secrecy")]
+            : reasons
+        return decision
+    }
+
+    /// NSAllowsLocalNetworking: iOS 9/macOS 10.11 block unqualified, .local and IP hosts unless
+    /// ATS is off; iOS 10–16/macOS 10.12–13 do not apply ATS to them. From iOS 17/macOS 14
+    /// IP addresses can be exception domains; plain connections to local IPs are modelled as
+    /// needing NSAllowsLocalNetworking (an open question, said in the output).
+    static func localPolicy(_ config: ATSConfiguration, era: OSEra, host: Host, arbitrary: Bool, reasons: [Decision.Reason]) -> Decision {
+        var decision: Decision
+        var why = reasons
+        switch era {
+        case .ios9:
+            decision = arbitrary ? .atsOff : .atsDefaults
+            why.append(.init(key: "(iOS 9)", line: nil, rule: "ATS applies to local hosts; only NSAllowsArbitraryLoads lets HTTP through"))
+        case .ios10, .ios14:
+            decision = .atsOff
+            why.append(.init(key: "(iOS 10–16)", line: nil, rule: "ATS does not apply to unqualified, .local or IP hosts"))
+        case .ios17:
+            if !host.isIPAddress {
+                decision = .atsOff
+                why.append(.init(key: "(iOS 17+)", line: nil, rule: "ATS does not apply to unqualified or .local hosts"))
+            } else if let local = config.allowsLocalNetworking, local.value {
+                decision = .atsOff
+                why.append(.init(key: local.key, line: local.line, rule: "allows local IP addresses"))
+            } else {
+                decision = arbitrary ? .atsOff : .atsDefaults
+                why.append(.init(key: "(iOS 17+)", line: nil, rule: "IP addresses are subject to ATS unless NSAllowsLocalNetworking is YES"))
+                decision.openQuestions.append("iOS 17+/macOS 14+ handling of IP addresses without NSAllowsLocalNetworking is modelled, not documented in detail")
+            }
+        }
+        decision.decidedBy = why
+        return decision
+    }
+
+    /// NSPinnedDomains (iOS 14+/macOS 11+): identities pinned for matching hosts, independent of
+    /// the exception domains.
+    static func applyPins(_ config: ATSConfiguration, era: OSEra, host: Host, to decision: inout Decision) {
+        guard era >= .ios14 else { return }
+        var notes: [String] = []
+        guard let rule = matchingRule(config.pinnedDomains, host: host, era: era, notes: &notes) else { return }
+        decision.pinnedCAIdentities = rule.pinnedCAIdentities
+        decision.pinnedLeafIdentities = rule.pinnedLeafIdentities
+        decision.decidedBy.append(.init(key: "NSPinnedDomains › \(rule.key)", line: rule.line, rule: "pins identities for this host"))
+        decision.openQuestions += notes
+    }
+}
