@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(
             name: "plist-migrate",
             dependencies: [
-                "PlistMigrate",
+                "PlistMigrate", "ATSPolicy", "PlistDOM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -3,6 +3,11 @@ public enum PolicyDelta {
     public struct HostClass: Sendable, Hashable {
         public var label: String
         public var host: Host
+
+        public init(label: String, host: Host) {
+            self.label = label
+            self.host = host
+        }
     }
 
     /// A host no rule lists, a local name, a local IP, and each listed domain (normalised) with

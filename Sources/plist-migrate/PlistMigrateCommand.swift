@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import ATSPolicy
 import Migrations
+import PlistDOM
 import PlistMigrate
 
 @main
@@ -8,7 +10,7 @@ struct PlistMigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plist-migrate",
         abstract: "Upgrade App Transport Security settings in Info.plist files, changing only the bytes that must change.",
-        subcommands: [Migrate.self, List.self],
+        subcommands: [Migrate.self, List.self, Explain.self],
         defaultSubcommand: Migrate.self)
 }
 
@@ -116,6 +118,58 @@ struct Migrate: ParsableCommand {
             .map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 }
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the effective App Transport Security policy of a plist, and why.",
+        discussion: """
+            Without --host: a table for every listed domain, any other host and the local network, \
+            per OS era. With --host: the decision for that host and the keys that made it.
+            """)
+
+    @Argument(help: "The plist file.")
+    var file: String
+
+    @Option(help: ArgumentHelp("Only this OS, e.g. ios9, ios16, ipados17, tvos15, visionos1, macos10.11, macos14.", valueName: "OS"))
+    var os: String?
+
+    @Option(help: "Explain the decision for this host name or IP address.")
+    var host: String?
+
+    @Option(help: "Only this kind of load: urlSession, media or webView.")
+    var kind: LoadKind?
+
+    @Option(help: "text or json")
+    var format: List.Format = .text
+
+    func validate() throws {
+        if let os, OSEra(os: os) == nil { throw ValidationError("unknown OS \"\(os)\" (examples: ios9, ios17, macos10.12, macos14)") }
+    }
+
+    func run() throws {
+        let explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: host, kind: kind)
+        let path = FileDiscovery.displayPath(file)
+        let report: Explainer.Report
+        do {
+            report = try explainer.explain(try FileIO.load(file).bytes, path: path)
+        } catch let error as FileError {
+            FileHandle.standardError.write(Data((error.line(path: path) + "\n").utf8))
+            throw ExitCode(2)
+        } catch let error as ParseError {
+            FileHandle.standardError.write(Data("\(path):\(error.location): error: \(error.message)\n".utf8))
+            throw ExitCode(2)
+        }
+        switch format {
+        case .text: print(explainer.text(report), terminator: "")
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        }
+    }
+}
+
+extension LoadKind: ExpressibleByArgument {}
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the migrations in the order they run.")

@@ -1,0 +1,106 @@
+import ATSPolicy
+import PlistDOM
+
+/// `plist-migrate explain`: the effective ATS policy of one file, as a table or for one host.
+public struct Explainer: Sendable {
+    public var era: OSEra?
+    public var host: String?
+    public var kind: LoadKind?
+
+    public init(era: OSEra? = nil, host: String? = nil, kind: LoadKind? = nil) {
+        self.era = era
+        self.host = host
+        self.kind = kind
+    }
+
+    public struct Row: Codable, Sendable, Equatable {
+        public var host: String
+        public var os: String
+        public var kind: String
+        public var decision: Decision
+    }
+
+    public struct Report: Codable, Sendable, Equatable {
+        public var path: String
+        public var hasAppTransportSecurity: Bool
+        public var rows: [Row]
+        public var openQuestions: [String]
+    }
+
+    public func explain(_ bytes: [UInt8], path: String) throws(ParseError) -> Report {
+        let configuration = ATSConfiguration(document: try PlistDocument(parsing: bytes))
+        let hosts: [PolicyDelta.HostClass] = host.map { [PolicyDelta.HostClass(label: $0, host: Host($0))] }
+            ?? PolicyDelta.hostClasses([configuration])
+        let eras = era.map { [$0] } ?? OSEra.allCases
+        let kinds = kind.map { [$0] } ?? LoadKind.allCases
+        var rows: [Row] = []
+        var questions: [String] = []
+        for hostClass in hosts {
+            for era in eras {
+                for kind in kinds {
+                    let decision = PolicyEngine.decide(configuration, era: era, host: hostClass.host, kind: kind)
+                    rows.append(Row(host: hostClass.label, os: era.label, kind: kind.rawValue, decision: decision))
+                    for question in decision.openQuestions where !questions.contains(question) { questions.append(question) }
+                }
+            }
+        }
+        return Report(path: path, hasAppTransportSecurity: configuration.present, rows: rows, openQuestions: questions)
+    }
+
+    /// A table (no `--host`) or the decision with its reasons (`--host`).
+    public func text(_ report: Report) -> String {
+        var out = "\(report.path)\n"
+        if !report.hasAppTransportSecurity { out += "no NSAppTransportSecurity: the ATS defaults apply everywhere\n" }
+        if host == nil {
+            out += table(report.rows)
+        } else {
+            for row in report.rows {
+                let policy = row.decision.policy
+                out += "\n\(row.os), \(row.kind): HTTP \(policy["HTTP"]!), minimum TLS \(policy["minimum TLS"]!), "
+                    + "forward secrecy \(policy["forward secrecy"]!), certificate transparency \(policy["certificate transparency"]!)"
+                if !row.decision.pinnedCAIdentities.isEmpty || !row.decision.pinnedLeafIdentities.isEmpty {
+                    out += ", pinned CA \(policy["pinned CA identities"]!), pinned leaf \(policy["pinned leaf identities"]!)"
+                }
+                out += "\n"
+                for reason in row.decision.decidedBy {
+                    let line = reason.line.map { " (line \($0))" } ?? ""
+                    out += "  because \(reason.key)\(line): \(reason.rule)\n"
+                }
+            }
+        }
+        if !report.openQuestions.isEmpty {
+            out += "\nNot documented by Apple (said, not guessed):\n" + report.openQuestions.map { "  - \($0)\n" }.joined()
+        }
+        return out
+    }
+
+    private func table(_ rows: [Row]) -> String {
+        // One line per host and OS era: HTTP per kind, then the urlSession transport rules.
+        var lines: [[String]] = [["HOST", "OS", "HTTP urlSession/media/webView", "MIN TLS", "FWD SECRECY", "CT", "PINS"]]
+        var index = 0
+        while index < rows.count {
+            let group = rows[index...].prefix { $0.host == rows[index].host && $0.os == rows[index].os }
+            let http = group.map { $0.decision.httpAllowed ? "allowed" : "blocked" }.joined(separator: "/")
+            let main = group.first { $0.kind == LoadKind.urlSession.rawValue }?.decision ?? group.first!.decision
+            let pins = main.pinnedCAIdentities.count + main.pinnedLeafIdentities.count
+            lines.append([rows[index].host, rows[index].os, http, main.minimumTLS ?? "-",
+                          main.requiresForwardSecrecy ? "required" : "no", main.requiresCertificateTransparency ? "required" : "no",
+                          pins == 0 ? "-" : "\(pins)"])
+            index += group.count
+        }
+        let widths = (0..<lines[0].count).map { column in lines.map { $0[column].count }.max()! }
+        return lines.map { line in
+            line.enumerated().map { $0.element.padding(to: widths[$0.offset]) }.joined(separator: "  ")
+                .trimmingTrailingSpaces + "\n"
+        }.joined()
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+    var trimmingTrailingSpaces: String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,139 @@
+import Testing
+import PlistDOM
+@testable import ATSPolicy
+
+/// Apple's documented ATS rules, one test each.
+@Suite struct PolicyEngineTests {
+    func configuration(_ atsBody: String) throws -> ATSConfiguration {
+        let text = "<plist><dict><key>NSAppTransportSecurity</key><dict>\(atsBody)</dict></dict></plist>"
+        return ATSConfiguration(document: try PlistDocument(parsing: text))
+    }
+
+    func http(_ config: ATSConfiguration, _ era: OSEra, _ host: String, _ kind: LoadKind = .urlSession) -> Bool {
+        PolicyEngine.decide(config, era: era, host: Host(host), kind: kind).httpAllowed
+    }
+
+    @Test func defaultsRequireHTTPSWithTLS12AndForwardSecrecy() throws {
+        let decision = PolicyEngine.decide(try configuration(""), era: .ios17, host: Host("example.com"), kind: .urlSession)
+        #expect(!decision.httpAllowed)
+        #expect(decision.minimumTLS == "TLSv1.2")
+        #expect(decision.requiresForwardSecrecy)
+        #expect(!decision.requiresCertificateTransparency)
+    }
+
+    @Test func arbitraryLoadsTurnATSOffUntilALaterKeyIsPresentOnIOS10() throws {
+        let plain = try configuration("<key>NSAllowsArbitraryLoads</key><true/>")
+        #expect(OSEra.allCases.allSatisfy { http(plain, $0, "example.com") })
+        for laterKey in ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking"] {
+            // Presence counts, whatever the value.
+            let config = try configuration("<key>NSAllowsArbitraryLoads</key><true/><key>\(laterKey)</key><false/>")
+            #expect(http(config, .ios9, "example.com"), "iOS 9 does not know \(laterKey)")
+            #expect(!http(config, .ios10, "example.com"), "\(laterKey) makes iOS 10 ignore NSAllowsArbitraryLoads")
+            let reason = PolicyEngine.decide(config, era: .ios10, host: Host("example.com"), kind: .urlSession).decidedBy
+            #expect(reason.contains { $0.rule.contains("ignored on iOS 10+") && $0.line == 1 })
+        }
+    }
+
+    @Test func mediaAndWebContentKeysOpenOnlyTheirKindFromIOS10() throws {
+        let config = try configuration("<key>NSAllowsArbitraryLoadsForMedia</key><true/><key>NSAllowsArbitraryLoadsInWebContent</key><true/>")
+        #expect(http(config, .ios10, "example.com", .media))
+        #expect(http(config, .ios10, "example.com", .webView))
+        #expect(!http(config, .ios10, "example.com", .urlSession))
+        #expect(!http(config, .ios9, "example.com", .media), "iOS 9 knows none of these keys")
+        let misspelled = try configuration("<key>NSAllowsArbitraryLoadsInMedia</key><true/>")
+        #expect(!http(misspelled, .ios17, "example.com", .media), "NSAllowsArbitraryLoadsInMedia is not a key the system reads")
+    }
+
+    @Test func aMatchingExceptionDomainOverridesEveryGlobalKeyEvenWhenEmpty() throws {
+        let config = try configuration(
+            "<key>NSAllowsArbitraryLoads</key><true/><key>NSExceptionDomains</key><dict><key>example.com</key><dict/></dict>")
+        #expect(!http(config, .ios9, "example.com"))
+        #expect(http(config, .ios9, "other.com"))
+    }
+
+    @Test func matchingIsExactLowercaseWithOneSubdomainLabelAndNoWildcards() throws {
+        let config = try configuration("""
+            <key>NSExceptionDomains</key><dict>
+            <key>example.com</key><dict><key>NSIncludesSubdomains</key><true/><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+            <key>Upper.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+            <key>*.wild.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+            </dict>
+            """)
+        #expect(http(config, .ios17, "example.com"))
+        #expect(http(config, .ios17, "api.example.com"))
+        #expect(!http(config, .ios17, "a.b.example.com"), "only one additional label")
+        #expect(!http(config, .ios17, "upper.com"), "a key with capitals matches nothing")
+        #expect(!http(config, .ios17, "x.wild.com"), "wildcard keys match nothing")
+    }
+
+    @Test func deprecatedExceptionSpellingsReadAsTheirTwins() throws {
+        let config = try configuration("""
+            <key>NSExceptionDomains</key><dict><key>example.com</key><dict>
+            <key>NSThirdPartyExceptionAllowsInsecureHTTPLoads</key><true/>
+            <key>NSThirdPartyExceptionMinimumTLSVersion</key><string>TLSv1.0</string>
+            <key>NSTemporaryExceptionRequiresForwardSecrecy</key><false/>
+            </dict></dict>
+            """)
+        let decision = PolicyEngine.decide(config, era: .ios14, host: Host("example.com"), kind: .urlSession)
+        #expect(decision.httpAllowed)
+        #expect(decision.minimumTLS == "TLSv1.0")
+        #expect(!decision.requiresForwardSecrecy)
+    }
+
+    @Test func localHostsFollowEachEra() throws {
+        let none = try configuration("")
+        for host in ["printer.local", "devbox", "192.168.1.4"] {
+            #expect(!http(none, .ios9, host), "iOS 9 applies ATS to \(host)")
+            #expect(http(none, .ios10, host) && http(none, .ios14, host), "iOS 10–16 do not apply ATS to \(host)")
+        }
+        #expect(http(none, .ios17, "printer.local"))
+        #expect(!http(none, .ios17, "192.168.1.4"))
+        #expect(PolicyEngine.decide(none, era: .ios17, host: Host("192.168.1.4"), kind: .urlSession).openQuestions.count == 1)
+        let local = try configuration("<key>NSAllowsLocalNetworking</key><true/>")
+        #expect(http(local, .ios17, "192.168.1.4"))
+        #expect(!http(local, .ios9, "192.168.1.4"), "iOS 9 does not know NSAllowsLocalNetworking")
+    }
+
+    @Test func ipExceptionKeysCountFromIOS17() throws {
+        let config = try configuration(
+            "<key>NSExceptionDomains</key><dict><key>10.0.0.0/8</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string></dict></dict>")
+        let ios17 = PolicyEngine.decide(config, era: .ios17, host: Host("10.1.2.3"), kind: .urlSession)
+        #expect(ios17.minimumTLS == "TLSv1.3")
+        #expect(ios17.openQuestions.contains { $0.contains("TLSv1.3") })
+        #expect(PolicyEngine.decide(config, era: .ios14, host: Host("10.1.2.3"), kind: .urlSession).minimumTLS == nil)
+    }
+
+    @Test func certificateTransparencyFromIOS10AndPinsFromIOS14() throws {
+        let config = try configuration("""
+            <key>NSExceptionDomains</key><dict><key>bank.example</key><dict><key>NSRequiresCertificateTransparency</key><true/></dict></dict>
+            <key>NSPinnedDomains</key><dict><key>bank.example</key><dict><key>NSPinnedLeafIdentities</key><array><dict><key>SPKI-SHA256-BASE64</key><string>abc=</string></dict></array></dict></dict>
+            """)
+        let ios9 = PolicyEngine.decide(config, era: .ios9, host: Host("bank.example"), kind: .urlSession)
+        let ios10 = PolicyEngine.decide(config, era: .ios10, host: Host("bank.example"), kind: .urlSession)
+        let ios14 = PolicyEngine.decide(config, era: .ios14, host: Host("bank.example"), kind: .urlSession)
+        #expect(!ios9.requiresCertificateTransparency && ios10.requiresCertificateTransparency)
+        #expect(ios10.pinnedLeafIdentities.isEmpty && ios14.pinnedLeafIdentities == ["abc="])
+    }
+
+    @Test func osNamesMapToEras() {
+        #expect(OSEra(os: "ios9") == .ios9)
+        #expect(OSEra(os: "iOS13.4") == .ios10)
+        #expect(OSEra(os: "ipados15") == .ios14)
+        #expect(OSEra(os: "tvos17") == .ios17)
+        #expect(OSEra(os: "visionos1") == .ios17)
+        #expect(OSEra(os: "macos10.11") == .ios9)
+        #expect(OSEra(os: "macos10.15") == .ios10)
+        #expect(OSEra(os: "macos11") == .ios14)
+        #expect(OSEra(os: "macos14") == .ios17)
+        #expect(OSEra(os: "ios8") == nil && OSEra(os: "android") == nil)
+    }
+
+    @Test func deltaLinesNameErasHostsAndKinds() throws {
+        let before = try configuration("<key>NSAllowsArbitraryLoads</key><true/>")
+        let after = try configuration("<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsLocalNetworking</key><true/>")
+        #expect(PolicyDelta.lines(before: before, after: after) == [
+            "iOS 10+/macOS 10.12+: HTTP to any other host (all loads): allowed → blocked; minimum TLS: not enforced → TLSv1.2; forward secrecy: not required → required",
+        ])
+        #expect(PolicyDelta.lines(before: before, after: before) == ["no policy change"])
+    }
+}

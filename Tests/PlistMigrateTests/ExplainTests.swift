@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import PlistMigrate
+import ATSPolicy
+
+@Suite struct ExplainTests {
+    @Test func explainWorksOnEveryATSFileOfTheCorpus() throws {
+        var explained = 0
+        for set in ["real", "wild"] {
+            let folder = Paths.corpus.appendingPathComponent(set)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".plist") {
+                let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+                guard bytes.containsBytes(Array("NSAppTransportSecurity".utf8)) else { continue }
+                do {
+                    let report = try Explainer().explain(bytes, path: name)
+                    #expect(report.rows.count >= 3 * 4 * 3, "\(name)")
+                    #expect(!Explainer().text(report).isEmpty)
+                    explained += 1
+                } catch {
+                    // Malformed corpus files are refused by the parser, never by explain itself.
+                    #expect(error.location.line >= 1, "\(name)")
+                }
+            }
+        }
+        print("explain: \(explained) corpus files with an ATS dict explained")
+        #expect(explained > 200)
+    }
+
+    @Test func explainCLITableAndHost() throws {
+        let table = try tool(["explain", "Fixtures/demo/ShopApp-Dev/Info.plist"], in: Paths.repository)
+        #expect(table.status == 0)
+        let row = table.text.split(separator: "\n").first { $0.hasPrefix("any other host") && $0.contains("iOS 9/macOS 10.11") }
+        #expect(row?.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            == ["any", "other", "host", "iOS", "9/macOS", "10.11", "allowed/allowed/allowed", "-", "no", "no", "-"])
+        let host = try tool(["explain", "Fixtures/demo/ShopApp-Dev/Info.plist", "--host", "api.example.com", "--os", "ios16", "--kind", "urlSession"], in: Paths.repository)
+        #expect(host.text.contains("iOS 14–16/macOS 11–13, urlSession: HTTP allowed"))
+        #expect(host.text.contains("because NSAllowsArbitraryLoads (line 9): turns ATS off"))
+        let json = try tool(["explain", "Fixtures/demo/ShopApp/Info.plist", "--format", "json", "--os", "ios17"], in: Paths.repository)
+        let report = try JSONDecoder().decode(Explainer.Report.self, from: json.stdout)
+        #expect(report.rows.allSatisfy { $0.os == "iOS 17+/macOS 14+" })
+        let bad = try tool(["explain", "Fixtures/errors/mismatched-tag.plist"], in: Paths.repository)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("Fixtures/errors/mismatched-tag.plist:7:9: error: "))
+        let badOS = try tool(["explain", "Fixtures/demo/ShopApp/Info.plist", "--os", "android"], in: Paths.repository)
+        #expect(badOS.status == 64)
+    }
+}
