@@ -21,3 +21,16 @@ import Testing
         #expect(Invariants.violation(in: demo) == nil)
     }
 }
+
+extension FuzzRegressionTests {
+    /// Found by the fuzzer: a duplicated NSThirdParty… key in a domain dict made ATS001 rename
+    /// one copy per run, so a second run changed the output again.
+    @Test func duplicateDeprecatedKeyIsAConflictNotARunByRunRename() throws {
+        let url = Paths.repository.appendingPathComponent("Fuzz/regressions/idempotency-1.plist")
+        let bytes = Array(try Data(contentsOf: url))
+        let result = FileMigrator(plan: try MigrationPlan(allowPolicyChange: true)).migrate(bytes, path: "x", skipIfNotApplicable: false)
+        #expect(result.output == bytes)
+        #expect(result.diagnostics.map(\.location.line) == [72])
+        #expect(result.diagnostics.first?.message.hasPrefix("duplicate key \"NSThirdPartyExceptionRequiresForwardSecrecy\" (first at line 70)") == true)
+    }
+}
