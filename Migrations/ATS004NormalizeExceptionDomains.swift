@@ -49,18 +49,9 @@ public struct NormalizeExceptionDomains: Migration {
         let normalized = base.lowercased()
         guard normalized != key else { return }
 
-        if let existing = domains.entries.first(where: { $0.name == normalized && $0.key !== entry.key }) {
-            if intendedValue(of: entry, wildcard: wildcard) == PlistValue(existing.value) {
-                session.remove(entry, from: domains)
-            } else {
-                session.conflict(at: entry.key,
-                    "conflict: \"\(key)\" normalises to \"\(normalized)\", which already exists with "
-                    + "different settings (line \(existing.key.location?.line ?? 0)); both left as they are")
-            }
-            return
-        }
-        session.rename(entry, to: normalized)
-        if wildcard { includeSubdomains(in: entry.value, session: session) }
+        let renamed = session.renameDomainKey(entry, to: normalized, in: domains,
+                                              intended: intendedValue(of: entry, wildcard: wildcard))
+        if renamed && wildcard { includeSubdomains(in: entry.value, session: session) }
     }
 
     /// The value `entry` would have once normalised, to compare with an existing twin.

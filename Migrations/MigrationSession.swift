@@ -97,6 +97,35 @@ public final class MigrationSession {
         }
     }
 
+    /// Renames a domain key of `domains` (NSExceptionDomains or NSPinnedDomains). If `name`
+    /// already exists: when its value equals this entry's (as `intended`, the value this entry
+    /// would have once fixed) the entry is redundant and goes; otherwise both stay and a
+    /// conflict is reported. Returns whether the entry was renamed.
+    @discardableResult
+    public func renameDomainKey(_ entry: DictEntry, to name: String, in domains: PlistElement, intended: PlistValue? = nil) -> Bool {
+        guard let existing = domains.entries.first(where: { $0.name == name && $0.key !== entry.key }) else {
+            rename(entry, to: name)
+            return true
+        }
+        if (intended ?? PlistValue(entry.value)) == PlistValue(existing.value) {
+            remove(entry, from: domains)
+        } else {
+            conflict(at: entry.key,
+                "conflict: \"\(entry.name)\" becomes \"\(name)\", which already exists with different settings "
+                + "(line \(existing.key.location?.line ?? 0)); both left as they are")
+        }
+        return false
+    }
+
+    /// The dicts of one level of the ATS tree: the ATS dict itself, or each domain's dict.
+    public func dicts(at level: ATSKeyCatalog.Level) -> [PlistElement] {
+        switch level {
+        case .global: appTransportSecurity.map { [$0] } ?? []
+        case .exceptionDomain: domainDicts(under: ATSKey.exceptionDomains).map(\.value)
+        case .pinnedDomain: domainDicts(under: ATSKey.pinnedDomains).map(\.value)
+        }
+    }
+
     /// A short rendering of a value for messages: `<true/>`, `"TLSv1.2"`, `dict (2 entries)`.
     public static func describe(_ element: PlistElement) -> String {
         switch element.name {

@@ -5,6 +5,11 @@ public enum MigrationRegistry {
         ArbitraryLoadsForMedia(),
         LocalNetworkingWithArbitraryLoads(),
         NormalizeExceptionDomains(),
+        FixKeySpelling(),
+        CleanDomainKeys(),
+        NormalizeTLSVersion(),
+        StringBooleans(),
+        TemporaryExceptionKeys(),
     ]
 
     public static func migration(id: String) -> (any Migration)? {

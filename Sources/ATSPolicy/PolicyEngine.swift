@@ -101,7 +101,10 @@ public enum PolicyEngine {
             decision.httpAllowed = http.value
             decision.decidedBy.append(.init(key: http.key, line: http.line, rule: "allows insecure HTTP loads for this domain"))
         }
-        if let tls = rule.minimumTLS {
+        if let tls = rule.minimumTLS, !["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"].contains(tls.value) {
+            decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "\"\(tls.value)\" is not a documented value"))
+            decision.openQuestions.append("\(tls.key) \"\(tls.value)\" is not one of Apple's values; assumed ignored (the default TLSv1.2 applies)")
+        } else if let tls = rule.minimumTLS {
             decision.minimumTLS = tls.value
             decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "minimum TLS version for this domain"))
             if tls.value == "TLSv1.3" {

@@ -203,10 +203,10 @@ import Testing
     @Test func listShowsEveryMigrationInOrder() throws {
         let text = try tool(["list"], in: FileManager.default.temporaryDirectory)
         #expect(text.status == 0)
-        #expect(text.text.split(separator: "\n").map { String($0.prefix(6)) } == ["ATS001", "ATS002", "ATS003", "ATS004"])
+        #expect(text.text.split(separator: "\n").map { String($0.prefix(6)) } == (1...9).map { "ATS00\($0)" })
         let json = try tool(["list", "--format", "json"], in: FileManager.default.temporaryDirectory)
         let entries = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
-        #expect(entries.map { $0["version"] as? Int } == [1, 2, 3, 4])
+        #expect(entries.map { $0["version"] as? Int } == Array(1...9))
         #expect(entries[2]["impact"] as? String == "changesPolicy")
         #expect(entries.allSatisfy { ($0["title"] as? String)?.isEmpty == false && $0["name"] != nil })
     }
@@ -224,5 +224,20 @@ extension CLITests {
         #expect(result.stderr.contains("Info.plist:15:4: error: plist-migrate: duplicate key \"Example.com\" (first at line 13)"))
         #expect(result.stdout.isEmpty)
         #expect(try Data(contentsOf: file) == before)
+    }
+}
+
+extension CLITests {
+    /// ATS005 and ATS009 together: a misspelled alias next to a correctly spelled one must settle
+    /// in one run (from the corpus: real/0098.plist).
+    @Test func aMisspelledAliasBesideItsTwinSettlesInOneRun() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("engine/misspelled-deprecated-twin.plist", to: dir, as: "Info.plist")
+        let first = try tool(["--write", "Info.plist"], in: dir)
+        #expect(first.status == 2)
+        #expect(first.stderr.contains("Info.plist:10:5: error: ATS005: conflict: NSTemporaryExceptionAllowsInsecureHTTPSLoads looks like a misspelling"))
+        let second = try tool(["--check", "Info.plist"], in: dir)
+        #expect(second.stdout.isEmpty, "the second run must change nothing")
     }
 }

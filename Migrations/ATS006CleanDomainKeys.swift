@@ -1,0 +1,54 @@
+import PlistDOM
+
+/// Strips what is not part of a domain name from NSExceptionDomains/NSPinnedDomains keys:
+/// `http://` or `https://`, a port, a path or a trailing slash.
+///
+/// A trailing dot is left alone: Apple gives `example.com.` a meaning of its own.
+public struct CleanDomainKeys: Migration {
+    public let id = "ATS006"
+    public let version = 6
+    public let name = "clean-domain-keys"
+    public let title = "Strip schemes, ports, paths and trailing slashes from domain keys"
+    public let rationale = """
+        Apple's NSExceptionDomains reference: use a DNS domain name or IP address, and don't \
+        include a port number; a key such as https://example.com:443/api matches no host, so its \
+        exception never applies.
+        """
+    public let impact = Impact.activatesIntent
+
+    public init() {}
+
+    public func apply(to session: MigrationSession) {
+        guard let ats = session.appTransportSecurity else { return }
+        for parentKey in [ATSKey.exceptionDomains, ATSKey.pinnedDomains] {
+            guard let domains = ats[key: parentKey], domains.name == "dict" else { continue }
+            for entry in domains.entries {
+                let cleaned = Self.clean(entry.name)
+                if cleaned != entry.name, !cleaned.isEmpty {
+                    session.renameDomainKey(entry, to: cleaned, in: domains)
+                }
+            }
+        }
+    }
+
+    /// `HTTPS://Example.com:8443/path/` → `Example.com` (case is ATS004's business).
+    static func clean(_ key: String) -> String {
+        var name = Substring(key)
+        for scheme in ["https://", "http://"] where name.lowercased().hasPrefix(scheme) {
+            name = name.dropFirst(scheme.count)
+        }
+        if let slash = name.firstIndex(of: "/") {
+            // Keep a CIDR range such as 10.0.0.0/8.
+            let suffix = name[name.index(after: slash)...]
+            let isCIDR = !suffix.isEmpty && suffix.allSatisfy(\.isNumber) && !name.contains("://")
+            if !isCIDR { name = name[..<slash] }
+        }
+        // A port: `host:digits`, but not an IPv6 address (more than one colon).
+        if name.filter({ $0 == ":" }).count == 1, let colon = name.firstIndex(of: ":"),
+            name[name.index(after: colon)...].allSatisfy(\.isNumber)
+        {
+            name = name[..<colon]
+        }
+        return String(name)
+    }
+}

@@ -1,0 +1,33 @@
+import PlistDOM
+
+/// Renames the `NSTemporaryException…` keys of the first ATS betas to their `NSException…`
+/// twins, with ATS001's rules: an equal twin makes the old entry redundant, a different one is
+/// a conflict.
+public struct TemporaryExceptionKeys: Migration {
+    public let id = "ATS009"
+    public let version = 9
+    public let name = "temporary-exception-keys"
+    public let title = "Rename NSTemporaryException… keys to their NSException… twins"
+    public let rationale = """
+        Apple's NSExceptionDomains reference documents only NSExceptionAllowsInsecureHTTPLoads, \
+        NSExceptionMinimumTLSVersion and NSExceptionRequiresForwardSecrecy; the \
+        NSTemporaryException… names date from the iOS 9 betas and mean the same thing.
+        """
+    public let impact = Impact.spelling
+
+    static let renames = [
+        ("NSTemporaryExceptionAllowsInsecureHTTPLoads", "NSExceptionAllowsInsecureHTTPLoads"),
+        ("NSTemporaryExceptionRequiresForwardSecrecy", "NSExceptionRequiresForwardSecrecy"),
+        ("NSTemporaryExceptionMinimumTLSVersion", "NSExceptionMinimumTLSVersion"),
+    ]
+
+    public init() {}
+
+    public func apply(to session: MigrationSession) {
+        for domain in session.domainDicts(under: ATSKey.exceptionDomains) {
+            for (old, new) in Self.renames {
+                session.renameOrMerge(old, to: new, in: domain.value)
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// The keys Apple documents at each level of NSAppTransportSecurity, with their value types,
+/// for spelling fixes, type checks and lint.
+public enum ATSKeyCatalog {
+    public enum ValueType: String, Sendable { case bool, string, dict, array }
+
+    public enum Level: String, Sendable, CaseIterable {
+        /// Directly inside NSAppTransportSecurity.
+        case global
+        /// Inside one domain of NSExceptionDomains.
+        case exceptionDomain
+        /// Inside one domain of NSPinnedDomains.
+        case pinnedDomain
+    }
+
+    public static let keys: [Level: [String: ValueType]] = [
+        .global: [
+            "NSAllowsArbitraryLoads": .bool, "NSAllowsArbitraryLoadsForMedia": .bool,
+            "NSAllowsArbitraryLoadsInWebContent": .bool, "NSAllowsLocalNetworking": .bool,
+            "NSExceptionDomains": .dict, "NSPinnedDomains": .dict,
+            // Not read by the system, but known: ATS002 renames it.
+            "NSAllowsArbitraryLoadsInMedia": .bool,
+        ],
+        .exceptionDomain: [
+            "NSIncludesSubdomains": .bool, "NSExceptionAllowsInsecureHTTPLoads": .bool,
+            "NSExceptionMinimumTLSVersion": .string, "NSExceptionRequiresForwardSecrecy": .bool,
+            "NSRequiresCertificateTransparency": .bool,
+            "NSThirdPartyExceptionAllowsInsecureHTTPLoads": .bool, "NSThirdPartyExceptionMinimumTLSVersion": .string,
+            "NSThirdPartyExceptionRequiresForwardSecrecy": .bool,
+            "NSTemporaryExceptionAllowsInsecureHTTPLoads": .bool, "NSTemporaryExceptionMinimumTLSVersion": .string,
+            "NSTemporaryExceptionRequiresForwardSecrecy": .bool,
+        ],
+        .pinnedDomain: [
+            "NSIncludesSubdomains": .bool, "NSPinnedCAIdentities": .array, "NSPinnedLeafIdentities": .array,
+        ],
+    ]
+
+    public static let minimumTLSKeys: Set<String> = [
+        "NSExceptionMinimumTLSVersion", "NSThirdPartyExceptionMinimumTLSVersion", "NSTemporaryExceptionMinimumTLSVersion",
+    ]
+
+    public static let tlsVersions: Set<String> = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
+
+    /// The keys that spell the same setting: a documented key and its deprecated
+    /// NSThirdParty…/NSTemporary… aliases.
+    public static func family(of key: String) -> [String] {
+        for prefix in ["NSThirdPartyException", "NSTemporaryException", "NSException"] where key.hasPrefix(prefix) {
+            let setting = key.dropFirst(prefix.count)
+            let members = ["NSException", "NSThirdPartyException", "NSTemporaryException"].map { $0 + setting }
+            if members.allSatisfy({ keys[.exceptionDomain]?[$0] != nil }) { return members }
+        }
+        return [key]
+    }
+
+    /// The known keys of `level` that `key` is a likely misspelling of: equal ignoring case, or
+    /// within a small edit distance (1 for keys under 16 characters, else 2).
+    public static func candidates(for key: String, at level: Level) -> [String] {
+        guard let known = keys[level], known[key] == nil else { return [] }
+        let lower = key.lowercased()
+        return known.keys.sorted().filter { candidate in
+            if candidate.lowercased() == lower { return true }
+            let limit = candidate.count < 16 ? 1 : 2
+            return abs(candidate.count - key.count) <= limit && editDistance(candidate.lowercased(), lower, limit: limit) <= limit
+        }
+    }
+
+    /// Levenshtein distance, stopping early past `limit`.
+    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            var rowMinimum = i
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                rowMinimum = min(rowMinimum, current[j])
+            }
+            if rowMinimum > limit { return limit + 1 }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}
