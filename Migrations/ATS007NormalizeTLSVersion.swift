@@ -27,7 +27,7 @@ public struct NormalizeTLSVersion: Migration {
     }
 
     /// `TLSv1.x` for any spelling of TLS 1.0–1.3; `nil` for anything else.
-    static func canonical(_ text: String) -> String? {
+    public static func canonical(_ text: String) -> String? {
         let compact = text.lowercased().filter { !$0.isWhitespace }
         for minor in 0...3 where compact == "tlsv1.\(minor)" || compact == "tls1.\(minor)" {
             return "TLSv1.\(minor)"

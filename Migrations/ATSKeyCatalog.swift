@@ -63,6 +63,12 @@ public enum ATSKeyCatalog {
         }
     }
 
+    /// Whether `key` is within the misspelling distance of `correct` (1 under 16 characters, else 2).
+    public static func editDistanceIsSmall(_ key: String, _ correct: String) -> Bool {
+        let limit = correct.count < 16 ? 1 : 2
+        return abs(correct.count - key.count) <= limit && editDistance(correct.lowercased(), key.lowercased(), limit: limit) <= limit
+    }
+
     /// Levenshtein distance, stopping early past `limit`.
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         let a = Array(a.utf8), b = Array(b.utf8)

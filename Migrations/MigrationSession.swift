@@ -9,6 +9,13 @@ public final class MigrationSession {
     public private(set) var diagnostics: [Diagnostic] = []
     /// The value-level meaning of every edit made through this session, in order.
     public private(set) var plannedEdits: [PlannedEdit] = []
+    /// Where each planned edit happens in the parsed file (same order as `plannedEdits`).
+    public private(set) var editLocations: [SourceLocation] = []
+
+    private func record(_ edit: PlannedEdit, at element: PlistElement?) {
+        plannedEdits.append(edit)
+        editLocations.append(element?.location ?? SourceLocation(line: 1, column: 1))
+    }
 
     public init(document: PlistDocument, migration: any Migration) {
         self.document = document
@@ -32,7 +39,7 @@ public final class MigrationSession {
 
     public func rename(_ entry: DictEntry, to name: String) {
         if let dict = document.parent(of: entry.key), let path = document.keyPath(of: dict) {
-            plannedEdits.append(.rename(dict: path, from: entry.name, to: name))
+            record(.rename(dict: path, from: entry.name, to: name), at: entry.key)
         }
         document.rename(entry.key, to: name)
         editCount += 1
@@ -42,7 +49,7 @@ public final class MigrationSession {
         let path = document.keyPath(of: dict)
         do {
             try document.remove(entry, from: dict)
-            if let path { plannedEdits.append(.remove(dict: path, key: entry.name)) }
+            if let path { record(.remove(dict: path, key: entry.name), at: entry.key) }
             editCount += 1
         } catch {
             conflict(at: entry.key, "internal: could not remove \(entry.name) (\(error))")
@@ -54,7 +61,7 @@ public final class MigrationSession {
         do {
             let path = document.keyPath(of: dict)
             let inserted = try document.insert(key: key, value: value, into: dict, after: entry)
-            if let path { plannedEdits.append(.insert(dict: path, key: key, value: value.plistValue)) }
+            if let path { record(.insert(dict: path, key: key, value: value.plistValue), at: entry?.key ?? dict) }
             editCount += 1
             return inserted
         } catch {
@@ -67,7 +74,7 @@ public final class MigrationSession {
         if let dict = document.parent(of: value), let path = document.keyPath(of: dict),
             let entry = dict.entries.first(where: { $0.value === value })
         {
-            plannedEdits.append(.replace(dict: path, key: entry.name, value: newValue.plistValue))
+            record(.replace(dict: path, key: entry.name, value: newValue.plistValue), at: value)
         }
         document.replace(value, with: newValue)
         editCount += 1

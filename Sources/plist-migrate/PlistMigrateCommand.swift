@@ -10,7 +10,7 @@ struct PlistMigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plist-migrate",
         abstract: "Upgrade App Transport Security settings in Info.plist files, changing only the bytes that must change.",
-        subcommands: [Migrate.self, List.self, Explain.self],
+        subcommands: [Migrate.self, List.self, Explain.self, Lint.self],
         defaultSubcommand: Migrate.self)
 }
 
@@ -170,6 +170,35 @@ struct Explain: ParsableCommand {
 }
 
 extension LoadKind: ExpressibleByArgument {}
+
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Report what is wrong with ATS settings, with the migration that fixes it.",
+        discussion: "Exit status: 0 no error-level findings, 1 error-level findings, 2 a file could not be read or parsed.")
+
+    @Argument(help: "Plist files or directories to walk for *.plist.")
+    var paths: [String]
+
+    @Option(help: "text, json, or sarif (SARIF 2.1.0, for GitHub code scanning).")
+    var format: LintRunner.Format = .text
+
+    @Option(help: ArgumentHelp("Skip walked files matching GLOB (repeatable).", valueName: "GLOB"))
+    var exclude: [String] = []
+
+    @Option(help: ArgumentHelp("Check only walked files matching GLOB (repeatable).", valueName: "GLOB"))
+    var include: [String] = []
+
+    func run() throws {
+        var runner = LintRunner(paths: paths)
+        runner.format = format
+        runner.excludes = exclude.map(Glob.init)
+        runner.includes = include.map(Glob.init)
+        let status = runner.run(sink: StandardStreams())
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension LintRunner.Format: ExpressibleByArgument {}
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the migrations in the order they run.")

@@ -1,0 +1,68 @@
+import Migrations
+import PlistDOM
+
+/// One lint result.
+public struct Finding: Sendable, Codable, Equatable {
+    public enum Severity: String, Sendable, Codable, Comparable {
+        case note, warning, error
+        public static func < (a: Severity, b: Severity) -> Bool { order(a) < order(b) }
+        private static func order(_ s: Severity) -> Int { s == .note ? 0 : s == .warning ? 1 : 2 }
+    }
+
+    public var ruleID: String
+    public var severity: Severity
+    public var path: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+    /// The migration that fixes it, when one does.
+    public var fix: String?
+
+    /// `path:line:column: severity: [RULE] message (fix: ID name)`
+    public var text: String {
+        let fixText = fix.flatMap { MigrationRegistry.migration(id: $0) }.map { " (fix: \($0.id) \($0.name))" } ?? ""
+        return "\(path):\(line):\(column): \(severity.rawValue): [\(ruleID)] \(message)\(fixText)"
+    }
+}
+
+/// A lint rule: every migration is one (what it would change), plus checks no pass can fix.
+public struct LintRule: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var summary: String
+    public var severity: Finding.Severity
+    public var help: String
+
+    static func forMigration(_ migration: any Migration) -> LintRule {
+        let severity: Finding.Severity = switch migration.impact {
+        case .spelling: .warning
+        case .activatesIntent: .error
+        case .changesPolicy: .note
+        }
+        return LintRule(id: migration.id, name: migration.name, summary: migration.title, severity: severity,
+                        help: migration.rationale + " Fixed by `plist-migrate --only \(migration.id)`.")
+    }
+
+    public static let lintOnly: [LintRule] = [
+        LintRule(id: "L001", name: "unknown-key", summary: "Unknown or misspelled ATS key that no migration can fix on its own",
+                 severity: .error, help: "The system reads ATS keys by their exact, documented names; this key is ignored."),
+        LintRule(id: "L002", name: "wrong-value-type", summary: "ATS key with a value of the wrong type",
+                 severity: .error, help: "Apple documents each ATS key's type; a value of another type is not read."),
+        LintRule(id: "L003", name: "invalid-tls-version", summary: "NSExceptionMinimumTLSVersion is not TLSv1.0–TLSv1.3",
+                 severity: .error, help: "Apple lists TLSv1.0, TLSv1.1, TLSv1.2 and TLSv1.3 as the only values."),
+        LintRule(id: "L004", name: "domain-key-format", summary: "Domain key that matches differently than it seems",
+                 severity: .warning, help: "A trailing dot matches only the name with a trailing dot; IP addresses are valid keys only from iOS 17/macOS 14."),
+        LintRule(id: "L005", name: "arbitrary-loads", summary: "NSAllowsArbitraryLoads is true",
+                 severity: .warning, help: "Turning ATS off needs a justification in App Review; prefer narrow exception domains."),
+        LintRule(id: "L006", name: "not-a-dict", summary: "NSExceptionDomains/NSPinnedDomains (or one of their domains) is not a dict",
+                 severity: .error, help: "Apple documents these as dictionaries; anything else is ignored."),
+        LintRule(id: "L007", name: "pinned-identities", summary: "NSPinnedDomains entry without valid identities",
+                 severity: .error, help: "Each pinned domain needs NSPinnedCAIdentities or NSPinnedLeafIdentities, whose SPKI-SHA256-BASE64 values are base64 SHA-256 digests (32 bytes)."),
+        LintRule(id: "L008", name: "duplicate-key", summary: "Duplicate key where ATS is configured",
+                 severity: .error, help: "Apple's reader keeps the last of duplicate keys; the earlier ones are dead text."),
+        LintRule(id: "L009", name: "parse-error", summary: "The file is not a plist that can be read",
+                 severity: .error, help: "Fix the XML or plist structure first."),
+    ]
+
+    public static var all: [LintRule] { MigrationRegistry.all.map(forMigration) + lintOnly }
+}

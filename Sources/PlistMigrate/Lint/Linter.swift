@@ -1,0 +1,197 @@
+import Migrations
+import PlistDOM
+
+/// `plist-migrate lint`: what is wrong with a file's ATS settings, with the migration that
+/// fixes it where one does. Reports Apple's real defaults (e.g. forward secrecy defaults to YES,
+/// so its absence is fine).
+public enum Linter {
+    public static func lint(_ bytes: [UInt8], path: String) -> [Finding] {
+        let document: PlistDocument
+        do {
+            document = try PlistDocument(parsing: bytes)
+        } catch {
+            return [Finding(ruleID: "L009", severity: .error, path: path, line: error.location.line,
+                            column: error.location.column, message: error.message)]
+        }
+        var findings: [Finding] = []
+        func add(_ rule: String, _ element: PlistElement?, _ message: String, severity: Finding.Severity? = nil, fix: String? = nil) {
+            let location = element?.location ?? SourceLocation(line: 1, column: 1)
+            let ruleSeverity = LintRule.all.first { $0.id == rule }?.severity ?? .warning
+            findings.append(Finding(ruleID: rule, severity: severity ?? ruleSeverity, path: path, line: location.line,
+                                    column: location.column, message: message, fix: fix))
+        }
+        checkRootKeySpelling(document, add)
+        if let duplicates = FileMigrator.duplicateKeyDiagnostics(document) {
+            for diagnostic in duplicates {
+                findings.append(Finding(ruleID: "L008", severity: .error, path: path, line: diagnostic.location.line,
+                                        column: diagnostic.location.column, message: diagnostic.message))
+            }
+            return findings
+        }
+        guard document.rootValue.name == "dict", let ats = document.rootValue[key: ATSKey.appTransportSecurity] else {
+            return findings
+        }
+        guard ats.name == "dict" else {
+            add("L006", ats, "NSAppTransportSecurity is \(article(ats.name)), not a dict")
+            return findings
+        }
+        findings += migrationFindings(bytes, path: path)
+        checkKeysAndTypes(ats, add)
+        checkDomains(ats, add)
+        if let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads), arbitrary.value.isTrue {
+            add("L005", arbitrary.key, "NSAllowsArbitraryLoads is true: ATS is off for every host without an exception; App Review asks for a justification")
+        }
+        return findings.sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
+    }
+
+    /// Each migration, run alone on its own parse: every edit it would make is a finding.
+    static func migrationFindings(_ bytes: [UInt8], path: String) -> [Finding] {
+        var findings: [Finding] = []
+        for migration in MigrationRegistry.all {
+            guard let document = try? PlistDocument(parsing: bytes) else { continue }
+            let session = MigrationSession(document: document, migration: migration)
+            migration.apply(to: session)
+            let rule = LintRule.forMigration(migration)
+            for (edit, location) in zip(session.plannedEdits, session.editLocations) {
+                findings.append(Finding(ruleID: migration.id, severity: rule.severity, path: path, line: location.line,
+                                        column: location.column, message: describe(edit, migration), fix: migration.id))
+            }
+            for diagnostic in session.diagnostics {
+                findings.append(Finding(ruleID: migration.id, severity: .error, path: path, line: diagnostic.location.line,
+                                        column: diagnostic.location.column, message: diagnostic.message))
+            }
+        }
+        return findings
+    }
+
+    static func describe(_ edit: PlannedEdit, _ migration: any Migration) -> String {
+        let change = switch edit {
+        case .rename(_, let from, let to): "\(from) should be \(to)"
+        case .remove(_, let key): "\(key) is redundant (an equal entry exists)"
+        case .insert(_, let key, let value): "add \(key) = \(short(value))"
+        case .replace(_, let key, let value): "\(key) should be \(short(value))"
+        }
+        return "\(change): \(migration.title.prefix(1).lowercased() + migration.title.dropFirst())"
+    }
+
+    static func short(_ value: PlistValue) -> String {
+        switch value {
+        case .bool(let flag): flag ? "<true/>" : "<false/>"
+        case .string(let text): "\"\(text)\""
+        default: "\(value)"
+        }
+    }
+
+    /// `NSAPPTransportSecurity` and friends at the root: nothing reads them.
+    static func checkRootKeySpelling(_ document: PlistDocument, _ add: (String, PlistElement?, String, Finding.Severity?, String?) -> Void) {
+        guard document.rootValue.name == "dict" else { return }
+        let correct = ATSKey.appTransportSecurity
+        for entry in document.rootValue.entries where entry.name != correct {
+            let lower = entry.name.lowercased()
+            if lower == correct.lowercased() || ATSKeyCatalog.editDistanceIsSmall(entry.name, correct) {
+                add("L001", entry.key, "\(entry.name) is not NSAppTransportSecurity: the system ignores this whole dict", nil, nil)
+            }
+        }
+    }
+
+    static func checkKeysAndTypes(_ ats: PlistElement, _ add: (String, PlistElement?, String, Finding.Severity?, String?) -> Void) {
+        func check(_ dict: PlistElement, _ level: ATSKeyCatalog.Level) {
+            let known = ATSKeyCatalog.keys[level] ?? [:]
+            for entry in dict.entries {
+                guard let type = known[entry.name] else {
+                    let candidates = ATSKeyCatalog.candidates(for: entry.name, at: level)
+                    if candidates.count != 1 {
+                        let hint = candidates.isEmpty ? "" : " (did you mean \(candidates.joined(separator: " or "))?)"
+                        add("L001", entry.key, "unknown key \(entry.name) is ignored\(hint)", nil, nil)
+                    }
+                    continue
+                }
+                let actual = entry.value.name
+                let matches = switch type {
+                case .bool: actual == "true" || actual == "false"
+                case .string: actual == "string"
+                case .dict: actual == "dict"
+                case .array: actual == "array"
+                }
+                let fixableBoolean = type == .bool && actual == "string"
+                    && ["yes", "no", "true", "false"].contains(entry.value.text.lowercased().filter { !$0.isWhitespace })
+                if !matches, !fixableBoolean, type != .dict {
+                    let expected = type == .bool ? "a Boolean (<true/> or <false/>)" : article(type.rawValue)
+                    add("L002", entry.value, "\(entry.name) should be \(expected), not \(article(actual))", nil, nil)
+                }
+                if ATSKeyCatalog.minimumTLSKeys.contains(entry.name), actual == "string",
+                    !ATSKeyCatalog.tlsVersions.contains(entry.value.text), NormalizeTLSVersion.canonical(entry.value.text) == nil
+                {
+                    add("L003", entry.value, "\"\(entry.value.text)\" is not a TLS version ATS knows (TLSv1.0, TLSv1.1, TLSv1.2, TLSv1.3)", nil, nil)
+                }
+            }
+        }
+        check(ats, .global)
+        for (parent, level) in [(ATSKey.exceptionDomains, ATSKeyCatalog.Level.exceptionDomain), (ATSKey.pinnedDomains, .pinnedDomain)] {
+            guard let domains = ats[key: parent], domains.name == "dict" else { continue }
+            for entry in domains.entries where entry.value.name == "dict" { check(entry.value, level) }
+        }
+    }
+
+    static func checkDomains(_ ats: PlistElement, _ add: (String, PlistElement?, String, Finding.Severity?, String?) -> Void) {
+        for parent in [ATSKey.exceptionDomains, ATSKey.pinnedDomains] {
+            guard let domains = ats.entry(parent) else { continue }
+            guard domains.value.name == "dict" else {
+                add("L006", domains.value, "\(parent) is \(article(domains.value.name)), not a dict", nil, nil)
+                continue
+            }
+            for entry in domains.value.entries {
+                if entry.value.name != "dict" {
+                    add("L006", entry.value, "the settings of \(entry.name) are \(article(entry.value.name)), not a dict", nil, nil)
+                }
+                if entry.name.hasSuffix("."), entry.name.count > 1 {
+                    add("L004", entry.key, "\(entry.name) has a trailing dot: it matches only \"\(entry.name)\", not \"\(entry.name.dropLast())\"", nil, nil)
+                }
+                let host = entry.name.split(separator: "/").first.map(String.init) ?? entry.name
+                if isIPAddress(host) {
+                    add("L004", entry.key, "\(entry.name) is an IP address: valid as an exception key only from iOS 17/macOS 14, ignored before", nil, nil)
+                }
+                if parent == ATSKey.pinnedDomains, entry.value.name == "dict" { checkPins(entry, add) }
+            }
+        }
+    }
+
+    static func checkPins(_ entry: DictEntry, _ add: (String, PlistElement?, String, Finding.Severity?, String?) -> Void) {
+        let lists = ["NSPinnedCAIdentities", "NSPinnedLeafIdentities"].compactMap { entry.value[key: $0] }
+        let identities = lists.filter { $0.name == "array" }.flatMap(\.children)
+        if identities.isEmpty {
+            add("L007", entry.key, "pinned domain \(entry.name) has no NSPinnedCAIdentities or NSPinnedLeafIdentities", nil, nil)
+        }
+        for identity in identities {
+            guard let spki = identity[key: "SPKI-SHA256-BASE64"] else {
+                add("L007", identity, "identity without an SPKI-SHA256-BASE64 value", nil, nil)
+                continue
+            }
+            if Base64Check.decodedCount(spki.text) != 32 {
+                add("L007", spki, "SPKI-SHA256-BASE64 \"\(spki.text)\" is not the base64 of a 32-byte SHA-256 digest", nil, nil)
+            }
+        }
+    }
+
+    static func isIPAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) { return true }
+        return text.contains(":") && text.allSatisfy { $0.isHexDigit || $0 == ":" }
+    }
+}
+
+/// `an integer`, `a string`.
+func article(_ noun: String) -> String {
+    (noun.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + noun
+}
+
+enum Base64Check {
+    /// Bytes a base64 string decodes to, or `nil` if it is not base64.
+    static func decodedCount(_ text: String) -> Int? {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        let body = text.filter { !$0.isWhitespace }
+        let padding = body.reversed().prefix { $0 == "=" }.count
+        guard body.count % 4 == 0, padding <= 2, body.dropLast(padding).allSatisfy(alphabet.contains) else { return nil }
+        return body.count / 4 * 3 - padding
+    }
+}
