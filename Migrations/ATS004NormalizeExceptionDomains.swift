@@ -20,9 +20,7 @@ public struct NormalizeExceptionDomains: Migration {
     public init() {}
 
     public func apply(to session: MigrationSession) {
-        guard let ats = session.appTransportSecurity else { return }
-        for parentKey in [ATSKey.exceptionDomains, ATSKey.pinnedDomains] {
-            guard let domains = ats[key: parentKey], domains.name == "dict" else { continue }
+        for domains in session.domainKeyDicts {
             for entry in domains.entries {
                 normalize(entry, in: domains, session: session)
             }

@@ -24,10 +24,6 @@ public struct TemporaryExceptionKeys: Migration {
     public init() {}
 
     public func apply(to session: MigrationSession) {
-        for domain in session.domainDicts(under: ATSKey.exceptionDomains) {
-            for (old, new) in Self.renames {
-                session.renameOrMerge(old, to: new, in: domain.value)
-            }
-        }
+        session.renameAliasesInExceptionDomains(Self.renames)
     }
 }

@@ -124,6 +124,20 @@ public final class MigrationSession {
         return false
     }
 
+    /// The NSExceptionDomains and NSPinnedDomains dicts that exist, whose keys are domain names.
+    public var domainKeyDicts: [PlistElement] {
+        guard let ats = appTransportSecurity else { return [] }
+        return [ATSKey.exceptionDomains, ATSKey.pinnedDomains].compactMap { ats[key: $0] }.filter { $0.name == "dict" }
+    }
+
+    /// Renames deprecated aliases to their documented keys in every NSExceptionDomains entry,
+    /// with `renameOrMerge`'s twin rules.
+    public func renameAliasesInExceptionDomains(_ renames: [(old: String, new: String)]) {
+        for domain in domainDicts(under: ATSKey.exceptionDomains) {
+            for (old, new) in renames { renameOrMerge(old, to: new, in: domain.value) }
+        }
+    }
+
     /// The dicts of one level of the ATS tree: the ATS dict itself, or each domain's dict.
     public func dicts(at level: ATSKeyCatalog.Level) -> [PlistElement] {
         switch level {
