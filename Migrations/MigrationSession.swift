@@ -12,6 +12,14 @@ public final class MigrationSession {
     /// Where each planned edit happens in the parsed file (same order as `plannedEdits`).
     public private(set) var editLocations: [SourceLocation] = []
 
+    /// Called once, before this session's first edit (the engine snapshots the values there).
+    public var beforeFirstEdit: (() -> Void)?
+
+    private func willEdit() {
+        beforeFirstEdit?()
+        beforeFirstEdit = nil
+    }
+
     private func record(_ edit: PlannedEdit, at element: PlistElement?) {
         plannedEdits.append(edit)
         editLocations.append(element?.location ?? SourceLocation(line: 1, column: 1))
@@ -38,6 +46,7 @@ public final class MigrationSession {
     }
 
     public func rename(_ entry: DictEntry, to name: String) {
+        willEdit()
         if let dict = document.parent(of: entry.key), let path = document.keyPath(of: dict) {
             record(.rename(dict: path, from: entry.name, to: name), at: entry.key)
         }
@@ -46,6 +55,7 @@ public final class MigrationSession {
     }
 
     public func remove(_ entry: DictEntry, from dict: PlistElement) {
+        willEdit()
         let path = document.keyPath(of: dict)
         do {
             try document.remove(entry, from: dict)
@@ -58,6 +68,7 @@ public final class MigrationSession {
 
     @discardableResult
     public func insert(key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry?) -> DictEntry? {
+        willEdit()
         do {
             let path = document.keyPath(of: dict)
             let inserted = try document.insert(key: key, value: value, into: dict, after: entry)
@@ -71,6 +82,7 @@ public final class MigrationSession {
     }
 
     public func replace(_ value: PlistElement, with newValue: NewValue) {
+        willEdit()
         if let dict = document.parent(of: value), let path = document.keyPath(of: dict),
             let entry = dict.entries.first(where: { $0.value === value })
         {

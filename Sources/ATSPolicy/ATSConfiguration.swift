@@ -10,8 +10,18 @@ public struct ATSConfiguration: Sendable, Equatable {
     }
 
     public struct DomainRule: Sendable, Equatable {
+        /// How a key can match hosts, decided once when the configuration is read.
+        public enum Matcher: Sendable, Equatable {
+            /// Wildcards and keys with capitals match nothing.
+            case nothing
+            case name
+            /// An IP address or range: valid keys from iOS 17/macOS 14.
+            case address(network: UInt32?, mask: UInt32?)
+        }
+
         public var key: String
         public var line: Int
+        public var matcher: Matcher = .nothing
         public var includesSubdomains: Setting<Bool>?
         public var allowsInsecureHTTP: Setting<Bool>?
         public var minimumTLS: Setting<String>?
@@ -52,6 +62,27 @@ public struct ATSConfiguration: Sendable, Equatable {
         pinnedDomains = Self.domains(ats[key: "NSPinnedDomains"])
     }
 
+    /// Whether two configurations decide every case the same way: the same values, whatever
+    /// the keys were spelled (aliases) or which lines they are on.
+    public func isPolicyEquivalent(to other: ATSConfiguration) -> Bool {
+        func value<T>(_ setting: Setting<T>?) -> T? { setting?.value }
+        func rule(_ r: DomainRule) -> [String] {
+            [r.key, "\(r.matcher)", "\(value(r.includesSubdomains) as Bool?)", "\(value(r.allowsInsecureHTTP) as Bool?)",
+             "\(value(r.minimumTLS) as String?)", "\(value(r.requiresForwardSecrecy) as Bool?)",
+             "\(value(r.requiresCertificateTransparency) as Bool?)", r.pinnedCAIdentities.joined(separator: ","),
+             r.pinnedLeafIdentities.joined(separator: ",")]
+        }
+        let presence = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking"]
+        return present == other.present
+            && value(allowsArbitraryLoads) == value(other.allowsArbitraryLoads)
+            && value(allowsArbitraryLoadsForMedia) == value(other.allowsArbitraryLoadsForMedia)
+            && value(allowsArbitraryLoadsInWebContent) == value(other.allowsArbitraryLoadsInWebContent)
+            && value(allowsLocalNetworking) == value(other.allowsLocalNetworking)
+            && presence.map { keyLines[$0] != nil } == presence.map { other.keyLines[$0] != nil }
+            && exceptionDomains.map(rule) == other.exceptionDomains.map(rule)
+            && pinnedDomains.map(rule) == other.pinnedDomains.map(rule)
+    }
+
     /// Deprecated spellings read as their NSException… twins (the documented key wins).
     static let exceptionKeys: [String: [String]] = [
         "allowsInsecureHTTP": ["NSExceptionAllowsInsecureHTTPLoads", "NSThirdPartyExceptionAllowsInsecureHTTPLoads",
@@ -66,6 +97,7 @@ public struct ATSConfiguration: Sendable, Equatable {
         guard let element, element.name == "dict" else { return [] }
         return element.entries.map { entry in
             var rule = DomainRule(key: entry.name, line: entry.key.location?.line ?? 0)
+            rule.matcher = matcher(for: entry.name)
             guard entry.value.name == "dict" else { return rule }
             let settings = entry.value
             rule.includesSubdomains = bool(settings, "NSIncludesSubdomains")
@@ -77,6 +109,19 @@ public struct ATSConfiguration: Sendable, Equatable {
             rule.pinnedLeafIdentities = identities(settings[key: "NSPinnedLeafIdentities"])
             return rule
         }
+    }
+
+    /// Apple: "matching is on the exact lowercase name"; wildcards are not supported; IP
+    /// addresses and CIDR ranges are keys of their own.
+    static func matcher(for key: String) -> DomainRule.Matcher {
+        guard !key.contains("*"), key == key.lowercased() else { return .nothing }
+        let parts = key.split(separator: "/")
+        if parts.count == 2, let network = Host.parseIPv4(String(parts[0])), let prefix = Int(parts[1]), (0...32).contains(prefix) {
+            return .address(network: network, mask: prefix == 0 ? 0 : ~UInt32(0) << (32 - prefix))
+        }
+        if key.contains("/") { return .nothing }
+        let host = Host(key)
+        return host.isIPAddress ? .address(network: host.ipv4, mask: host.ipv4 == nil ? nil : ~UInt32(0)) : .name
     }
 
     private static func identities(_ element: PlistElement?) -> [String] {

@@ -35,6 +35,7 @@ public enum PolicyDelta {
     /// `["no policy change"]`, or one line per host, kind and run of OS eras, e.g.
     /// `iOS 10+/macOS 10.12+: HTTP to any other host (urlSession): allowed → blocked; minimum TLS: not enforced → TLSv1.2`.
     public static func lines(before: ATSConfiguration, after: ATSConfiguration) -> [String] {
+        if before.isPolicyEquivalent(to: after) { return ["no policy change"] }
         var output: [String] = []
         for hostClass in hostClasses([before, after]) {
             // Per era: the change text → the kinds that changed that way, in kind order.
@@ -42,10 +43,13 @@ public enum PolicyDelta {
             for era in OSEra.allCases {
                 var order: [String] = []
                 var kindsByChange: [String: [LoadKind]] = [:]
-                for kind in LoadKind.allCases {
-                    let old = PolicyEngine.decide(before, era: era, host: hostClass.host, kind: kind).policy
-                    let new = PolicyEngine.decide(after, era: era, host: hostClass.host, kind: kind).policy
-                    let change = describe(old: old, new: new, host: hostClass.label)
+                let olds = PolicyEngine.decideAllKinds(before, era: era, host: hostClass.host)
+                let news = PolicyEngine.decideAllKinds(after, era: era, host: hostClass.host)
+                for (index, kind) in LoadKind.allCases.enumerated() {
+                    let old = olds[index]
+                    let new = news[index]
+                    guard !old.samePolicy(as: new) else { continue }
+                    let change = describe(old: old.policy, new: new.policy, host: hostClass.label)
                     guard !change.isEmpty else { continue }
                     if kindsByChange[change] == nil { order.append(change) }
                     kindsByChange[change, default: []].append(kind)

@@ -17,6 +17,14 @@ public struct Decision: Sendable, Equatable, Codable {
     /// Cases Apple's documentation leaves open, said rather than guessed.
     public var openQuestions: [String] = []
 
+    /// Whether two decisions give the same policy (their explanations may differ).
+    public func samePolicy(as other: Decision) -> Bool {
+        httpAllowed == other.httpAllowed && minimumTLS == other.minimumTLS
+            && requiresForwardSecrecy == other.requiresForwardSecrecy
+            && requiresCertificateTransparency == other.requiresCertificateTransparency
+            && pinnedCAIdentities == other.pinnedCAIdentities && pinnedLeafIdentities == other.pinnedLeafIdentities
+    }
+
     /// The policy itself, without the explanation.
     public var policy: [String: String] {
         [
@@ -39,16 +47,32 @@ public struct Decision: Sendable, Equatable, Codable {
 /// it comes from (developer.apple.com, Bundle Resources › Information Property List).
 public enum PolicyEngine {
     public static func decide(_ config: ATSConfiguration, era: OSEra, host: Host, kind: LoadKind) -> Decision {
+        decide(config, era: era, host: host, kinds: [kind])[0]
+    }
+
+    /// The decisions for every load kind, in `LoadKind.allCases` order (matching done once).
+    public static func decideAllKinds(_ config: ATSConfiguration, era: OSEra, host: Host) -> [Decision] {
+        decide(config, era: era, host: host, kinds: LoadKind.allCases)
+    }
+
+    static func decide(_ config: ATSConfiguration, era: OSEra, host: Host, kinds: [LoadKind]) -> [Decision] {
         var notes: [String] = []
-        var decision: Decision
-        if let rule = matchingRule(config.exceptionDomains, host: host, era: era, notes: &notes) {
-            decision = exceptionPolicy(rule, era: era)
-        } else {
-            decision = globalPolicy(config, era: era, host: host, kind: kind)
+        let rule = matchingRule(config.exceptionDomains, host: host, era: era, notes: &notes)
+        var pinNotes: [String] = []
+        // NSPinnedDomains (iOS 14+/macOS 11+): identities pinned for matching hosts,
+        // independent of the exception domains.
+        let pins = era >= .ios14 ? matchingRule(config.pinnedDomains, host: host, era: era, notes: &pinNotes) : nil
+        return kinds.map { kind in
+            var decision = rule.map { exceptionPolicy($0, era: era) } ?? globalPolicy(config, era: era, host: host, kind: kind)
+            decision.openQuestions += notes
+            if let pins {
+                decision.pinnedCAIdentities = pins.pinnedCAIdentities
+                decision.pinnedLeafIdentities = pins.pinnedLeafIdentities
+                decision.decidedBy.append(.init(key: "NSPinnedDomains › \(pins.key)", line: pins.line, rule: "pins identities for this host"))
+                decision.openQuestions += pinNotes
+            }
+            return decision
         }
-        decision.openQuestions += notes
-        applyPins(config, era: era, host: host, to: &decision)
-        return decision
     }
 
     /// NSExceptionDomains: "matching is on the exact lowercase name"; NSIncludesSubdomains
@@ -58,17 +82,26 @@ public enum PolicyEngine {
     static func matchingRule(_ rules: [ATSConfiguration.DomainRule], host: Host, era: OSEra, notes: inout [String]) -> ATSConfiguration.DomainRule? {
         var exact: ATSConfiguration.DomainRule?
         var parents: [ATSConfiguration.DomainRule] = []
-        for rule in rules where !rule.key.contains("*") && rule.key == rule.key.lowercased() {
-            let keyHost = Host(rule.key)
-            if keyHost.isIPAddress || rule.key.contains("/") {
-                guard era >= .ios17 else { continue }
-                if ipMatches(rule.key, host) { exact = exact ?? rule }
+        for rule in rules {
+            switch rule.matcher {
+            case .nothing:
                 continue
-            }
-            if rule.key == host.name { exact = exact ?? rule }
-            if rule.includesSubdomains?.value == true, host.name.hasSuffix("." + rule.key) {
-                let label = host.name.dropLast(rule.key.count + 1)
-                if !label.isEmpty, !label.contains(".") { parents.append(rule) }
+            case .address(let network, let mask):
+                guard era >= .ios17 else { continue }
+                let matches = if let network, let mask, let address = host.ipv4 {
+                    network & mask == address & mask
+                } else {
+                    rule.key == host.name
+                }
+                if matches { exact = exact ?? rule }
+            case .name:
+                if rule.key == host.name { exact = exact ?? rule }
+                if rule.includesSubdomains?.value == true, host.name.count > rule.key.count + 1,
+                    host.name.hasSuffix("." + rule.key)
+                {
+                    let label = host.name.dropLast(rule.key.count + 1)
+                    if !label.contains(".") { parents.append(rule) }
+                }
             }
         }
         if let exact { return exact }
@@ -76,19 +109,6 @@ public enum PolicyEngine {
             notes.append("several NSExceptionDomains entries cover \(host.name); Apple does not document which wins, the longest is used")
         }
         return parents.max { $0.key.count < $1.key.count }
-    }
-
-    /// IPv4 equality or an IPv4 CIDR range; IPv6 only by exact text.
-    static func ipMatches(_ key: String, _ host: Host) -> Bool {
-        let parts = key.split(separator: "/")
-        if parts.count == 2, let prefix = Int(parts[1]), let network = Host(String(parts[0])).ipv4Octets,
-            let address = host.ipv4Octets, (0...32).contains(prefix)
-        {
-            let toInt = { (octets: [UInt8]) in octets.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
-            let mask: UInt32 = prefix == 0 ? 0 : ~UInt32(0) << (32 - prefix)
-            return toInt(network) & mask == toInt(address) & mask
-        }
-        return key == host.name
     }
 
     /// A matching NSExceptionDomains entry "overrides every global key", even an empty dict;
@@ -191,17 +211,5 @@ public enum PolicyEngine {
         }
         decision.decidedBy = why
         return decision
-    }
-
-    /// NSPinnedDomains (iOS 14+/macOS 11+): identities pinned for matching hosts, independent of
-    /// the exception domains.
-    static func applyPins(_ config: ATSConfiguration, era: OSEra, host: Host, to decision: inout Decision) {
-        guard era >= .ios14 else { return }
-        var notes: [String] = []
-        guard let rule = matchingRule(config.pinnedDomains, host: host, era: era, notes: &notes) else { return }
-        decision.pinnedCAIdentities = rule.pinnedCAIdentities
-        decision.pinnedLeafIdentities = rule.pinnedLeafIdentities
-        decision.decidedBy.append(.init(key: "NSPinnedDomains › \(rule.key)", line: rule.line, rule: "pins identities for this host"))
-        decision.openQuestions += notes
     }
 }

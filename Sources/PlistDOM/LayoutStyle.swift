@@ -28,7 +28,7 @@ struct LayoutStyle {
     private static func measureIndentUnit(_ element: PlistElement, lines: LineTable) -> [UInt8]? {
         if let parentOffset = element.sourceOffset,
             let child = element.children.first, let childOffset = child.sourceOffset,
-            lines.location(of: parentOffset).line != lines.location(of: childOffset).line
+            lines.onDifferentLines(parentOffset, childOffset)
         {
             let outer = lines.indentation(ofLineContaining: parentOffset)
             let inner = lines.indentation(ofLineContaining: childOffset)

@@ -37,12 +37,24 @@ final class LineTable {
         return SourceLocation(line: low + 1, column: scalars + 1)
     }
 
-    /// Leading spaces and tabs of the line containing `offset`.
+    /// Leading spaces and tabs of the line containing `offset` (a scan back to the line start,
+    /// no table needed).
     func indentation(ofLineContaining offset: Int) -> ArraySlice<UInt8> {
-        let line = location(of: offset).line
-        var end = lineStarts[line - 1]
+        let start = lineStart(of: offset)
+        var end = start
         while end < source.count, source[end] == ASCII.space || source[end] == ASCII.tab { end += 1 }
-        return source[lineStarts[line - 1]..<end]
+        return source[start..<end]
+    }
+
+    /// Whether a line break lies between two offsets.
+    func onDifferentLines(_ a: Int, _ b: Int) -> Bool {
+        source[min(a, b)..<min(max(a, b), source.count)].contains { $0 == ASCII.lf || $0 == ASCII.cr }
+    }
+
+    private func lineStart(of offset: Int) -> Int {
+        var start = min(offset, source.count)
+        while start > 0, source[start - 1] != ASCII.lf, source[start - 1] != ASCII.cr { start -= 1 }
+        return start
     }
 }
 

@@ -65,7 +65,7 @@ public struct FileDiscovery: Sendable {
         }
         var seen = Set<String>()
         files = files.filter { seen.insert($0.path).inserted }
-        return (files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }, errors, temporaryFiles)
+        return (files.sorted { $0.path < $1.path }, errors, temporaryFiles)
     }
 
     /// Whether a walked file (path relative to the walked directory) should be processed.

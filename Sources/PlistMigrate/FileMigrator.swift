@@ -59,10 +59,12 @@ public struct FileMigrator: Sendable {
         }
         let originalATSRange = Self.atsEntryRange(in: document)
         var plannedEdits: [PlannedEdit] = []
+        var originalValue: PlistValue?
         var current = bytes
         var configuration = ATSConfiguration(document: document)
         for migration in plan.selected {
             let session = MigrationSession(document: document, migration: migration)
+            if originalValue == nil { session.beforeFirstEdit = { originalValue = document.value } }
             let revision = document.revision
             migration.apply(to: session)
             result.diagnostics += session.diagnostics
@@ -82,7 +84,8 @@ public struct FileMigrator: Sendable {
         }
         result.output = current
         if current != bytes {
-            if let failure = Self.verify(original: bytes, atsRange: originalATSRange, output: current, edits: plannedEdits) {
+            if let failure = Self.verify(original: bytes, originalValue: originalValue, atsRange: originalATSRange,
+                                         output: current, edits: plannedEdits) {
                 result.status = .error
                 result.error = FileError("internal error (a bug in plist-migrate, please report it): \(failure); file left untouched")
                 result.output = bytes
@@ -146,12 +149,12 @@ public struct FileMigrator: Sendable {
     /// the edit code: the output must parse on its own; every byte outside the root ATS value
     /// must be the original's (`atsRange`, taken before any edit); and the output's value tree
     /// must equal the original's with exactly the recorded `edits` applied to plain values.
-    static func verify(original: [UInt8], atsRange oldRange: Range<Int>?, output: [UInt8], edits: [PlannedEdit]) -> String? {
+    static func verify(
+        original: [UInt8], originalValue: PlistValue?, atsRange oldRange: Range<Int>?, output: [UInt8], edits: [PlannedEdit]
+    ) -> String? {
         let after: PlistDocument
-        let before: PlistDocument
         do {
             after = try PlistDocument(parsing: output)
-            before = try PlistDocument(parsing: original)
         } catch {
             return "the rewritten file does not parse (\(error))"
         }
@@ -159,7 +162,12 @@ public struct FileMigrator: Sendable {
             original[..<oldRange.lowerBound] == output[..<newRange.lowerBound],
             original[oldRange.upperBound...] == output[newRange.upperBound...]
         else { return "bytes outside NSAppTransportSecurity changed" }
-        guard after.value == PlannedEdit.apply(edits, to: before.value) else {
+        // The original's values as read before any edit (snapshot taken by the first session
+        // that edits; a pass that changes bytes without the session has no snapshot, so parse).
+        guard let before = originalValue ?? (try? PlistDocument(parsing: original))?.value else {
+            return "the original does not parse"
+        }
+        guard after.value == PlannedEdit.apply(edits, to: before) else {
             return "the rewritten values differ from the planned edits"
         }
         return nil

@@ -44,7 +44,7 @@ public final class Runner {
             else { missing.append((path, FileError("no such file or directory"))) }
         }
         var seen = Set<String>()
-        files = files.filter { seen.insert($0.path).inserted }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        files = files.filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
         if let shard = options.shard {
             files = files.filter { shard.contains($0.path) }
             missing = missing.filter { shard.contains($0.0) }
