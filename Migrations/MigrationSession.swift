@@ -15,9 +15,13 @@ public final class MigrationSession {
     /// Called once, before this session's first edit (the engine snapshots the values there).
     public var beforeFirstEdit: (() -> Void)?
 
-    private func willEdit() {
+    /// Call before every edit; `false` means "probe: do not touch the document".
+    private func willEdit() -> Bool {
+        wouldEdit = true
+        guard !probeOnly else { return false }
         beforeFirstEdit?()
         beforeFirstEdit = nil
+        return true
     }
 
     private func record(_ edit: PlannedEdit, at element: PlistElement?) {
@@ -25,18 +29,25 @@ public final class MigrationSession {
         editLocations.append(element?.location ?? SourceLocation(line: 1, column: 1))
     }
 
-    public init(document: PlistDocument, migration: any Migration) {
+    /// A probe only asks whether the migration would edit: its helpers change nothing.
+    public let probeOnly: Bool
+    /// Whether the migration asked for any edit (set in probes as in real runs).
+    public private(set) var wouldEdit = false
+
+    public init(document: PlistDocument, migration: any Migration, probeOnly: Bool = false) {
         self.document = document
         self.migration = migration
+        self.probeOnly = probeOnly
     }
 
-    /// The root `NSAppTransportSecurity` dict: the only place migrations may touch.
-    public var appTransportSecurity: PlistElement? {
+    /// The root `NSAppTransportSecurity` dict: the only place migrations may touch. Looked up
+    /// once per session (edits never replace the dict element itself).
+    public private(set) lazy var appTransportSecurity: PlistElement? = {
         let root = document.rootValue
         guard root.name == "dict", let ats = root[key: ATSKey.appTransportSecurity], ats.name == "dict"
         else { return nil }
         return ats
-    }
+    }()
 
     /// The dicts that are values of `parentKey` inside the ATS dict (e.g. each domain of
     /// `NSExceptionDomains`), with their domain entry.
@@ -46,7 +57,7 @@ public final class MigrationSession {
     }
 
     public func rename(_ entry: DictEntry, to name: String) {
-        willEdit()
+        guard willEdit() else { return }
         if let dict = document.parent(of: entry.key), let path = document.keyPath(of: dict) {
             record(.rename(dict: path, from: entry.name, to: name), at: entry.key)
         }
@@ -55,7 +66,7 @@ public final class MigrationSession {
     }
 
     public func remove(_ entry: DictEntry, from dict: PlistElement) {
-        willEdit()
+        guard willEdit() else { return }
         let path = document.keyPath(of: dict)
         do {
             try document.remove(entry, from: dict)
@@ -68,7 +79,7 @@ public final class MigrationSession {
 
     @discardableResult
     public func insert(key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry?) -> DictEntry? {
-        willEdit()
+        guard willEdit() else { return nil }
         do {
             let path = document.keyPath(of: dict)
             let inserted = try document.insert(key: key, value: value, into: dict, after: entry)
@@ -82,7 +93,7 @@ public final class MigrationSession {
     }
 
     public func replace(_ value: PlistElement, with newValue: NewValue) {
-        willEdit()
+        guard willEdit() else { return }
         if let dict = document.parent(of: value), let path = document.keyPath(of: dict),
             let entry = dict.entries.first(where: { $0.value === value })
         {

@@ -64,7 +64,7 @@ public struct FileMigrator: Sendable {
         var configuration = ATSConfiguration(document: document)
         for migration in plan.selected {
             let session = MigrationSession(document: document, migration: migration)
-            if originalValue == nil { session.beforeFirstEdit = { originalValue = document.value } }
+            if originalValue == nil { session.beforeFirstEdit = { originalValue = Self.atsValue(document) } }
             let revision = document.revision
             migration.apply(to: session)
             result.diagnostics += session.diagnostics
@@ -134,16 +134,14 @@ public struct FileMigrator: Sendable {
         document.rootValue.name == "dict" && document.rootValue[key: ATSKey.appTransportSecurity] != nil
     }
 
-    /// Applies the held-back passes to the finished tree, whose output is already taken, to
-    /// say which of them would have edited the file. The tree is not used afterwards.
+    /// Which held-back passes would edit the finished tree: probes, which change nothing.
     private func heldBackThatWouldChange(_ document: PlistDocument) -> [String] {
         plan.heldBack.compactMap { migration in
-            let revision = document.revision
-            migration.apply(to: MigrationSession(document: document, migration: migration))
-            return document.revision != revision ? migration.id : nil
+            let probe = MigrationSession(document: document, migration: migration, probeOnly: true)
+            migration.apply(to: probe)
+            return probe.wouldEdit ? migration.id : nil
         }
     }
-
 
     /// Why `output` is not a safe rewrite of `original`, or `nil` when it is. Independent of
     /// the edit code: the output must parse on its own; every byte outside the root ATS value
@@ -162,15 +160,23 @@ public struct FileMigrator: Sendable {
             original[..<oldRange.lowerBound] == output[..<newRange.lowerBound],
             original[oldRange.upperBound...] == output[newRange.upperBound...]
         else { return "bytes outside NSAppTransportSecurity changed" }
-        // The original's values as read before any edit (snapshot taken by the first session
-        // that edits; a pass that changes bytes without the session has no snapshot, so parse).
-        guard let before = originalValue ?? (try? PlistDocument(parsing: original))?.value else {
+        // Identical bytes around the ATS value mean identical values there, so only the ATS
+        // subtree is compared: the original's, as read before any edit (snapshot taken by the
+        // first session that edits; without one, parse the original), with the edits applied.
+        guard let before = originalValue ?? (try? PlistDocument(parsing: original)).map(atsValue) else {
             return "the original does not parse"
         }
-        guard after.value == PlannedEdit.apply(edits, to: before) else {
+        guard atsValue(after) == PlannedEdit.apply(edits, to: before) else {
             return "the rewritten values differ from the planned edits"
         }
         return nil
+    }
+
+    /// `{NSAppTransportSecurity: value}`: the part of the value tree migrations may change, in
+    /// the shape the recorded edit paths (from the root) expect.
+    static func atsValue(_ document: PlistDocument) -> PlistValue {
+        guard let ats = document.rootValue[key: ATSKey.appTransportSecurity] else { return .dict([:]) }
+        return .dict([ATSKey.appTransportSecurity: PlistValue(ats)])
     }
 
     /// The byte-level part of `verify` alone, for callers without recorded edits.
