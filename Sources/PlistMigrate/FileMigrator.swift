@@ -6,8 +6,8 @@ import PlistDOM
 /// after each pass so each pass gets its own diff.
 ///
 /// Before anything may be written, the output is re-parsed and checked independently of the
-/// edit code: every value outside the root `NSAppTransportSecurity` entry must be equal to the
-/// input's, and every byte outside that entry must be identical.
+/// edit code (`verify`): every byte outside the root `NSAppTransportSecurity` value must be
+/// identical, and the ATS value must equal the input's with exactly the recorded edits applied.
 public struct FileMigrator: Sendable {
     public let plan: MigrationPlan
 
