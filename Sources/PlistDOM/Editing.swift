@@ -146,7 +146,7 @@ extension PlistDocument {
 
     /// Turns an empty `<dict/>`, `<dict></dict>` or comment-only dict into one holding one entry.
     private func expand(_ dict: PlistElement, with key: PlistElement, _ value: NewValue) -> DictEntry {
-        let outer = owningLineIndentation(of: dict)
+        let outer = indentation(of: dict)
         let inner = outer + style.indentUnit
         let valueElement = value.makeElement(style: style, indent: inner)
         var head: ArraySlice<UInt8> = []
@@ -167,10 +167,4 @@ extension PlistDocument {
         return DictEntry(key: key, value: valueElement)
     }
 
-    /// Indentation of the line a container starts on: for a dict that is a dict value on its
-    /// key's line, that key's line.
-    private func owningLineIndentation(of element: PlistElement) -> [UInt8] {
-        if element.sourceOffset == nil, let hint = element.indentHint { return hint }
-        return indentation(of: element)
-    }
 }

@@ -20,7 +20,7 @@ public final class PlistDocument {
     /// that is not a well-formed, valid plist, or that this library could not map byte-exactly.
     public init(parsing bytes: [UInt8]) throws(ParseError) {
         try Preflight.check(bytes)
-        try Self.checkEncodingDeclaration(bytes.prefix(200), fileIsASCII: bytes.allSatisfy { $0 < 0x80 })
+        try Self.checkEncoding(bytes)
         lines = LineTable(bytes)
         let builder = SAXTreeBuilder(source: bytes, lines: lines)
         builder.run()
@@ -55,7 +55,7 @@ public final class PlistDocument {
     /// without building a tree or checking plist structure: for files no edit will touch.
     public static func checkWellFormed(_ bytes: [UInt8]) throws(ParseError) {
         try Preflight.check(bytes)
-        try checkEncodingDeclaration(bytes.prefix(200), fileIsASCII: bytes.allSatisfy { $0 < 0x80 })
+        try checkEncoding(bytes)
         let lines = LineTable(bytes)
         let checker = SAXTreeBuilder(source: bytes, lines: lines, buildTree: false)
         checker.run()
@@ -89,14 +89,14 @@ public final class PlistDocument {
 
     /// libxml2 reads every file as UTF-8 here (`XML_PARSE_IGNORE_ENC`), which is exact for ASCII
     /// files whatever they declare, and wrong for non-ASCII text in another declared encoding.
-    private static func checkEncodingDeclaration(_ prolog: ArraySlice<UInt8>, fileIsASCII: Bool) throws(ParseError) {
-        guard !fileIsASCII, let name = declaredEncoding(prolog) else { return }
-        let normalized = name.lowercased()
-        if normalized != "utf-8" && normalized != "utf8" {
-            throw ParseError(
-                "encoding \"\(name)\" is not supported for files with non-ASCII text; convert the file to UTF-8",
-                at: SourceLocation(line: 1, column: 1), kind: .unsupported)
-        }
+    private static func checkEncoding(_ bytes: [UInt8]) throws(ParseError) {
+        // Only a declared non-UTF-8 encoding needs the whole-file scan for non-ASCII bytes.
+        guard let name = declaredEncoding(bytes.prefix(200)), !["utf-8", "utf8"].contains(name.lowercased()),
+            !bytes.allSatisfy({ $0 < 0x80 })
+        else { return }
+        throw ParseError(
+            "encoding \"\(name)\" is not supported for files with non-ASCII text; convert the file to UTF-8",
+            at: SourceLocation(line: 1, column: 1), kind: .unsupported)
     }
 
     static func declaredEncoding(_ prolog: ArraySlice<UInt8>) -> String? {

@@ -11,7 +11,6 @@ final class SAXTreeBuilder {
 
     private struct Frame {
         let name: String
-        let tagStart: Int
         let startTag: Range<Int>
         let selfClosing: Bool
         var pieces: [PlistElement.Piece] = []
@@ -108,7 +107,7 @@ final class SAXTreeBuilder {
         appendGap(upTo: tagStart)
         if !stack.isEmpty { stack[stack.count - 1].becomeContainer() }
         stack.append(Frame(
-            name: name, tagStart: tagStart, startTag: tagStart..<tagEnd,
+            name: name, startTag: tagStart..<tagEnd,
             selfClosing: selfClosing, cursor: tagEnd))
     }
 
@@ -135,17 +134,17 @@ final class SAXTreeBuilder {
             endTag: endTag.map { source[$0] },
             pieces: frame.pieces,
             text: frame.hasChildren ? "" : String(decoding: frame.text, as: UTF8.self),
-            sourceOffset: frame.tagStart)
+            sourceOffset: frame.startTag.lowerBound)
         element.lines = lines
         element.strayText = frame.strayText
         let elementEnd = endTag?.upperBound ?? frame.startTag.upperBound
-        guard verify(frame, endTag: endTag, elementEnd: elementEnd) else { return failSpan(frame.name, at: frame.tagStart) }
+        guard verify(frame, endTag: endTag, elementEnd: elementEnd) else { return failSpan(frame.name, at: frame.startTag.lowerBound) }
         if stack.isEmpty {
             root = element
-            rootRange = frame.tagStart..<elementEnd
+            rootRange = frame.startTag.lowerBound..<elementEnd
         } else {
             stack[stack.count - 1].pieces.append(.element(element))
-            stack[stack.count - 1].contentLength += elementEnd - frame.tagStart
+            stack[stack.count - 1].contentLength += elementEnd - frame.startTag.lowerBound
             stack[stack.count - 1].cursor = elementEnd
         }
     }
@@ -199,7 +198,7 @@ final class SAXTreeBuilder {
             else { return false }
         }
         let covered = start.count + frame.contentLength + (endTag?.count ?? 0)
-        return covered == elementEnd - frame.tagStart
+        return covered == elementEnd - frame.startTag.lowerBound
     }
 
     private func failSpan(_ name: String, at offset: Int) {
