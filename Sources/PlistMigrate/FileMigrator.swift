@@ -23,16 +23,10 @@ public struct FileMigrator: Sendable {
         result.output = bytes
         let document: PlistDocument
         do {
-            // A walked file that cannot hold the ATS key is never edited: check that it is
-            // well-formed XML (broken files are still errors), but build no tree for it.
-            if skipIfNotApplicable {
-                try PlistDocument.preflight(bytes)
-                if Self.cannotHoldAppTransportSecurity(bytes) {
-                    try PlistDocument.checkWellFormed(bytes)
-                    result.status = .skipped
-                    result.skipReason = "no NSAppTransportSecurity"
-                    return result
-                }
+            if skipIfNotApplicable, let reason = try Self.skipReasonWithoutTree(bytes) {
+                result.status = .skipped
+                result.skipReason = reason
+                return result
             }
             document = try PlistDocument(parsing: bytes)
         } catch {
@@ -120,6 +114,19 @@ public struct FileMigrator: Sendable {
         check(document.rootValue, only: [ATSKey.appTransportSecurity])
         if let ats = document.rootValue[key: ATSKey.appTransportSecurity], ats.name == "dict" { check(ats) }
         return diagnostics.isEmpty ? nil : diagnostics
+    }
+
+    /// For a file found by walking: why it can be skipped without building a tree, or `nil` when
+    /// it needs the full parse. A file that cannot hold the ATS key is never edited, so it gets a
+    /// well-formedness check only (with the preflight, once); broken XML still throws.
+    static func skipReasonWithoutTree(_ bytes: [UInt8]) throws(ParseError) -> String? {
+        guard cannotHoldAppTransportSecurity(bytes) else { return nil }
+        do {
+            try PlistDocument.checkWellFormed(bytes)
+        } catch where error.kind == .notAPropertyList {
+            return "not an XML property list"
+        }
+        return "no NSAppTransportSecurity"
     }
 
     /// True when no spelling of the key `NSAppTransportSecurity` can be in `bytes`: neither the

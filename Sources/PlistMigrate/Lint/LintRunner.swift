@@ -37,7 +37,7 @@ public struct LintRunner {
             // ATS key are only checked for broken XML.
             if !file.explicit {
                 if isNotAPlist(bytes) { continue }
-                if FileMigrator.cannotHoldAppTransportSecurity(bytes), (try? PlistDocument.checkWellFormed(bytes)) != nil { continue }
+                if case .some(.some) = try? FileMigrator.skipReasonWithoutTree(bytes) { continue }
             }
             let fileFindings = Linter.lint(bytes, path: file.path)
             if fileFindings.contains(where: { $0.ruleID == "L009" }) { unreadable = true }
