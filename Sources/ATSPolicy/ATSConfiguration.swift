@@ -65,22 +65,27 @@ public struct ATSConfiguration: Sendable, Equatable {
     /// Whether two configurations decide every case the same way: the same values, whatever
     /// the keys were spelled (aliases) or which lines they are on.
     public func isPolicyEquivalent(to other: ATSConfiguration) -> Bool {
-        func value<T>(_ setting: Setting<T>?) -> T? { setting?.value }
-        func rule(_ r: DomainRule) -> [String] {
-            [r.key, "\(r.matcher)", "\(value(r.includesSubdomains) as Bool?)", "\(value(r.allowsInsecureHTTP) as Bool?)",
-             "\(value(r.minimumTLS) as String?)", "\(value(r.requiresForwardSecrecy) as Bool?)",
-             "\(value(r.requiresCertificateTransparency) as Bool?)", r.pinnedCAIdentities.joined(separator: ","),
-             r.pinnedLeafIdentities.joined(separator: ",")]
+        func same(_ a: DomainRule, _ b: DomainRule) -> Bool {
+            a.key == b.key && a.matcher == b.matcher
+                && a.includesSubdomains?.value == b.includesSubdomains?.value
+                && a.allowsInsecureHTTP?.value == b.allowsInsecureHTTP?.value
+                && a.minimumTLS?.value == b.minimumTLS?.value
+                && a.requiresForwardSecrecy?.value == b.requiresForwardSecrecy?.value
+                && a.requiresCertificateTransparency?.value == b.requiresCertificateTransparency?.value
+                && a.pinnedCAIdentities == b.pinnedCAIdentities && a.pinnedLeafIdentities == b.pinnedLeafIdentities
+        }
+        func same(_ a: [DomainRule], _ b: [DomainRule]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
         }
         let presence = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking"]
         return present == other.present
-            && value(allowsArbitraryLoads) == value(other.allowsArbitraryLoads)
-            && value(allowsArbitraryLoadsForMedia) == value(other.allowsArbitraryLoadsForMedia)
-            && value(allowsArbitraryLoadsInWebContent) == value(other.allowsArbitraryLoadsInWebContent)
-            && value(allowsLocalNetworking) == value(other.allowsLocalNetworking)
-            && presence.map { keyLines[$0] != nil } == presence.map { other.keyLines[$0] != nil }
-            && exceptionDomains.map(rule) == other.exceptionDomains.map(rule)
-            && pinnedDomains.map(rule) == other.pinnedDomains.map(rule)
+            && allowsArbitraryLoads?.value == other.allowsArbitraryLoads?.value
+            && allowsArbitraryLoadsForMedia?.value == other.allowsArbitraryLoadsForMedia?.value
+            && allowsArbitraryLoadsInWebContent?.value == other.allowsArbitraryLoadsInWebContent?.value
+            && allowsLocalNetworking?.value == other.allowsLocalNetworking?.value
+            && presence.allSatisfy { (keyLines[$0] != nil) == (other.keyLines[$0] != nil) }
+            && same(exceptionDomains, other.exceptionDomains)
+            && same(pinnedDomains, other.pinnedDomains)
     }
 
     /// Deprecated spellings read as their NSException… twins (the documented key wins).

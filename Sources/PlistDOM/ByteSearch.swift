@@ -26,3 +26,16 @@ extension Array where Element == UInt8 {
         return found
     }
 }
+
+extension ArraySlice where Element == UInt8 {
+    /// The index where `needle` first starts, by a plain scan (for short slices).
+    func firstOffset(of needle: [UInt8]) -> Int? {
+        guard !needle.isEmpty, needle.count <= count else { return needle.isEmpty ? startIndex : nil }
+        var index = startIndex
+        while index + needle.count <= endIndex {
+            if self[index] == needle[0] && self[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -99,15 +99,15 @@ public final class PlistDocument {
             at: SourceLocation(line: 1, column: 1), kind: .unsupported)
     }
 
+    /// The `encoding` named in an XML declaration at the start of `prolog`, if any.
     static func declaredEncoding(_ prolog: ArraySlice<UInt8>) -> String? {
-        let text = String(decoding: prolog, as: UTF8.self)
-        guard text.hasPrefix("<?xml") || text.hasPrefix("\u{FEFF}<?xml"),
-            let close = text.firstRange(of: "?>"),
-            let attribute = text[..<close.lowerBound].firstRange(of: "encoding")
+        let text = prolog.starts(with: Preflight.utf8BOM) ? prolog.dropFirst(3) : prolog
+        guard text.starts(with: Array("<?xml".utf8)), let close = text.firstOffset(of: Array("?>".utf8)),
+            let attribute = text[..<close].firstOffset(of: Array("encoding".utf8))
         else { return nil }
-        let rest = text[attribute.upperBound..<close.lowerBound].drop { $0 == "=" || $0.isWhitespace }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-        return String(rest.dropFirst().prefix { $0 != quote })
+        let rest = text[(attribute + 8)..<close].drop { $0 == UInt8(ascii: "=") || ASCII.isWhitespace($0) }
+        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+        return String(decoding: rest.dropFirst().prefix { $0 != quote }, as: UTF8.self)
     }
 }
 

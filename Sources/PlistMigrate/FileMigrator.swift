@@ -51,14 +51,21 @@ public struct FileMigrator: Sendable {
             result.diagnostics = duplicates
             return result
         }
-        let originalATSRange = Self.atsEntryRange(in: document)
         var plannedEdits: [PlannedEdit] = []
+        // Taken just before the first edit, so files no pass touches pay nothing for them.
         var originalValue: PlistValue?
+        var originalATSRange: Range<Int>?
+        var configuration: ATSConfiguration?
         var current = bytes
-        var configuration = ATSConfiguration(document: document)
         for migration in plan.selected {
             let session = MigrationSession(document: document, migration: migration)
-            if originalValue == nil { session.beforeFirstEdit = { originalValue = Self.atsValue(document) } }
+            if originalValue == nil {
+                session.beforeFirstEdit = {
+                    originalValue = Self.atsValue(document)
+                    originalATSRange = Self.atsEntryRange(in: document)
+                    configuration = ATSConfiguration(document: document)
+                }
+            }
             let revision = document.revision
             migration.apply(to: session)
             result.diagnostics += session.diagnostics
@@ -71,7 +78,8 @@ public struct FileMigrator: Sendable {
                 result.passes.append(PassResult(
                     id: migration.id, version: migration.version, name: migration.name,
                     impact: migration.impact, editCount: session.editCount, diff: diff,
-                    policyDelta: PolicyDelta.lines(before: configuration, after: changed)))
+                    // No snapshot means the pass edited behind its session's back; verify rejects that.
+                    policyDelta: configuration.map { PolicyDelta.lines(before: $0, after: changed) } ?? []))
             }
             configuration = changed
             current = next
@@ -163,6 +171,7 @@ public struct FileMigrator: Sendable {
         } catch {
             return "the rewritten file does not parse (\(error))"
         }
+        let oldRange = oldRange ?? (try? PlistDocument(parsing: original)).flatMap { atsEntryRange(in: $0) }
         guard let oldRange, let newRange = atsEntryRange(in: after),
             original[..<oldRange.lowerBound] == output[..<newRange.lowerBound],
             original[oldRange.upperBound...] == output[newRange.upperBound...]
