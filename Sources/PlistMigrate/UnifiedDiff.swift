@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Unified diffs (`diff -u` / `git apply` format) between two byte buffers, built on the
 /// standard library's `CollectionDifference` over lines.
 ///
@@ -9,8 +15,8 @@ public enum UnifiedDiff {
     /// `nil` when the buffers are equal.
     public static func make(from old: [UInt8], to new: [UInt8], path: String) -> String? {
         guard old != new else { return nil }
-        let oldLines = lines(old)
-        let newLines = lines(new)
+        let oldLines = Lines(old)
+        let newLines = Lines(new)
         let operations = editScript(from: oldLines, to: newLines)
         var out: [UInt8] = Array("--- a/\(path)\n+++ b/\(path)\n".utf8)
         for hunk in hunks(operations) {
@@ -27,26 +33,61 @@ public enum UnifiedDiff {
         var isChange: Bool { if case .equal = self { false } else { true } }
     }
 
-    static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var result: [ArraySlice<UInt8>] = []
-        var start = 0
-        for (index, byte) in bytes.enumerated() where byte == 0x0A {
-            result.append(bytes[start...index])
-            start = index + 1
+    /// A buffer cut into lines (each with its terminator), as ranges rather than copies.
+    struct Lines {
+        let bytes: [UInt8]
+        let ranges: [Range<Int>]
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            var ranges: [Range<Int>] = []
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var start = 0
+                while start < buffer.count, let hit = memchr(base + start, 0x0A, buffer.count - start) {
+                    let end = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base + 1
+                    ranges.append(start..<end)
+                    start = end
+                }
+                if start < buffer.count { ranges.append(start..<buffer.count) }
+            }
+            self.ranges = ranges
         }
-        if start < bytes.count { result.append(bytes[start...]) }
-        return result
+
+        var count: Int { ranges.count }
+        subscript(index: Int) -> ArraySlice<UInt8> { bytes[ranges[index]] }
+
+        func line(_ index: Int, equals otherIndex: Int, in other: Lines) -> Bool {
+            let mine = ranges[index], theirs = other.ranges[otherIndex]
+            guard mine.count == theirs.count else { return false }
+            return bytes.withUnsafeBufferPointer { a in
+                other.bytes.withUnsafeBufferPointer { b in
+                    memcmp(a.baseAddress! + mine.lowerBound, b.baseAddress! + theirs.lowerBound, mine.count) == 0
+                }
+            }
+        }
     }
 
-    static func editScript(from old: [ArraySlice<UInt8>], to new: [ArraySlice<UInt8>]) -> [Operation] {
+    static func editScript(from old: Lines, to new: Lines) -> [Operation] {
         // Migrations touch one dict: diff only what lies between the common head and tail.
         var head = 0
-        while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
+        while head < old.count, head < new.count, old.line(head, equals: head, in: new) { head += 1 }
         var tail = 0
-        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] {
+        while tail < old.count - head, tail < new.count - head,
+            old.line(old.count - 1 - tail, equals: new.count - 1 - tail, in: new)
+        {
             tail += 1
         }
-        let difference = new[head..<(new.count - tail)].difference(from: old[head..<(old.count - tail)])
+        // Equal lines get equal numbers, so the standard library diffs integers, not bytes.
+        var numbers: [ArraySlice<UInt8>: Int] = [:]
+        func number(_ line: ArraySlice<UInt8>) -> Int {
+            if let known = numbers[line] { return known }
+            numbers[line] = numbers.count
+            return numbers.count - 1
+        }
+        let oldMiddle = (head..<(old.count - tail)).map { number(old[$0]) }
+        let newMiddle = (head..<(new.count - tail)).map { number(new[$0]) }
+        let difference = newMiddle.difference(from: oldMiddle)
         var removed = Set<Int>()
         var inserted = Set<Int>()
         for change in difference {
@@ -56,6 +97,7 @@ public enum UnifiedDiff {
             }
         }
         var operations: [Operation] = []
+        operations.reserveCapacity(max(old.count, new.count) + removed.count + inserted.count)
         var i = 0
         var j = 0
         while i < old.count || j < new.count {
@@ -90,7 +132,7 @@ public enum UnifiedDiff {
 
     private static func appendHunk(
         _ hunk: Range<Int>, operations: [Operation],
-        oldLines: [ArraySlice<UInt8>], newLines: [ArraySlice<UInt8>], to out: inout [UInt8]
+        oldLines: Lines, newLines: Lines, to out: inout [UInt8]
     ) {
         var oldStart = 0, oldCount = 0, newStart = 0, newCount = 0
         var foundOld = false, foundNew = false
