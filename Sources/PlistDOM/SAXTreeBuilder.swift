@@ -15,19 +15,11 @@ final class SAXTreeBuilder {
         let selfClosing: Bool
         var pieces: [PlistElement.Piece] = []
         var cursor: Int
-        var text: [UInt8] = []
         var hasChildren = false
         /// Bytes covered by `pieces`, to prove they tile the element exactly.
         var contentLength = 0
         var strayText: String?
 
-        /// Once an element has a child it is a container: its text is only checked, not kept.
-        mutating func becomeContainer() {
-            guard !hasChildren else { return }
-            hasChildren = true
-            noteStray(text[...])
-            text = []
-        }
 
         mutating func noteStray(_ bytes: ArraySlice<UInt8>) {
             guard strayText == nil, let first = bytes.firstIndex(where: { !ASCII.isWhitespace($0) }) else { return }
@@ -38,7 +30,11 @@ final class SAXTreeBuilder {
 
     private let source: [UInt8]
     private let lines: LineTable
-    private var stack: [Frame] = []
+    // The callbacks run one at a time on one thread; the dynamic checks cost ~5% of a parse.
+    @exclusivity(unchecked) private var stack: [Frame] = []
+    /// Character content of the innermost open element while it has no child element: only
+    /// that element's text is kept (leaves do not nest), so one buffer serves the whole parse.
+    @exclusivity(unchecked) private var text: [UInt8] = []
     private(set) var root: PlistElement?
     private(set) var rootRange: Range<Int>?
     private(set) var failure: (message: String, offset: Int?, location: SourceLocation?)?
@@ -105,7 +101,12 @@ final class SAXTreeBuilder {
         guard let tagStart = source[..<position].lastIndex(of: ASCII.lt), tagEnd <= source.count
         else { return failSpan(name, at: position) }
         appendGap(upTo: tagStart)
-        if !stack.isEmpty { stack[stack.count - 1].becomeContainer() }
+        if !stack.isEmpty, !stack[stack.count - 1].hasChildren {
+            // Its first child makes the parent a container: its text so far is only checked.
+            stack[stack.count - 1].hasChildren = true
+            stack[stack.count - 1].noteStray(text[...])
+        }
+        text.removeAll(keepingCapacity: true)
         stack.append(Frame(
             name: name, startTag: tagStart..<tagEnd,
             selfClosing: selfClosing, cursor: tagEnd))
@@ -133,8 +134,9 @@ final class SAXTreeBuilder {
             startTag: source[frame.startTag],
             endTag: endTag.map { source[$0] },
             pieces: frame.pieces,
-            text: frame.hasChildren ? "" : String(decoding: frame.text, as: UTF8.self),
+            text: frame.hasChildren ? "" : String(decoding: text, as: UTF8.self),
             sourceOffset: frame.startTag.lowerBound)
+        text.removeAll(keepingCapacity: true)
         element.lines = lines
         element.strayText = frame.strayText
         let elementEnd = endTag?.upperBound ?? frame.startTag.upperBound
@@ -154,7 +156,7 @@ final class SAXTreeBuilder {
         if stack[stack.count - 1].hasChildren {
             stack[stack.count - 1].noteStray(ArraySlice(bytes))
         } else {
-            stack[stack.count - 1].text.append(contentsOf: bytes)
+            text.append(contentsOf: bytes)
         }
     }
 
@@ -183,7 +185,7 @@ final class SAXTreeBuilder {
     /// it, and start tag + pieces + end tag cover the element's bytes exactly, with no gap or
     /// overlap. So printing the untouched element is its source, by construction.
     private func verify(_ frame: Frame, endTag: Range<Int>?, elementEnd: Int) -> Bool {
-        let name = Array(frame.name.utf8)
+        let name = frame.name.utf8
         let start = frame.startTag
         guard source[start.lowerBound] == ASCII.lt,
             source[(start.lowerBound + 1)...].starts(with: name),

@@ -34,19 +34,22 @@ public enum FileIO {
         guard Int(info.st_size) <= maximumSize else {
             throw FileError("file too large (\(Int(info.st_size) >> 20) MiB; the limit is \(maximumSize >> 20) MiB)")
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var total = 0
-        while true {
-            if total == bytes.count { bytes += [UInt8](repeating: 0, count: max(4096, bytes.count / 2)) }
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + total, $0.count - total) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileError("cannot read: \(errnoText())")
+        // Reads the size fstat gave: a file that grows meanwhile has another fingerprint, and
+        // `replace` refuses to overwrite it.
+        let size = Int(info.st_size)
+        var failure: FileError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var total = 0
+            while total < size {
+                let count = read(fd, buffer.baseAddress! + total, size - total)
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 { failure = FileError("cannot read: \(errnoText())") }
+                if count <= 0 { break }
+                total += count
             }
-            if count == 0 { break }
-            total += count
+            initialized = total
         }
-        bytes.removeLast(bytes.count - total)
+        if let failure { throw failure }
         return (bytes, fingerprint(info))
     }
 
