@@ -34,20 +34,28 @@ public final class MigrationSession {
     /// Whether the migration asked for any edit (set in probes as in real runs).
     public private(set) var wouldEdit = false
 
-    public init(document: PlistDocument, migration: any Migration, probeOnly: Bool = false) {
+    public convenience init(document: PlistDocument, migration: any Migration, probeOnly: Bool = false) {
+        self.init(document: document, migration: migration, probeOnly: probeOnly,
+                  appTransportSecurity: Self.appTransportSecurity(of: document))
+    }
+
+    /// For callers running several sessions on one document: the ATS dict, found once with
+    /// `appTransportSecurity(of:)` (edits never replace the dict element itself).
+    public init(document: PlistDocument, migration: any Migration, probeOnly: Bool = false, appTransportSecurity: PlistElement?) {
         self.document = document
         self.migration = migration
         self.probeOnly = probeOnly
+        self.appTransportSecurity = appTransportSecurity
     }
 
-    /// The root `NSAppTransportSecurity` dict: the only place migrations may touch. Looked up
-    /// once per session (edits never replace the dict element itself).
-    public private(set) lazy var appTransportSecurity: PlistElement? = {
+    /// The root `NSAppTransportSecurity` dict: the only place migrations may touch.
+    public let appTransportSecurity: PlistElement?
+
+    public static func appTransportSecurity(of document: PlistDocument) -> PlistElement? {
         let root = document.rootValue
-        guard root.name == "dict", let ats = root[key: ATSKey.appTransportSecurity], ats.name == "dict"
-        else { return nil }
+        guard root.name == "dict", let ats = root[key: ATSKey.appTransportSecurity], ats.name == "dict" else { return nil }
         return ats
-    }()
+    }
 
     /// The dicts that are values of `parentKey` inside the ATS dict (e.g. each domain of
     /// `NSExceptionDomains`), with their domain entry.
@@ -157,6 +165,9 @@ public final class MigrationSession {
     /// with `renameOrMerge`'s twin rules.
     public func renameAliasesInExceptionDomains(_ renames: [(old: String, new: String)]) {
         for domain in domainDicts(under: ATSKey.exceptionDomains) {
+            // One scan of the keys first: most domains hold none of the aliases.
+            guard domain.value.children.contains(where: { key in key.name == "key" && renames.contains { $0.old == key.text } })
+            else { continue }
             for (old, new) in renames { renameOrMerge(old, to: new, in: domain.value) }
         }
     }

@@ -96,12 +96,7 @@ public enum PolicyEngine {
                 if matches { exact = exact ?? rule }
             case .name:
                 if rule.key == host.name { exact = exact ?? rule }
-                if rule.includesSubdomains?.value == true, host.name.count > rule.key.count + 1,
-                    host.name.hasSuffix("." + rule.key)
-                {
-                    let label = host.name.dropLast(rule.key.count + 1)
-                    if !label.contains(".") { parents.append(rule) }
-                }
+                if rule.includesSubdomains?.value == true, isOneLabel(host.name, under: rule.key) { parents.append(rule) }
             }
         }
         if let exact { return exact }
@@ -109,6 +104,15 @@ public enum PolicyEngine {
             notes.append("several NSExceptionDomains entries cover \(host.name); Apple does not document which wins, the longest is used")
         }
         return parents.max { $0.key.count < $1.key.count }
+    }
+
+    /// Whether `host` is `label.domain` with a label that has no dot (bytes compared, no copies).
+    static func isOneLabel(_ host: String, under domain: String) -> Bool {
+        let host = host.utf8, domain = domain.utf8
+        guard host.count > domain.count + 1 else { return false }
+        let dot = host.index(host.endIndex, offsetBy: -(domain.count + 1))
+        return host[dot] == UInt8(ascii: ".") && host[host.index(after: dot)...].elementsEqual(domain)
+            && !host[..<dot].contains(UInt8(ascii: "."))
     }
 
     /// A matching NSExceptionDomains entry "overrides every global key", even an empty dict;

@@ -26,8 +26,10 @@ struct PlistValidator {
         case .dict:
             try checkNoText(in: element)
             var expectKey = true
-            let children = element.children
-            for child in children {
+            var last: PlistElement?
+            for piece in element.pieces {
+                guard case .element(let child) = piece else { continue }
+                last = child
                 if expectKey {
                     guard child.name == "key" else {
                         throw error("<dict> expects a <key> here, found <\(child.name)>", child)
@@ -38,12 +40,14 @@ struct PlistValidator {
                 }
                 expectKey.toggle()
             }
-            if !expectKey, let last = children.last {
+            if !expectKey, let last {
                 throw error("<key>\(last.text)</key> has no value", last)
             }
         case .array:
             try checkNoText(in: element)
-            for child in element.children { try validateValue(child) }
+            for piece in element.pieces {
+                if case .element(let child) = piece { try validateValue(child) }
+            }
         case .string, .key:
             try checkLeaf(element)
         case .true, .false:

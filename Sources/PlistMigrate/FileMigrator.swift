@@ -57,8 +57,9 @@ public struct FileMigrator: Sendable {
         var originalATSRange: Range<Int>?
         var configuration: ATSConfiguration?
         var current = bytes
+        let ats = MigrationSession.appTransportSecurity(of: document)
         for migration in plan.selected {
-            let session = MigrationSession(document: document, migration: migration)
+            let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats)
             if originalValue == nil {
                 session.beforeFirstEdit = {
                     originalValue = Self.atsValue(document)
@@ -96,7 +97,7 @@ public struct FileMigrator: Sendable {
             }
             result.status = .changed
         }
-        result.heldBack = heldBackThatWouldChange(document)
+        result.heldBack = heldBackThatWouldChange(document, appTransportSecurity: ats)
         return result
     }
 
@@ -150,9 +151,9 @@ public struct FileMigrator: Sendable {
     }
 
     /// Which held-back passes would edit the finished tree: probes, which change nothing.
-    private func heldBackThatWouldChange(_ document: PlistDocument) -> [String] {
+    private func heldBackThatWouldChange(_ document: PlistDocument, appTransportSecurity ats: PlistElement?) -> [String] {
         plan.heldBack.compactMap { migration in
-            let probe = MigrationSession(document: document, migration: migration, probeOnly: true)
+            let probe = MigrationSession(document: document, migration: migration, probeOnly: true, appTransportSecurity: ats)
             migration.apply(to: probe)
             return probe.wouldEdit ? migration.id : nil
         }
