@@ -12,7 +12,7 @@ extension PlistElement {
         guard name == "dict" else { return [] }
         var result: [DictEntry] = []
         var pendingKey: PlistElement?
-        for child in children {
+        for child in childElements {
             if child.name == "key" {
                 pendingKey = child
             } else if let key = pendingKey {

@@ -106,7 +106,7 @@ extension PlistDocument {
     /// The element that contains `element`.
     public func parent(of element: PlistElement) -> PlistElement? {
         func search(_ node: PlistElement) -> PlistElement? {
-            for child in node.children {
+            for child in node.childElements {
                 if child === element { return node }
                 if let found = search(child) { return found }
             }

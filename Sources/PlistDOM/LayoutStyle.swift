@@ -36,7 +36,7 @@ struct LayoutStyle {
                 return Array(inner.dropFirst(outer.count))
             }
         }
-        for child in element.children where child.name == "dict" || child.name == "array" {
+        for child in element.childElements where child.name == "dict" || child.name == "array" {
             if let unit = measureIndentUnit(child, lines: lines) { return unit }
         }
         return nil
@@ -49,7 +49,7 @@ struct LayoutStyle {
         {
             return separator
         }
-        for child in element.children where child.name == "dict" || child.name == "array" {
+        for child in element.childElements where child.name == "dict" || child.name == "array" {
             if let found = firstSeparator(child) { return found }
         }
         return nil

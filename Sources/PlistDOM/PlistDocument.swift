@@ -81,7 +81,8 @@ public final class PlistDocument {
 
     /// The single value inside `<plist>` (validation guarantees there is one).
     public var rootValue: PlistElement {
-        root.children[0]
+        var values = root.childElements.makeIterator()
+        return values.next()!
     }
 
     /// The decoded value tree of the whole document.

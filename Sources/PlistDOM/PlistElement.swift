@@ -51,6 +51,25 @@ public final class PlistElement {
         pieces.compactMap { if case .element(let e) = $0 { e } else { nil } }
     }
 
+    /// Child elements, in document order, without building an array.
+    public var childElements: ChildElements { ChildElements(pieces: pieces) }
+
+    public struct ChildElements: Sequence {
+        let pieces: [Piece]
+
+        public struct Iterator: IteratorProtocol {
+            var base: IndexingIterator<[Piece]>
+            public mutating func next() -> PlistElement? {
+                while let piece = base.next() {
+                    if case .element(let element) = piece { return element }
+                }
+                return nil
+            }
+        }
+
+        public func makeIterator() -> Iterator { Iterator(base: pieces.makeIterator()) }
+    }
+
     /// Whether the element is written as an empty-element tag (`<dict/>`).
     public var isSelfClosing: Bool { endTag == nil }
 
