@@ -1,4 +1,9 @@
 internal import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs libxml2's SAX2 parser over UTF-8 bytes and builds `PlistElement`s with exact byte spans.
 ///
@@ -13,7 +18,8 @@ final class SAXTreeBuilder {
         let name: String
         let startTag: Range<Int>
         let selfClosing: Bool
-        var pieces: [PlistElement.Piece] = []
+        /// Where this element's pieces start in the builder's shared `pieces` buffer.
+        let firstPiece: Int
         var cursor: Int
         var hasChildren = false
         /// Bytes covered by `pieces`, to prove they tile the element exactly.
@@ -35,6 +41,9 @@ final class SAXTreeBuilder {
     /// Character content of the innermost open element while it has no child element: only
     /// that element's text is kept (leaves do not nest), so one buffer serves the whole parse.
     @exclusivity(unchecked) private var text: [UInt8] = []
+    /// The pieces of every open element, innermost last; an element takes its own (one exact
+    /// allocation) when it closes.
+    @exclusivity(unchecked) private var pieces: [PlistElement.Piece] = []
     private(set) var root: PlistElement?
     private(set) var rootRange: Range<Int>?
     private(set) var failure: (message: String, offset: Int?, location: SourceLocation?)?
@@ -109,7 +118,7 @@ final class SAXTreeBuilder {
         text.removeAll(keepingCapacity: true)
         stack.append(Frame(
             name: name, startTag: tagStart..<tagEnd,
-            selfClosing: selfClosing, cursor: tagEnd))
+            selfClosing: selfClosing, firstPiece: pieces.count, cursor: tagEnd))
     }
 
     fileprivate func endElement() {
@@ -124,7 +133,7 @@ final class SAXTreeBuilder {
                 let start = source[frame.cursor..<end].lastIndex(of: ASCII.lt)
             else { return failSpan(frame.name, at: end) }
             if start > frame.cursor {
-                frame.pieces.append(.gap(source[frame.cursor..<start]))
+                pieces.append(.gap(source[frame.cursor..<start]))
                 frame.contentLength += start - frame.cursor
             }
             endTag = start..<end
@@ -133,10 +142,11 @@ final class SAXTreeBuilder {
             name: frame.name,
             startTag: source[frame.startTag],
             endTag: endTag.map { source[$0] },
-            pieces: frame.pieces,
+            pieces: Array(pieces[frame.firstPiece...]),
             text: frame.hasChildren ? "" : String(decoding: text, as: UTF8.self),
             sourceOffset: frame.startTag.lowerBound)
         text.removeAll(keepingCapacity: true)
+        pieces.removeSubrange(frame.firstPiece...)
         element.lines = lines
         element.strayText = frame.strayText
         let elementEnd = endTag?.upperBound ?? frame.startTag.upperBound
@@ -145,7 +155,7 @@ final class SAXTreeBuilder {
             root = element
             rootRange = frame.startTag.lowerBound..<elementEnd
         } else {
-            stack[stack.count - 1].pieces.append(.element(element))
+            pieces.append(.element(element))
             stack[stack.count - 1].contentLength += elementEnd - frame.startTag.lowerBound
             stack[stack.count - 1].cursor = elementEnd
         }
@@ -175,7 +185,7 @@ final class SAXTreeBuilder {
         guard !stack.isEmpty else { return }
         let cursor = stack[stack.count - 1].cursor
         if offset > cursor {
-            stack[stack.count - 1].pieces.append(.gap(source[cursor..<offset]))
+            pieces.append(.gap(source[cursor..<offset]))
             stack[stack.count - 1].contentLength += offset - cursor
         }
     }
@@ -188,7 +198,7 @@ final class SAXTreeBuilder {
         let name = frame.name.utf8
         let start = frame.startTag
         guard source[start.lowerBound] == ASCII.lt,
-            source[(start.lowerBound + 1)...].starts(with: name),
+            sourceHas(frame.name, at: start.lowerBound + 1),
             source[start.upperBound - 1] == ASCII.gt,
             start.lowerBound + 1 + name.count < start.upperBound
         else { return false }
@@ -196,11 +206,19 @@ final class SAXTreeBuilder {
         guard ASCII.isWhitespace(afterName) || afterName == ASCII.gt || afterName == ASCII.slash else { return false }
         if let endTag {
             guard source[endTag.lowerBound] == ASCII.lt, source[endTag.lowerBound + 1] == ASCII.slash,
-                source[(endTag.lowerBound + 2)...].starts(with: name), source[endTag.upperBound - 1] == ASCII.gt
+                sourceHas(frame.name, at: endTag.lowerBound + 2), source[endTag.upperBound - 1] == ASCII.gt
             else { return false }
         }
         let covered = start.count + frame.contentLength + (endTag?.count ?? 0)
         return covered == elementEnd - frame.startTag.lowerBound
+    }
+
+    private func sourceHas(_ name: String, at offset: Int) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            offset + bytes.count <= source.count
+                && source.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset, bytes.baseAddress!, bytes.count) == 0 }
+        }
     }
 
     private func failSpan(_ name: String, at offset: Int) {
@@ -227,7 +245,7 @@ final class SAXTreeBuilder {
             }
         }
         sax.pointee.startElementNs = { ctx, localname, _, _, _, _, _, _, _ in
-            saxBuilder(ctx)?.startElement(saxString(localname))
+            saxBuilder(ctx)?.startElement(elementName(localname))
         }
         sax.pointee.endElementNs = { ctx, _, _, _ in
             saxBuilder(ctx)?.endElement()
@@ -286,6 +304,20 @@ private func saxBuilder(_ ctx: UnsafeMutableRawPointer?) -> SAXTreeBuilder? {
     let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
     guard let raw = ctxt.pointee._private else { return nil }
     return Unmanaged<SAXTreeBuilder>.fromOpaque(raw).takeUnretainedValue()
+}
+
+/// The plist vocabulary is returned without building a new String for each element.
+// Read-only after initialisation.
+nonisolated(unsafe) private let knownNames: [(name: String, cString: UnsafeMutablePointer<CChar>)] =
+    ["key", "string", "dict", "true", "false", "integer", "array", "real", "date", "data", "plist"].map { ($0, strdup($0)!) }
+
+private func elementName(_ pointer: UnsafePointer<xmlChar>?) -> String {
+    guard let pointer else { return "" }
+    let first = CChar(bitPattern: pointer[0])
+    for known in knownNames where known.cString[0] == first {
+        if strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), known.cString) == 0 { return known.name }
+    }
+    return String(cString: pointer)
 }
 
 private func saxString(_ pointer: UnsafePointer<xmlChar>?) -> String {
