@@ -14,13 +14,22 @@ public enum UnifiedDiff {
 
     /// `nil` when the buffers are equal.
     public static func make(from old: [UInt8], to new: [UInt8], path: String) -> String? {
+        make(from: old, to: new, path: path, window: Window(old, new))
+    }
+
+    /// With `window` nil the whole buffers are diffed (the tests' reference for the window).
+    static func make(from old: [UInt8], to new: [UInt8], path: String, window: Window?) -> String? {
         guard old != new else { return nil }
-        let oldLines = Lines(old)
-        let newLines = Lines(new)
+        // Only the changed lines and their context are cut into lines and diffed; the lines
+        // before that window are counted, for the hunk headers.
+        let window = window ?? Window(start: 0, oldEnd: old.count, newEnd: new.count, linesBefore: 0)
+        let oldLines = Lines(old, window.start..<window.oldEnd)
+        let newLines = Lines(new, window.start..<window.newEnd)
         let operations = editScript(from: oldLines, to: newLines)
         var out: [UInt8] = Array("--- a/\(path)\n+++ b/\(path)\n".utf8)
         for hunk in hunks(operations) {
-            appendHunk(hunk, operations: operations, oldLines: oldLines, newLines: newLines, to: &out)
+            appendHunk(hunk, operations: operations, oldLines: oldLines, newLines: newLines,
+                       linesBefore: window.linesBefore, to: &out)
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -33,23 +42,83 @@ public enum UnifiedDiff {
         var isChange: Bool { if case .equal = self { false } else { true } }
     }
 
-    /// A buffer cut into lines (each with its terminator), as ranges rather than copies.
+    /// The byte span of both buffers that holds every changed line plus `contextLines` lines
+    /// around them; outside it the buffers are equal (`start` is common to both).
+    struct Window {
+        var start: Int
+        var oldEnd: Int
+        var newEnd: Int
+        /// Lines before `start`.
+        var linesBefore: Int
+
+        init(start: Int, oldEnd: Int, newEnd: Int, linesBefore: Int) {
+            self.start = start
+            self.oldEnd = oldEnd
+            self.newEnd = newEnd
+            self.linesBefore = linesBefore
+        }
+
+        init(_ old: [UInt8], _ new: [UInt8]) {
+            var prefix = 0
+            let shorter = min(old.count, new.count)
+            while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+            let firstChanged = Self.lineStart(at: prefix, in: old)
+            var suffix = 0
+            while suffix < shorter - firstChanged, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+            // The common tail starts at the first line start inside the common suffix of both.
+            var oldTail = old.count - suffix
+            while oldTail < old.count {
+                let newTail = oldTail - old.count + new.count
+                if Self.isLineStart(oldTail, in: old) && Self.isLineStart(newTail, in: new) { break }
+                oldTail += 1
+            }
+            let newTail = oldTail - old.count + new.count
+            start = firstChanged
+            for _ in 0..<contextLines where start > 0 { start = Self.lineStart(at: start - 1, in: old) }
+            oldEnd = Self.lineEnd(after: oldTail, lines: contextLines, in: old)
+            newEnd = Self.lineEnd(after: newTail, lines: contextLines, in: new)
+            linesBefore = old[..<start].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        }
+
+        static func isLineStart(_ offset: Int, in bytes: [UInt8]) -> Bool {
+            offset == 0 || offset == bytes.count || bytes[offset - 1] == 0x0A
+        }
+
+        /// The start of the line holding `offset`.
+        static func lineStart(at offset: Int, in bytes: [UInt8]) -> Int {
+            var offset = min(offset, bytes.count)
+            while offset > 0, bytes[offset - 1] != 0x0A { offset -= 1 }
+            return offset
+        }
+
+        /// Past the end of `lines` more lines from the line start `offset`.
+        static func lineEnd(after offset: Int, lines: Int, in bytes: [UInt8]) -> Int {
+            var offset = offset
+            for _ in 0..<lines where offset < bytes.count {
+                while offset < bytes.count, bytes[offset] != 0x0A { offset += 1 }
+                if offset < bytes.count { offset += 1 }
+            }
+            return offset
+        }
+    }
+
+    /// Part of a buffer cut into lines (each with its terminator), as ranges rather than copies.
     struct Lines {
         let bytes: [UInt8]
         let ranges: [Range<Int>]
 
-        init(_ bytes: [UInt8]) {
+        init(_ bytes: [UInt8], _ span: Range<Int>) {
             self.bytes = bytes
             var ranges: [Range<Int>] = []
             bytes.withUnsafeBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }
-                var start = 0
-                while start < buffer.count, let hit = memchr(base + start, 0x0A, buffer.count - start) {
+                var start = span.lowerBound
+                while start < span.upperBound, let hit = memchr(base + start, 0x0A, span.upperBound - start) {
                     let end = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base + 1
                     ranges.append(start..<end)
                     start = end
                 }
-                if start < buffer.count { ranges.append(start..<buffer.count) }
+                if start < span.upperBound { ranges.append(start..<span.upperBound) }
             }
             self.ranges = ranges
         }
@@ -132,12 +201,12 @@ public enum UnifiedDiff {
 
     private static func appendHunk(
         _ hunk: Range<Int>, operations: [Operation],
-        oldLines: Lines, newLines: Lines, to out: inout [UInt8]
+        oldLines: Lines, newLines: Lines, linesBefore: Int, to out: inout [UInt8]
     ) {
         var oldStart = 0, oldCount = 0, newStart = 0, newCount = 0
         var foundOld = false, foundNew = false
         // Lines before the hunk, for the start of an empty side.
-        var oldBefore = 0, newBefore = 0
+        var oldBefore = linesBefore, newBefore = linesBefore
         for operation in operations[..<hunk.lowerBound] {
             switch operation {
             case .equal: oldBefore += 1; newBefore += 1
@@ -148,14 +217,14 @@ public enum UnifiedDiff {
         for operation in operations[hunk] {
             switch operation {
             case .equal(let o, let n):
-                if !foundOld { oldStart = o + 1; foundOld = true }
-                if !foundNew { newStart = n + 1; foundNew = true }
+                if !foundOld { oldStart = linesBefore + o + 1; foundOld = true }
+                if !foundNew { newStart = linesBefore + n + 1; foundNew = true }
                 oldCount += 1; newCount += 1
             case .delete(let o):
-                if !foundOld { oldStart = o + 1; foundOld = true }
+                if !foundOld { oldStart = linesBefore + o + 1; foundOld = true }
                 oldCount += 1
             case .insert(let n):
-                if !foundNew { newStart = n + 1; foundNew = true }
+                if !foundNew { newStart = linesBefore + n + 1; foundNew = true }
                 newCount += 1
             }
         }

@@ -71,4 +71,64 @@ import Testing
     @Test func insertionIntoEmptyFileStartsAtZero() {
         #expect(diff("", "a\n") == "--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+a\n")
     }
+
+    /// The window (only changed lines and their context are diffed) must not change a single
+    /// byte of the output, and the output must turn the old text into the new one.
+    @Test func windowedDiffEqualsWholeFileDiffAndApplies() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let terminator = Bool.random(using: &generator) ? "\n" : "\r\n"
+            var lines = (0..<Int.random(in: 0...25, using: &generator)).map { _ in
+                ["<key>", "<true/>", "</dict>", "x", ""].randomElement(using: &generator)! + terminator
+            }
+            let old = lines.joined() + (Bool.random(using: &generator) ? "tail" : "")
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let index = Int.random(in: 0...lines.count, using: &generator)
+                switch Int.random(in: 0...2, using: &generator) {
+                case 0: lines.insert("new" + terminator, at: index)
+                case 1 where index < lines.count: lines.remove(at: index)
+                default: if index < lines.count { lines[index] = "changed" + terminator }
+                }
+            }
+            let new = lines.joined() + (Bool.random(using: &generator) ? "tail" : "")
+            let windowed = diff(old, new)
+            let whole = UnifiedDiff.make(from: Array(old.utf8), to: Array(new.utf8), path: "f", window: nil)
+            #expect(windowed == whole, "old: \(old.debugDescription) new: \(new.debugDescription)")
+            if let windowed { #expect(Self.apply(windowed, to: old) == new, "\(old.debugDescription) \(windowed.debugDescription)") }
+        }
+    }
+
+    /// A minimal unified-diff applier for the test above (bytes: Swift's String would treat
+    /// `\r\n` as one character).
+    static func apply(_ patch: String, to text: String) -> String {
+        func lines(_ text: String) -> [[UInt8]] {
+            var result = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) + [0x0A] }
+            result[result.count - 1].removeLast()
+            if result.last == [] { result.removeLast() }
+            return result
+        }
+        let old = lines(text)
+        var out: [[UInt8]] = []
+        var cursor = 0
+        var previous: UInt8?
+        for row in lines(patch).dropFirst(2) {
+            if row.starts(with: Array("@@".utf8)) {
+                let field = String(decoding: row, as: UTF8.self).split(separator: " ")[1].dropFirst()
+                let range = field.split(separator: ",").map { Int($0)! }
+                let target = range.count == 2 && range[1] == 0 ? range[0] : range[0] - 1
+                while cursor < target { out.append(old[cursor]); cursor += 1 }
+            } else if row.first == UInt8(ascii: "\\") {
+                if previous == UInt8(ascii: "+") { out[out.count - 1].removeLast() }
+            } else {
+                previous = row.first
+                switch row.first {
+                case UInt8(ascii: " "): out.append(old[cursor]); cursor += 1
+                case UInt8(ascii: "-"): cursor += 1
+                default: out.append(Array(row.dropFirst()))
+                }
+            }
+        }
+        while cursor < old.count { out.append(old[cursor]); cursor += 1 }
+        return String(decoding: out.joined(), as: UTF8.self)
+    }
 }
