@@ -70,13 +70,29 @@ public struct FileDiscovery: Sendable {
 
     /// Whether a walked file (path relative to the walked directory) should be processed.
     func isWanted(_ relative: String) -> Bool {
-        guard relative.utf8.count > 6, relative.hasSuffix(".plist"), !relative.contains(FileIO.tempMarker) else { return false }
-        if relative.contains("/") {
-            let directories = relative.split(separator: "/").dropLast()
-            if directories.contains(where: { Self.skippedDirectories.contains(String($0)) }) { return false }
+        let bytes = relative.utf8
+        guard bytes.count > 6, relative.hasSuffix(".plist"), !Self.bytes(bytes, contain: Self.tempMarkerBytes) else { return false }
+        // Each directory component, compared as bytes (this runs for every file of a monorepo).
+        var componentStart = bytes.startIndex
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+            let component = bytes[componentStart..<index]
+            if Self.skippedDirectoryBytes.contains(where: { $0.elementsEqual(component) }) { return false }
+            componentStart = bytes.index(after: index)
         }
         if excludes.contains(where: { $0.matches(relative) }) { return false }
         return includes.isEmpty || includes.contains { $0.matches(relative) }
+    }
+
+    private static let skippedDirectoryBytes = skippedDirectories.map { Array($0.utf8) }
+    private static let tempMarkerBytes = Array(FileIO.tempMarker.utf8)
+
+    private static func bytes(_ haystack: String.UTF8View, contain needle: [UInt8]) -> Bool {
+        var start = haystack.startIndex
+        while haystack.distance(from: start, to: haystack.endIndex) >= needle.count {
+            if haystack[start...].starts(with: needle) { return true }
+            start = haystack.index(after: start)
+        }
+        return false
     }
 
     /// `./a/b` → `a/b`, `dir/` → `dir`: the form used in reports and diff headers.
@@ -115,37 +131,44 @@ public struct FileDiscovery: Sendable {
     }
 
     /// Every non-symlink, non-directory entry below `directory`, relative, skipping the
-    /// skipped directories.
-    static func walk(_ directory: String, prefix: String = "") -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        var children: [(name: String, isDirectory: Bool)] = []
+    /// skipped directories. Directories are opened relative to their parent's descriptor, so
+    /// the kernel never resolves a full path again.
+    static func walk(_ directory: String) -> [String] {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        var found: [String] = []
+        walk(descriptor: fd, prefix: "", into: &found)
+        return found
+    }
+
+    /// Takes ownership of `descriptor`.
+    private static func walk(descriptor: Int32, prefix: String, into found: inout [String]) {
+        guard let handle = fdopendir(descriptor) else {
+            close(descriptor)
+            return
+        }
+        defer { closedir(handle) }
+        var directories: [String] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name == "." || name == ".." { continue }
             switch Int32(entry.pointee.d_type) {
-            case Int32(DT_DIR): children.append((name, true))
+            case Int32(DT_DIR): directories.append(name)
             case Int32(DT_LNK): continue
             case Int32(DT_UNKNOWN):
                 var info = stat()
-                guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else { continue }
-                children.append((name, info.st_mode & S_IFMT == S_IFDIR))
-            default: children.append((name, false))
+                guard fstatat(dirfd(handle), name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFLNK
+                else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR { directories.append(name) } else { found.append(prefix + name) }
+            default: found.append(prefix + name)
             }
         }
-        closedir(handle)
-        var found: [String] = []
-        for child in children {
-            if child.isDirectory {
-                if !skippedDirectories.contains(child.name) {
-                    found += walk(directory + "/" + child.name, prefix: prefix + child.name + "/")
-                }
-            } else {
-                found.append(prefix + child.name)
-            }
+        for name in directories where !skippedDirectories.contains(name) {
+            let child = openat(dirfd(handle), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if child >= 0 { walk(descriptor: child, prefix: prefix + name + "/", into: &found) }
         }
-        return found
     }
 }
 
