@@ -115,6 +115,9 @@ public enum PolicyEngine {
             && !host[..<dot].contains(UInt8(ascii: "."))
     }
 
+    static let documentedTLSVersions: Set = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
+    static let laterKeys = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking"]
+
     /// A matching NSExceptionDomains entry "overrides every global key", even an empty dict;
     /// its own defaults are ATS's: TLS 1.2, forward secrecy required, HTTP not allowed.
     static func exceptionPolicy(_ rule: ATSConfiguration.DomainRule, era: OSEra) -> Decision {
@@ -125,7 +128,7 @@ public enum PolicyEngine {
             decision.httpAllowed = http.value
             decision.decidedBy.append(.init(key: http.key, line: http.line, rule: "allows insecure HTTP loads for this domain"))
         }
-        if let tls = rule.minimumTLS, !["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"].contains(tls.value) {
+        if let tls = rule.minimumTLS, !documentedTLSVersions.contains(tls.value) {
             decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "\"\(tls.value)\" is not a documented value"))
             decision.openQuestions.append("\(tls.key) \"\(tls.value)\" is not one of Apple's values; assumed ignored (the default TLSv1.2 applies)")
         } else if let tls = rule.minimumTLS {
@@ -151,7 +154,6 @@ public enum PolicyEngine {
         // NSAllowsArbitraryLoads: "In iOS 10 and later and macOS 10.12 and later, the value of
         // NSAllowsArbitraryLoads is ignored if any of NSAllowsArbitraryLoadsForMedia,
         // NSAllowsArbitraryLoadsInWebContent or NSAllowsLocalNetworking is present" (any value).
-        let laterKeys = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking"]
         let overriding = era >= .ios10 ? laterKeys.first { config.keyLines[$0] != nil } : nil
         var arbitrary = false
         var reasons: [Decision.Reason] = []

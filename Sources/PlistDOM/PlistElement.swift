@@ -11,7 +11,11 @@ public final class PlistElement {
     }
 
     /// The element name, e.g. `dict`, `key`, `true`.
-    public internal(set) var name: String
+    public internal(set) var name: String {
+        didSet { kind = PlistKind(rawValue: name) }
+    }
+    /// The value kind this element spells, or `nil` for `plist` and unknown names.
+    public private(set) var kind: PlistKind?
     var startTag: ArraySlice<UInt8>
     /// `nil` for an empty-element tag such as `<true/>` or `<dict />`.
     var endTag: ArraySlice<UInt8>?
@@ -33,9 +37,10 @@ public final class PlistElement {
 
     init(
         name: String, startTag: ArraySlice<UInt8>, endTag: ArraySlice<UInt8>?,
-        pieces: [Piece], text: String, sourceOffset: Int?
+        pieces: [Piece], text: String, sourceOffset: Int?, kind: PlistKind?? = nil
     ) {
         self.name = name
+        self.kind = kind ?? PlistKind(rawValue: name)
         self.startTag = startTag
         self.endTag = endTag
         self.pieces = pieces
@@ -43,8 +48,6 @@ public final class PlistElement {
         self.sourceOffset = sourceOffset
     }
 
-    /// The value kind this element spells, or `nil` for `plist` and unknown names.
-    public var kind: PlistKind? { PlistKind(rawValue: name) }
 
     /// Child elements, in document order.
     public var children: [PlistElement] {

@@ -16,6 +16,7 @@ final class SAXTreeBuilder {
 
     private struct Frame {
         let name: String
+        let kind: PlistKind?
         let startTag: Range<Int>
         let selfClosing: Bool
         /// Where this element's pieces start in the builder's shared `pieces` buffer.
@@ -96,7 +97,7 @@ final class SAXTreeBuilder {
         return Int(xmlByteConsumed(context))
     }
 
-    fileprivate func startElement(_ name: String) {
+    fileprivate func startElement(_ name: String, kind: PlistKind?) {
         guard failure == nil else { return }
         if stack.count >= SAXTreeBuilder.maximumDepth {
             fail("nesting deeper than \(SAXTreeBuilder.maximumDepth) levels", at: consumed)
@@ -117,7 +118,7 @@ final class SAXTreeBuilder {
         }
         text.removeAll(keepingCapacity: true)
         stack.append(Frame(
-            name: name, startTag: tagStart..<tagEnd,
+            name: name, kind: kind, startTag: tagStart..<tagEnd,
             selfClosing: selfClosing, firstPiece: pieces.count, cursor: tagEnd))
     }
 
@@ -144,7 +145,7 @@ final class SAXTreeBuilder {
             endTag: endTag.map { source[$0] },
             pieces: Array(pieces[frame.firstPiece...]),
             text: frame.hasChildren ? "" : String(decoding: text, as: UTF8.self),
-            sourceOffset: frame.startTag.lowerBound)
+            sourceOffset: frame.startTag.lowerBound, kind: .some(frame.kind))
         text.removeAll(keepingCapacity: true)
         pieces.removeSubrange(frame.firstPiece...)
         element.lines = lines
@@ -245,7 +246,8 @@ final class SAXTreeBuilder {
             }
         }
         sax.pointee.startElementNs = { ctx, localname, _, _, _, _, _, _, _ in
-            saxBuilder(ctx)?.startElement(elementName(localname))
+            let (name, kind) = elementName(localname)
+            saxBuilder(ctx)?.startElement(name, kind: kind)
         }
         sax.pointee.endElementNs = { ctx, _, _, _ in
             saxBuilder(ctx)?.endElement()
@@ -308,16 +310,19 @@ private func saxBuilder(_ ctx: UnsafeMutableRawPointer?) -> SAXTreeBuilder? {
 
 /// The plist vocabulary is returned without building a new String for each element.
 // Read-only after initialisation.
-nonisolated(unsafe) private let knownNames: [(name: String, cString: UnsafeMutablePointer<CChar>)] =
-    ["key", "string", "dict", "true", "false", "integer", "array", "real", "date", "data", "plist"].map { ($0, strdup($0)!) }
+nonisolated(unsafe) private let knownNames: [(name: String, cString: UnsafeMutablePointer<CChar>, kind: PlistKind?)] =
+    ["key", "string", "dict", "true", "false", "integer", "array", "real", "date", "data", "plist"].map {
+        ($0, strdup($0)!, PlistKind(rawValue: $0))
+    }
 
-private func elementName(_ pointer: UnsafePointer<xmlChar>?) -> String {
-    guard let pointer else { return "" }
+/// An element's name and the value kind it spells (every kind is a known name).
+private func elementName(_ pointer: UnsafePointer<xmlChar>?) -> (String, PlistKind?) {
+    guard let pointer else { return ("", nil) }
     let first = CChar(bitPattern: pointer[0])
     for known in knownNames where known.cString[0] == first {
-        if strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), known.cString) == 0 { return known.name }
+        if strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), known.cString) == 0 { return (known.name, known.kind) }
     }
-    return String(cString: pointer)
+    return (String(cString: pointer), nil)
 }
 
 private func saxString(_ pointer: UnsafePointer<xmlChar>?) -> String {

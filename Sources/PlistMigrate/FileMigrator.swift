@@ -106,21 +106,32 @@ public struct FileMigrator: Sendable {
     /// reported and left alone rather than guessed at.
     static func duplicateKeyDiagnostics(_ document: PlistDocument) -> [Diagnostic]? {
         var diagnostics: [Diagnostic] = []
-        func check(_ dict: PlistElement, only names: Set<String>? = nil) {
+        func report(_ entry: DictEntry, firstAt first: PlistElement) {
+            diagnostics.append(Diagnostic(
+                migrationID: "plist-migrate", location: entry.key.location ?? SourceLocation(line: 1, column: 1),
+                message: "duplicate key \"\(entry.name)\" (first at line \(first.location?.line ?? 0)); "
+                    + "Apple's reader keeps the last one; resolve it by hand, the file is left as it is"))
+        }
+        func check(_ dict: PlistElement) {
+            let entries = dict.entries
+            // Small dicts (most of ATS) are compared pairwise; larger ones through a table.
             var seen: [String: PlistElement] = [:]
-            for entry in dict.entries where names?.contains(entry.name) ?? true {
-                if let first = seen[entry.name] {
-                    diagnostics.append(Diagnostic(
-                        migrationID: "plist-migrate", location: entry.key.location ?? SourceLocation(line: 1, column: 1),
-                        message: "duplicate key \"\(entry.name)\" (first at line \(first.location?.line ?? 0)); "
-                            + "Apple's reader keeps the last one; resolve it by hand, the file is left as it is"))
-                } else {
+            for (index, entry) in entries.enumerated() {
+                let first = entries.count <= 16
+                    ? entries[..<index].first { $0.name == entry.name }?.key
+                    : seen[entry.name]
+                if let first {
+                    report(entry, firstAt: first)
+                } else if entries.count > 16 {
                     seen[entry.name] = entry.key
                 }
-                if entry.value.name == "dict", names == nil { check(entry.value) }
+                if entry.value.name == "dict" { check(entry.value) }
             }
         }
-        check(document.rootValue, only: [ATSKey.appTransportSecurity])
+        var firstATS: PlistElement?
+        for entry in document.rootValue.entries where entry.name == ATSKey.appTransportSecurity {
+            if let first = firstATS { report(entry, firstAt: first) } else { firstATS = entry.key }
+        }
         if let ats = document.rootValue[key: ATSKey.appTransportSecurity], ats.name == "dict" { check(ats) }
         return diagnostics.isEmpty ? nil : diagnostics
     }
