@@ -136,14 +136,25 @@ extension PlistDocument {
     /// The keys leading from the root value to `element` through dicts (`[]` for the root
     /// value itself); `nil` if it is not reachable through dicts alone.
     public func keyPath(of element: PlistElement) -> [String]? {
-        func search(_ node: PlistElement, _ path: [String]) -> [String]? {
-            if node === element { return path }
+        // Builds the path on the way back out (innermost key first), so the search allocates
+        // nothing for the entries it passes.
+        func search(_ node: PlistElement) -> [String]? {
+            if node === element { return [] }
             guard node.name == "dict" else { return nil }
-            for entry in node.entries {
-                if let found = search(entry.value, path + [entry.name]) { return found }
+            var pendingKey: PlistElement?
+            for child in node.childElements {
+                if child.name == "key" {
+                    pendingKey = child
+                } else if let key = pendingKey {
+                    pendingKey = nil
+                    if var found = search(child) {
+                        found.append(key.text)
+                        return found
+                    }
+                }
             }
             return nil
         }
-        return search(rootValue, [])
+        return search(rootValue).map { Array($0.reversed()) }
     }
 }

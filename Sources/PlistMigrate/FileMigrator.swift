@@ -171,30 +171,48 @@ public struct FileMigrator: Sendable {
     }
 
     /// Why `output` is not a safe rewrite of `original`, or `nil` when it is. Independent of
-    /// the edit code: the output must parse on its own; every byte outside the root ATS value
-    /// must be the original's (`atsRange`, taken before any edit); and the output's value tree
-    /// must equal the original's with exactly the recorded `edits` applied to plain values.
+    /// the edit code, in three steps:
+    /// 1. every byte outside the root ATS value is the original's (`atsRange`, taken before any
+    ///    edit), which locates the new ATS value in the output;
+    /// 2. the whole output is well-formed XML (libxml2 re-reads every byte);
+    /// 3. the new ATS value, parsed on its own, is exactly one valid plist value, and equals the
+    ///    original ATS value with exactly the recorded `edits` applied.
+    /// The original was a valid plist and only one value element was swapped for another, so
+    /// the output is a valid plist too: no tree of the unchanged part needs building again.
     static func verify(
         original: [UInt8], originalValue: PlistValue?, atsRange oldRange: Range<Int>?, output: [UInt8], edits: [PlannedEdit]
     ) -> String? {
-        let after: PlistDocument
+        let oldRange = oldRange ?? (try? PlistDocument(parsing: original)).flatMap { atsEntryRange(in: $0) }
+        guard let oldRange else { return "the original has no NSAppTransportSecurity value" }
+        let suffixCount = original.count - oldRange.upperBound
+        guard output.count >= oldRange.lowerBound + suffixCount,
+            original[..<oldRange.lowerBound] == output[..<oldRange.lowerBound],
+            original[oldRange.upperBound...] == output[(output.count - suffixCount)...]
+        else { return "bytes outside NSAppTransportSecurity changed" }
         do {
-            after = try PlistDocument(parsing: output)
+            try PlistDocument.checkWellFormed(output)
         } catch {
             return "the rewritten file does not parse (\(error))"
         }
-        let oldRange = oldRange ?? (try? PlistDocument(parsing: original)).flatMap { atsEntryRange(in: $0) }
-        guard let oldRange, let newRange = atsEntryRange(in: after),
-            original[..<oldRange.lowerBound] == output[..<newRange.lowerBound],
-            original[oldRange.upperBound...] == output[newRange.upperBound...]
-        else { return "bytes outside NSAppTransportSecurity changed" }
+        let newValue = output[oldRange.lowerBound..<(output.count - suffixCount)]
+        let fragment: PlistDocument
+        do {
+            fragment = try PlistDocument(parsing: Array("<plist>".utf8) + newValue + Array("</plist>".utf8))
+        } catch {
+            return "the rewritten NSAppTransportSecurity value does not parse (\(error))"
+        }
+        // Exactly one element, nothing around it: the bytes between the fixed parts are the value.
+        guard fragment.byteRange(of: fragment.rootValue) == 7..<(7 + newValue.count) else {
+            return "bytes outside NSAppTransportSecurity changed"
+        }
         // Identical bytes around the ATS value mean identical values there, so only the ATS
         // subtree is compared: the original's, as read before any edit (snapshot taken by the
         // first session that edits; without one, parse the original), with the edits applied.
         guard let before = originalValue ?? (try? PlistDocument(parsing: original)).map(atsValue) else {
             return "the original does not parse"
         }
-        guard atsValue(after) == PlannedEdit.apply(edits, to: before) else {
+        let after = PlistValue.dict([ATSKey.appTransportSecurity: fragment.value])
+        guard after == PlannedEdit.apply(edits, to: before) else {
             return "the rewritten values differ from the planned edits"
         }
         return nil

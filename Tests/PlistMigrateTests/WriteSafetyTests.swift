@@ -85,6 +85,28 @@ import PlistDOM
         }
     }
 
+    /// Outputs no pass can make through the editing API, handed to the check directly: each
+    /// replaces the ATS value (`<dict>` … `</dict>`) with something that must be refused.
+    @Test(arguments: [
+        ("<dict>\n\t\t<key>NSAllowsArbitraryLoads</key>\n\t\t<true/>\n\t", "the rewritten file does not parse"),
+        ("<dict/><dict/>", "the rewritten NSAppTransportSecurity value does not parse"),
+        ("<dict/> <!-- x -->", "bytes outside NSAppTransportSecurity changed"),
+        ("<dict><key>a</key></dict>", "the rewritten NSAppTransportSecurity value does not parse"),
+        ("<array/>", "the rewritten values differ from the planned edits"),
+    ])
+    func malformedOrMisplacedRewritesAreRefused(_ replacement: String, _ reason: String) throws {
+        let text = String(decoding: Self.input, as: UTF8.self)
+        let start = try #require(text.range(of: "<dict>\n\t\t<key>NSAllowsArbitraryLoads"))
+        let end = try #require(text.range(of: "</dict>", range: start.upperBound..<text.endIndex))
+        let oldRange = text.utf8.distance(from: text.startIndex, to: start.lowerBound)
+            ..< text.utf8.distance(from: text.startIndex, to: end.upperBound)
+        let output = Array(text.replacingCharacters(in: start.lowerBound..<end.upperBound, with: replacement).utf8)
+        let failure = FileMigrator.verify(original: Self.input, originalValue: nil, atsRange: oldRange, output: output, edits: [])
+        #expect(failure?.hasPrefix(reason) == true, "\(failure ?? "accepted")")
+        // The unchanged value passes the same check.
+        #expect(FileMigrator.verify(original: Self.input, originalValue: nil, atsRange: oldRange, output: Self.input, edits: []) == nil)
+    }
+
     @Test func aFileChangedOnDiskSinceItWasReadIsNotOverwritten() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
