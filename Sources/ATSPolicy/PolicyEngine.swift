@@ -62,8 +62,10 @@ public enum PolicyEngine {
         // NSPinnedDomains (iOS 14+/macOS 11+): identities pinned for matching hosts,
         // independent of the exception domains.
         let pins = era >= .ios14 ? matchingRule(config.pinnedDomains, host: host, era: era, notes: &pinNotes) : nil
+        // An exception domain's policy does not depend on the kind of load: built once.
+        let exception = rule.map { exceptionPolicy($0, era: era) }
         return kinds.map { kind in
-            var decision = rule.map { exceptionPolicy($0, era: era) } ?? globalPolicy(config, era: era, host: host, kind: kind)
+            var decision = exception ?? globalPolicy(config, era: era, host: host, kind: kind)
             decision.openQuestions += notes
             if let pins {
                 decision.pinnedCAIdentities = pins.pinnedCAIdentities

@@ -102,6 +102,15 @@ public enum UnifiedDiff {
         }
     }
 
+    /// A line as a dictionary key, hashed as one block of bytes rather than byte by byte.
+    struct LineKey: Hashable {
+        let bytes: ArraySlice<UInt8>
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
     /// Part of a buffer cut into lines (each with its terminator), as ranges rather than copies.
     struct Lines {
         let bytes: [UInt8]
@@ -148,10 +157,11 @@ public enum UnifiedDiff {
             tail += 1
         }
         // Equal lines get equal numbers, so the standard library diffs integers, not bytes.
-        var numbers: [ArraySlice<UInt8>: Int] = [:]
+        var numbers: [LineKey: Int] = [:]
         func number(_ line: ArraySlice<UInt8>) -> Int {
-            if let known = numbers[line] { return known }
-            numbers[line] = numbers.count
+            let key = LineKey(bytes: line)
+            if let known = numbers[key] { return known }
+            numbers[key] = numbers.count
             return numbers.count - 1
         }
         let oldMiddle = (head..<(old.count - tail)).map { number(old[$0]) }
