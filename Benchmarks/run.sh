@@ -18,7 +18,7 @@ bin=$(swift build -c release --show-bin-path)/plist-migrate
 rm -rf "$work" && mkdir -p "$work"
 python3 Benchmarks/make-monorepo.py "$corpus" "$work/monorepo" "$count"
 find "$work/monorepo" -name '*.plist' -print0 | sort -z > "$work/files"
-size=$(du -sh "$work/monorepo" | cut -f1)
+size=$(find "$work/monorepo" -name '*.plist' -printf '%s\n' | awk '{ s += $1 } END { printf "%.1f MB", s / 1e6 }')
 
 # median wall seconds and max peak RSS (KB) of a command over $reps runs
 measure() {
