@@ -5,9 +5,10 @@ import PlistDOM
 /// Runs a plan's passes over one file's bytes, in order, on one tree, and keeps a snapshot
 /// after each pass so each pass gets its own diff.
 ///
-/// Before anything may be written, the output is re-parsed and checked independently of the
-/// edit code (`verify`): every byte outside the root `NSAppTransportSecurity` value must be
-/// identical, and the ATS value must equal the input's with exactly the recorded edits applied.
+/// Before anything may be written, the output is checked independently of the edit code
+/// (`verify`): libxml2 re-reads all of it, every byte outside the root `NSAppTransportSecurity`
+/// value must be identical, and that value, parsed again, must equal the input's with exactly
+/// the recorded edits applied.
 public struct FileMigrator: Sendable {
     public let plan: MigrationPlan
 
