@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PlistDOM
 
 /// A file to process, and whether the user named it (errors) or a walk found it (skips).
 public struct DiscoveredFile: Sendable, Hashable {
@@ -71,7 +72,7 @@ public struct FileDiscovery: Sendable {
     /// Whether a walked file (path relative to the walked directory) should be processed.
     func isWanted(_ relative: String) -> Bool {
         let bytes = relative.utf8
-        guard bytes.count > 6, relative.hasSuffix(".plist"), !Self.bytes(bytes, contain: Self.tempMarkerBytes) else { return false }
+        guard bytes.count > 6, relative.hasSuffix(".plist"), !Array(bytes).containsBytes(Self.tempMarkerBytes) else { return false }
         // Each directory component, compared as bytes (this runs for every file of a monorepo).
         var componentStart = bytes.startIndex
         for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
@@ -85,15 +86,6 @@ public struct FileDiscovery: Sendable {
 
     private static let skippedDirectoryBytes = skippedDirectories.map { Array($0.utf8) }
     private static let tempMarkerBytes = Array(FileIO.tempMarker.utf8)
-
-    private static func bytes(_ haystack: String.UTF8View, contain needle: [UInt8]) -> Bool {
-        var start = haystack.startIndex
-        while haystack.distance(from: start, to: haystack.endIndex) >= needle.count {
-            if haystack[start...].starts(with: needle) { return true }
-            start = haystack.index(after: start)
-        }
-        return false
-    }
 
     /// `./a/b` → `a/b`, `dir/` → `dir`: the form used in reports and diff headers.
     public static func displayPath(_ raw: String) -> String {
