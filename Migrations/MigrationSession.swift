@@ -164,16 +164,9 @@ public final class MigrationSession {
     /// Renames deprecated aliases to their documented keys in every NSExceptionDomains entry,
     /// with `renameOrMerge`'s twin rules.
     public func renameAliasesInExceptionDomains(_ renames: [(old: String, new: String)]) {
-        let lengths = renames.map(\.old.utf8.count)
-        /// One scan of the keys first, comparing lengths before text: most domains hold no alias.
+        /// One scan of the keys first: most domains hold none of the aliases.
         func holdsAlias(_ dict: PlistElement) -> Bool {
-            for child in dict.childElements where child.name == "key" {
-                let count = child.text.utf8.count
-                for (index, length) in lengths.enumerated() where length == count && renames[index].old == child.text {
-                    return true
-                }
-            }
-            return false
+            dict.childElements.contains { key in key.name == "key" && renames.contains { $0.old == key.text } }
         }
         for domain in domainDicts(under: ATSKey.exceptionDomains) where holdsAlias(domain.value) {
             for (old, new) in renames { renameOrMerge(old, to: new, in: domain.value) }

@@ -31,12 +31,12 @@ public enum NewValue: Sendable, Equatable {
         guard let text else {
             return PlistElement(
                 name: name, startTag: ArraySlice("<\(name)/>".utf8), endTag: nil,
-                pieces: [], text: "", sourceOffset: nil)
+                pieces: [], text: "", sourceOffset: nil, kind: PlistKind(rawValue: name))
         }
         return PlistElement(
             name: name, startTag: ArraySlice("<\(name)>".utf8), endTag: ArraySlice("</\(name)>".utf8),
             pieces: text.isEmpty ? [] : [.gap(ArraySlice(XMLEscaping.escape(text)))],
-            text: text, sourceOffset: nil)
+            text: text, sourceOffset: nil, kind: PlistKind(rawValue: name))
     }
 }
 

@@ -136,21 +136,13 @@ extension PlistDocument {
     /// The keys leading from the root value to `element` through dicts (`[]` for the root
     /// value itself); `nil` if it is not reachable through dicts alone.
     public func keyPath(of element: PlistElement) -> [String]? {
-        // Builds the path on the way back out (innermost key first), so the search allocates
-        // nothing for the entries it passes.
+        // Builds the path on the way back out (innermost key first): no path copy per entry.
         func search(_ node: PlistElement) -> [String]? {
             if node === element { return [] }
-            guard node.name == "dict" else { return nil }
-            var pendingKey: PlistElement?
-            for child in node.childElements {
-                if child.name == "key" {
-                    pendingKey = child
-                } else if let key = pendingKey {
-                    pendingKey = nil
-                    if var found = search(child) {
-                        found.append(key.text)
-                        return found
-                    }
+            for entry in node.entries {
+                if var found = search(entry.value) {
+                    found.append(entry.name)
+                    return found
                 }
             }
             return nil

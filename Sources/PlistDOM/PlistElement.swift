@@ -37,10 +37,10 @@ public final class PlistElement {
 
     init(
         name: String, startTag: ArraySlice<UInt8>, endTag: ArraySlice<UInt8>?,
-        pieces: [Piece], text: String, sourceOffset: Int?, kind: PlistKind?? = nil
+        pieces: [Piece], text: String, sourceOffset: Int?, kind: PlistKind?
     ) {
         self.name = name
-        self.kind = kind ?? PlistKind(rawValue: name)
+        self.kind = kind
         self.startTag = startTag
         self.endTag = endTag
         self.pieces = pieces
@@ -51,7 +51,7 @@ public final class PlistElement {
 
     /// Child elements, in document order.
     public var children: [PlistElement] {
-        pieces.compactMap { if case .element(let e) = $0 { e } else { nil } }
+        Array(childElements)
     }
 
     /// Child elements, in document order, without building an array.

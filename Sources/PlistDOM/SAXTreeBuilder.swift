@@ -145,7 +145,7 @@ final class SAXTreeBuilder {
             endTag: endTag.map { source[$0] },
             pieces: Array(pieces[frame.firstPiece...]),
             text: frame.hasChildren ? "" : String(decoding: text, as: UTF8.self),
-            sourceOffset: frame.startTag.lowerBound, kind: .some(frame.kind))
+            sourceOffset: frame.startTag.lowerBound, kind: frame.kind)
         text.removeAll(keepingCapacity: true)
         pieces.removeSubrange(frame.firstPiece...)
         element.lines = lines

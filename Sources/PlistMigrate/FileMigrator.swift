@@ -196,14 +196,15 @@ public struct FileMigrator: Sendable {
             return "the rewritten file does not parse (\(error))"
         }
         let newValue = output[oldRange.lowerBound..<(output.count - suffixCount)]
+        let open = Array("<plist>".utf8)
         let fragment: PlistDocument
         do {
-            fragment = try PlistDocument(parsing: Array("<plist>".utf8) + newValue + Array("</plist>".utf8))
+            fragment = try PlistDocument(parsing: open + newValue + Array("</plist>".utf8))
         } catch {
             return "the rewritten NSAppTransportSecurity value does not parse (\(error))"
         }
         // Exactly one element, nothing around it: the bytes between the fixed parts are the value.
-        guard fragment.byteRange(of: fragment.rootValue) == 7..<(7 + newValue.count) else {
+        guard fragment.byteRange(of: fragment.rootValue) == open.count..<(open.count + newValue.count) else {
             return "bytes outside NSAppTransportSecurity changed"
         }
         // Identical bytes around the ATS value mean identical values there, so only the ATS
