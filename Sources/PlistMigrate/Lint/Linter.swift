@@ -35,7 +35,7 @@ public enum Linter {
             add("L006", ats, "NSAppTransportSecurity is \(article(ats.name)), not a dict")
             return findings
         }
-        findings += migrationFindings(bytes, path: path)
+        findings += migrationFindings(document, bytes, path: path)
         checkKeysAndTypes(ats, add)
         checkDomains(ats, add)
         if let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads), arbitrary.value.isTrue {
@@ -44,13 +44,19 @@ public enum Linter {
         return findings.sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
     }
 
-    /// Each migration, run alone on its own parse: every edit it would make is a finding.
-    static func migrationFindings(_ bytes: [UInt8], path: String) -> [Finding] {
+    /// Each migration, run alone on the unedited file: every edit it would make is a finding.
+    /// A probe on the shared, unedited `document` says whether it edits at all; only then is
+    /// it run for real on a parse of its own (its edits change that tree).
+    static func migrationFindings(_ document: PlistDocument, _ bytes: [UInt8], path: String) -> [Finding] {
         var findings: [Finding] = []
         for migration in MigrationRegistry.all {
-            guard let document = try? PlistDocument(parsing: bytes) else { continue }
-            let session = MigrationSession(document: document, migration: migration)
+            var session = MigrationSession(document: document, migration: migration, probeOnly: true)
             migration.apply(to: session)
+            if session.wouldEdit {
+                guard let copy = try? PlistDocument(parsing: bytes) else { continue }
+                session = MigrationSession(document: copy, migration: migration)
+                migration.apply(to: session)
+            }
             let rule = LintRule.forMigration(migration)
             for (edit, location) in zip(session.plannedEdits, session.editLocations) {
                 findings.append(Finding(ruleID: migration.id, severity: rule.severity, path: path, line: location.line,
