@@ -1,9 +1,11 @@
 import PlistDOM
 
 /// Corrects misspelled or miscased ATS keys (`NSExceptionAllowInsecureHTTPLoads`,
-/// `NSIncludesSubdomain`, `NSAllowsAritraryLoads`, …) when exactly one documented key is close
-/// and that key is not already in the dict. The system reads keys by exact name, so a
-/// misspelled key is silently ignored.
+/// `NSIncludesSubdomain`, `NSAllowsAritraryLoads`, …) to the documented key, when the close
+/// candidates all spell one setting (a deprecated alias counts as its documented key). When the
+/// setting is already present, an equal value makes the misspelled entry redundant (removed) and
+/// a different one is a conflict. The system reads keys by exact name, so a misspelled key is
+/// silently ignored.
 public struct FixKeySpelling: Migration {
     public let id = "ATS005"
     public let version = 5
@@ -21,16 +23,19 @@ public struct FixKeySpelling: Migration {
         for level in ATSKeyCatalog.Level.allCases {
             for dict in session.dicts(at: level) {
                 for entry in dict.entries {
-                    let candidates = ATSKeyCatalog.candidates(for: entry.name, at: level)
-                    guard candidates.count == 1, let correct = candidates.first else { continue }
-                    // Any spelling of the same setting counts as present, so that the later
-                    // renames of deprecated aliases cannot change this decision on a second run.
-                    if let present = ATSKeyCatalog.family(of: correct).lazy.compactMap({ dict.entry($0) }).first {
+                    guard let correct = ATSKeyCatalog.correction(for: entry.name, at: level) else { continue }
+                    // Any spelling of the same setting counts as present: an equal one makes the
+                    // misspelled entry redundant, a different one is a conflict.
+                    guard let present = ATSKeyCatalog.family(of: correct).lazy.compactMap({ dict.entry($0) }).first else {
+                        session.rename(entry, to: correct)
+                        continue
+                    }
+                    if PlistValue(present.value) == PlistValue(entry.value) {
+                        session.remove(entry, from: dict)
+                    } else {
                         session.conflict(at: entry.key,
                             "conflict: \(entry.name) looks like a misspelling of \(correct), but \(present.name) is already present "
-                            + "(line \(present.key.location?.line ?? 0)); both left as they are")
-                    } else {
-                        session.rename(entry, to: correct)
+                            + "with another value (line \(present.key.location?.line ?? 0)); both left as they are")
                     }
                 }
             }

@@ -35,6 +35,8 @@ public struct CleanDomainKeys: Migration {
         for scheme in ["https://", "http://"] where name.lowercased().hasPrefix(scheme) {
             name = name.dropFirst(scheme.count)
         }
+        // Another scheme (`ftp://d.com`) is not a web address ATS governs: not ours to guess at.
+        if name.contains("://") { return key }
         if let slash = name.firstIndex(of: "/") {
             // Keep a CIDR range such as 10.0.0.0/8.
             let suffix = name[name.index(after: slash)...]
@@ -42,8 +44,8 @@ public struct CleanDomainKeys: Migration {
             if !isCIDR { name = name[..<slash] }
         }
         // A port: `host:digits`, but not an IPv6 address (more than one colon).
-        if name.filter({ $0 == ":" }).count == 1, let colon = name.firstIndex(of: ":"),
-            name[name.index(after: colon)...].allSatisfy(\.isNumber)
+        if name.filter({ $0 == ":" }).count == 1, let colon = name.firstIndex(of: ":"), colon != name.startIndex,
+            case let port = name[name.index(after: colon)...], !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber)
         {
             name = name[..<colon]
         }

@@ -40,15 +40,26 @@ public enum ATSKeyCatalog {
 
     public static let tlsVersions: Set<String> = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
 
-    /// The keys that spell the same setting: a documented key and its deprecated
-    /// NSThirdParty…/NSTemporary… aliases.
+    /// The keys that spell the same setting, the documented one first: a documented key and its
+    /// deprecated NSThirdParty…/NSTemporary… aliases, or NSAllowsArbitraryLoadsForMedia and the
+    /// NSAllowsArbitraryLoadsInMedia that ATS002 renames.
     public static func family(of key: String) -> [String] {
+        let media = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInMedia"]
+        if media.contains(key) { return media }
         for prefix in ["NSThirdPartyException", "NSTemporaryException", "NSException"] where key.hasPrefix(prefix) {
             let setting = key.dropFirst(prefix.count)
             let members = ["NSException", "NSThirdPartyException", "NSTemporaryException"].map { $0 + setting }
             if members.allSatisfy({ keys[.exceptionDomain]?[$0] != nil }) { return members }
         }
         return [key]
+    }
+
+    /// The documented key a misspelled `key` stands for, when its close candidates all spell one
+    /// setting: straight to the documented name, so that no later pass has to rename it again
+    /// (`NSThirdPartyExceptionAllowsInsecreuHTTPLoads` → `NSExceptionAllowsInsecureHTTPLoads`).
+    public static func correction(for key: String, at level: Level) -> String? {
+        let documented = Set(candidates(for: key, at: level).map { family(of: $0)[0] })
+        return documented.count == 1 ? documented.first : nil
     }
 
     /// The known keys of `level` that `key` is a likely misspelling of: equal ignoring case, or

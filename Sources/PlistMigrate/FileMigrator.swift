@@ -59,46 +59,73 @@ public struct FileMigrator: Sendable {
         var configuration: ATSConfiguration?
         var current = bytes
         let ats = MigrationSession.appTransportSecurity(of: document)
-        for migration in plan.selected {
-            let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats)
-            if originalValue == nil {
-                session.beforeFirstEdit = {
-                    originalValue = Self.atsValue(document)
-                    originalATSRange = Self.atsEntryRange(in: document)
-                    configuration = ATSConfiguration(document: document)
+        // The passes run in order, and again, until a whole round changes nothing: a pass may
+        // produce what an earlier one fixes (ATS005 repairs a misspelled NSExceptionDomains
+        // after ATS001 and ATS004 ran), and one run must leave nothing for the next. Each
+        // application keeps its own diff. The conflicts reported are those of the last round,
+        // the one that changed nothing: they describe the file as it is left.
+        var round = 0
+        var roundChanged = true
+        while roundChanged {
+            round += 1
+            guard round <= Self.maximumRounds else {
+                return Self.internalError("the passes did not settle after \(Self.maximumRounds) rounds", result)
+            }
+            roundChanged = false
+            result.diagnostics = []
+            for migration in plan.selected {
+                let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats)
+                if originalValue == nil {
+                    session.beforeFirstEdit = {
+                        originalValue = Self.atsValue(document)
+                        originalATSRange = Self.atsEntryRange(in: document)
+                        configuration = ATSConfiguration(document: document)
+                    }
                 }
+                let revision = document.revision
+                migration.apply(to: session)
+                result.diagnostics += session.diagnostics
+                plannedEdits += session.plannedEdits
+                guard document.revision != revision else { continue }
+                let next = document.bytes
+                guard next != current else { continue }
+                roundChanged = true
+                let changed = ATSConfiguration(document: document)
+                if let diff = UnifiedDiff.make(from: current, to: next, path: path) {
+                    result.passes.append(PassResult(
+                        id: migration.id, version: migration.version, name: migration.name,
+                        impact: migration.impact, editCount: session.editCount, diff: diff,
+                        // No snapshot means the pass edited behind its session's back; verify rejects that.
+                        policyDelta: configuration.map { PolicyDelta.lines(before: $0, after: changed) } ?? [],
+                        round: round))
+                }
+                configuration = changed
+                current = next
             }
-            let revision = document.revision
-            migration.apply(to: session)
-            result.diagnostics += session.diagnostics
-            plannedEdits += session.plannedEdits
-            guard document.revision != revision else { continue }
-            let next = document.bytes
-            guard next != current else { continue }
-            let changed = ATSConfiguration(document: document)
-            if let diff = UnifiedDiff.make(from: current, to: next, path: path) {
-                result.passes.append(PassResult(
-                    id: migration.id, version: migration.version, name: migration.name,
-                    impact: migration.impact, editCount: session.editCount, diff: diff,
-                    // No snapshot means the pass edited behind its session's back; verify rejects that.
-                    policyDelta: configuration.map { PolicyDelta.lines(before: $0, after: changed) } ?? []))
-            }
-            configuration = changed
-            current = next
         }
         result.output = current
         if current != bytes {
             if let failure = Self.verify(original: bytes, originalValue: originalValue, atsRange: originalATSRange,
                                          output: current, edits: plannedEdits) {
-                result.status = .error
-                result.error = FileError("internal error (a bug in plist-migrate, please report it): \(failure); file left untouched")
-                result.output = bytes
-                result.passes = []
-                return result
+                return Self.internalError(failure, result)
             }
             result.status = .changed
         }
         result.heldBack = heldBackThatWouldChange(document, appTransportSecurity: ats)
+        return result
+    }
+
+    /// A file whose passes still change it after this many rounds is left alone as a bug: every
+    /// pass is idempotent and none undoes another, so two or three rounds settle any real file.
+    static let maximumRounds = 8
+
+    private static func internalError(_ failure: String, _ partial: FileResult) -> FileResult {
+        var result = partial
+        result.status = .error
+        result.error = FileError("internal error (a bug in plist-migrate, please report it): \(failure); file left untouched")
+        result.output = result.original
+        result.passes = []
+        result.diagnostics = []
         return result
     }
 

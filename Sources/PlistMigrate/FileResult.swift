@@ -12,8 +12,12 @@ public struct PassResult: Sendable {
     public var diff: String
     /// What the pass does to the effective ATS policy (`["no policy change"]` when nothing).
     public var policyDelta: [String] = []
+    /// Which round of the run applied it: 1, or more when a later pass produced something an
+    /// earlier one fixes (the passes repeat until a round changes nothing).
+    public var round = 1
 
-    public var label: String { "\(id) \(name) (\(impact.rawValue))" }
+    /// `ATS001 third-party-exception-keys (spelling)`, with `, round 2` after the first round.
+    public var label: String { "\(id) \(name) (\(impact.rawValue))" + (round > 1 ? ", round \(round)" : "") }
 }
 
 /// Everything a run learned about one file.

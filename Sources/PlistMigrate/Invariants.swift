@@ -2,23 +2,39 @@ import Migrations
 import PlistDOM
 
 /// The properties any input must keep, shared by the fuzzer and the regression tests: an
-/// accepted input prints back exactly; migrating it gives output that parses, passes the
-/// engine's own safety check, and is a fixed point of a second run.
+/// accepted input prints back exactly; a whole run (default passes, and every pass) gives output
+/// that parses, passes the engine's own safety check, and leaves nothing for a second run: no
+/// diff, and the same conflicts.
 public enum Invariants {
-    static let migrator = FileMigrator(plan: try! MigrationPlan(allowPolicyChange: true))
+    static let migrators = [
+        FileMigrator(plan: try! MigrationPlan(allowPolicyChange: true)),
+        FileMigrator(plan: try! MigrationPlan()),
+    ]
 
     /// What is wrong, or `nil` when every property holds (refusing an input is fine).
     public static func violation(in data: [UInt8]) -> String? {
         guard let document = try? PlistDocument(parsing: data) else { return nil }
         if document.bytes != data { return "parse -> print is not the input" }
+        for migrator in migrators {
+            if let violation = runViolation(data, migrator) { return violation }
+        }
+        return nil
+    }
+
+    static func runViolation(_ data: [UInt8], _ migrator: FileMigrator) -> String? {
         let first = migrator.migrate(data, path: "input", skipIfNotApplicable: false)
         if let error = first.error {
             return error.message.contains("internal error") ? "engine refused its own output: \(error.message)" : nil
         }
-        guard first.output != data else { return nil }
-        if (try? PlistDocument(parsing: first.output)) == nil { return "migrated output does not parse" }
+        if first.output != data, (try? PlistDocument(parsing: first.output)) == nil { return "migrated output does not parse" }
         let second = migrator.migrate(first.output, path: "input", skipIfNotApplicable: false)
-        if second.output != first.output { return "second run changed the output: not idempotent" }
+        if second.output != first.output || !second.passes.isEmpty {
+            return "a second run changed the output (\(second.passes.map(\.id).joined(separator: ", "))): the run is not idempotent"
+        }
+        if second.diagnostics.map(\.migrationID) != first.diagnostics.map(\.migrationID) {
+            return "a second run reported other conflicts (\(first.diagnostics.map(\.migrationID)) then \(second.diagnostics.map(\.migrationID)))"
+        }
+        if second.heldBack != first.heldBack { return "a second run held back other passes" }
         return nil
     }
 }

@@ -17,6 +17,7 @@ struct Report {
         var editCount: Int
         var diff: String
         var policyDelta: [String]
+        var round: Int
     }
 
     struct DiagnosticRecord: Codable, Equatable {
@@ -81,7 +82,7 @@ struct Report {
             error: result.error.map { DiagnosticRecord(migration: nil, line: $0.location?.line, column: $0.location?.column, message: $0.message) },
             passes: result.passes.map {
                 PassRecord(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, editCount: $0.editCount,
-                           diff: $0.diff, policyDelta: $0.policyDelta)
+                           diff: $0.diff, policyDelta: $0.policyDelta, round: $0.round)
             },
             diagnostics: result.diagnostics.map {
                 DiagnosticRecord(migration: $0.migrationID, line: $0.location.line, column: $0.location.column, message: $0.message)

@@ -21,7 +21,7 @@ import PlistDOM
         let id = "BUG002", version = 902, name = "unrecorded-edit", title = "bug", rationale = "Apple: none"
         let impact = Impact.spelling
         func apply(to session: MigrationSession) {
-            guard let ats = session.appTransportSecurity, let entry = ats.entries.first else { return }
+            guard let ats = session.appTransportSecurity, let entry = ats.entries.first, !entry.name.hasSuffix("Typo") else { return }
             session.document.rename(entry.key, to: entry.name + "Typo")
         }
     }
@@ -34,6 +34,16 @@ import PlistDOM
             guard let ats = session.appTransportSecurity, let entry = ats.entries.first else { return }
             session.replace(entry.value, with: .bool(false))
             session.document.replace(entry.value, with: .string("not what was recorded"))
+        }
+    }
+
+    /// Flips a value on every run, recording it honestly: the run never reaches a fixed point.
+    struct NeverSettles: Migration {
+        let id = "BUG004", version = 904, name = "never-settles", title = "bug", rationale = "Apple: none"
+        let impact = Impact.spelling
+        func apply(to session: MigrationSession) {
+            guard let ats = session.appTransportSecurity, let entry = ats.entries.first else { return }
+            session.replace(entry.value, with: .bool(!entry.value.isTrue))
         }
     }
 
@@ -57,6 +67,7 @@ import PlistDOM
         (EditsOutsideATS() as any Migration, "bytes outside NSAppTransportSecurity changed"),
         (UnrecordedEdit() as any Migration, "the rewritten values differ from the planned edits"),
         (MisrecordedEdit() as any Migration, "the rewritten values differ from the planned edits"),
+        (NeverSettles() as any Migration, "the passes did not settle after 8 rounds"),
     ])
     func aBuggyPassIsRefusedAndNothingIsWritten(_ migration: any Migration, _ reason: String) throws {
         let plan = try MigrationPlan(registry: [migration])

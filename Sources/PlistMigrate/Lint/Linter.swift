@@ -105,8 +105,8 @@ public enum Linter {
             let known = ATSKeyCatalog.keys[level] ?? [:]
             for entry in dict.entries {
                 guard let type = known[entry.name] else {
-                    let candidates = ATSKeyCatalog.candidates(for: entry.name, at: level)
-                    if candidates.count != 1 {
+                    if ATSKeyCatalog.correction(for: entry.name, at: level) == nil {
+                        let candidates = ATSKeyCatalog.candidates(for: entry.name, at: level)
                         let hint = candidates.isEmpty ? "" : " (did you mean \(candidates.joined(separator: " or "))?)"
                         add("L001", entry.key, "unknown key \(entry.name) is ignored\(hint)", nil, nil)
                     }
