@@ -1,17 +1,75 @@
 #!/usr/bin/env bash
-# Fuzz the parser and the migrations with libFuzzer + AddressSanitizer.
-# usage: Fuzz/run.sh [SECONDS]   (default 600). Crashing inputs land in Fuzz/crashes/; check
-# them in under Fuzz/regressions/ (the test suite replays every file there).
+# Fuzz plist-migrate with libFuzzer + AddressSanitizer, for as long as asked, collecting every
+# finding.
+#
+# usage: Fuzz/run.sh [SECONDS] [TARGETS]   (default: 600 s, "migrate write")
+#   migrate  parse -> print -> migrate (default passes and every pass) -> a second run: the
+#            output parses, passes the engine's own check, and the run is idempotent as a whole
+#   write    the write path on a real file: temp file, last-moment check, rename; nothing left
+#            behind, the file holds exactly the migrated bytes, a second run has nothing to write
+# The targets run side by side (one libFuzzer fork worker each), each for SECONDS. libFuzzer's
+# fork mode keeps going after a finding; findings land in Fuzz/crashes/TARGET/, are replayed,
+# grouped by the violation they report (numbers and paths blanked) and summarised at the end,
+# one file per cause in Fuzz/crashes/TARGET/by-cause/. Check one input per cause in under
+# Fuzz/regressions/ (the test suite replays every file there through both targets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
+targets=${2:-migrate write}
 scratch=.build-fuzz
+# Swift's crash handler would otherwise set off a false AddressSanitizer report on a finding.
+export SWIFT_BACKTRACE=enable=no
 swift build -c debug --scratch-path "$scratch" --product plist-fuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library -Xswiftc -use-ld=lld 2>&1 | grep -v "Cannot export local symbol" >&2
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library -Xswiftc -use-ld=lld 2>&1 \
+    | grep -v "Cannot export local symbol" >&2
+binary=$scratch/debug/plist-fuzz
 seeds=$scratch/seeds
-mkdir -p "$seeds" Fuzz/crashes
+mkdir -p "$seeds"
 if [ -z "$(ls -A "$seeds" 2>/dev/null)" ]; then
-    find ../shared/corpus Fixtures -name '*.plist' -size -64k -exec cp {} "$seeds/" \; 2>/dev/null || true
+    find ../shared/corpus Fixtures Fuzz/regressions -name '*.plist' -size -64k -exec cp {} "$seeds/" \; 2>/dev/null || true
 fi
-"$scratch/debug/plist-fuzz" "$seeds" -max_total_time="$seconds" -max_len=16384 -timeout=10 \
-    -rss_limit_mb=2048 -artifact_prefix=Fuzz/crashes/ -print_final_stats=1
+
+pids=()
+for target in $targets; do
+    out=Fuzz/crashes/$target
+    work=$scratch/work-$target
+    mkdir -p "$out" "$work/corpus"
+    # Each target grows its own corpus, starting from the shared seeds.
+    (cd "$work" && PLIST_FUZZ_TARGET=$target "../debug/plist-fuzz" corpus "../seeds" \
+        -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+        -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$PWD/../../$out/" -print_final_stats=1 >log.txt 2>&1) &
+    pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+
+status=0
+for target in $targets; do
+    out=Fuzz/crashes/$target
+    work=$scratch/work-$target
+    execs=$(grep -aoE '^#[0-9]+' "$work/log.txt" | tail -1 | tr -d '#')
+    echo "== $target: ${execs:-0} executions in ${seconds} s"
+    rm -rf "$out/by-cause"
+    mkdir -p "$out/by-cause"
+    declare -A seen=()
+    for finding in "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-*; do
+        [ -e "$finding" ] || continue
+        cause=$(PLIST_FUZZ_TARGET=$target "$binary" "$finding" 2>&1 \
+            | grep -aoE 'Fatal error: .*|ERROR: AddressSanitizer: [a-z-]+|ERROR: libFuzzer: [a-z-]+' | head -1 \
+            | sed -E 's/[0-9]+/N/g; s#/tmp/[^ ]*#TMP#g')
+        [ -n "$cause" ] || cause="$(basename "$finding" | cut -d- -f1) (does not reproduce on replay)"
+        if [ -z "${seen[$cause]:-}" ]; then
+            seen[$cause]=$finding
+            cp "$finding" "$out/by-cause/$(printf '%02d' "${#seen[@]}").input"
+        fi
+    done
+    if [ "${#seen[@]}" -eq 0 ]; then
+        echo "   no findings"
+    else
+        status=1
+        echo "   ${#seen[@]} distinct cause(s):"
+        for cause in "${!seen[@]}"; do echo "   - $cause  (e.g. ${seen[$cause]})"; done
+    fi
+    unset seen
+done
+exit $status

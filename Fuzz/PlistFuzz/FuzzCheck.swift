@@ -1,7 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PlistMigrate
 
+/// What one fuzz input is checked for. `PLIST_FUZZ_TARGET=write` picks the write path (temp
+/// file, check, rename on a real file); anything else, parse → migrate → a second run.
 enum FuzzCheck {
+    static let target = getenv("PLIST_FUZZ_TARGET").map { String(cString: $0) } ?? "migrate"
+
+    /// One private directory per process for the write target.
+    static let directory: String = {
+        var template = Array("/tmp/plist-fuzz-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }()
+
     static func run(_ data: [UInt8]) {
-        if let violation = Invariants.violation(in: data) { preconditionFailure(violation) }
+        let violation = target == "write"
+            ? Invariants.writeViolation(in: data, directory: directory)
+            : Invariants.violation(in: data)
+        if let violation { preconditionFailure(violation) }
     }
 }

@@ -8,9 +8,12 @@ import Testing
     @Test func regressionInputsKeepTheInvariants() throws {
         let folder = Paths.repository.appendingPathComponent("Fuzz/regressions")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         for name in names {
             let data = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
             #expect(Invariants.violation(in: data) == nil, "\(name)")
+            #expect(Invariants.writeViolation(in: data, directory: directory.path) == nil, "\(name)")
         }
     }
 
@@ -32,5 +35,19 @@ extension FuzzRegressionTests {
         #expect(result.output == bytes)
         #expect(result.diagnostics.map(\.location.line) == [72])
         #expect(result.diagnostics.first?.message.hasPrefix("duplicate key \"NSThirdPartyExceptionRequiresForwardSecrecy\" (first at line 70)") == true)
+    }
+}
+
+extension FuzzRegressionTests {
+    /// The write target's check can fail: a file the migration changes, written for real, must
+    /// hold exactly the migrated bytes, and the demo app does need changes.
+    @Test func theWriteTargetWritesTheMigratedBytes() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let demo = Array(try Data(contentsOf: Paths.fixtures.appendingPathComponent("demo/ShopApp/Info.plist")))
+        #expect(Invariants.writeViolation(in: demo, directory: directory.path) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "the check cleans up after itself")
+        try Data("stray".utf8).write(to: directory.appendingPathComponent("left-behind"))
+        #expect(Invariants.writeViolation(in: demo, directory: directory.path)?.hasPrefix("the write left files behind") == true)
     }
 }
