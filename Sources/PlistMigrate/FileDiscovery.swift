@@ -47,7 +47,7 @@ public struct FileDiscovery: Sendable {
             }
             var info = stat()
             guard stat(raw, &info) == 0 else {
-                errors.append((path, FileError("no such file or directory")))
+                errors.append((path, FileError(FileIO.openFailureText(raw))))
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR, path.hasSuffix(".plist") {

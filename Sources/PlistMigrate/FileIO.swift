@@ -6,11 +6,17 @@ import Darwin
 
 /// What a file looked like when it was read; a write goes ahead only if it still does.
 public struct FileFingerprint: Sendable, Equatable {
+    var device: UInt64
+    var inode: UInt64
     var size: Int
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int
-    var inode: UInt64
+    var changedSeconds: Int
+    var changedNanoseconds: Int
     var mode: mode_t
+    var links: Int
+    var owner: uid_t
+    var group: gid_t
 }
 
 /// Reading and atomically replacing files with POSIX calls, so that FIFOs and devices are never
@@ -24,7 +30,7 @@ public enum FileIO {
 
     public static func load(_ path: String) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError("cannot open: \(errnoText())") }
+        guard fd >= 0 else { throw FileError("cannot open: \(openFailureText(path))") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileError("cannot stat: \(errnoText())") }
@@ -32,7 +38,7 @@ public enum FileIO {
             throw FileError(info.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "not a regular file")
         }
         guard Int(info.st_size) <= maximumSize else {
-            throw FileError("file too large (\(Int(info.st_size) >> 20) MiB; the limit is \(maximumSize >> 20) MiB)")
+            throw FileError("file too large (\(Int(info.st_size)) bytes; the limit is \(maximumSize) bytes, \(maximumSize >> 20) MiB)")
         }
         // Reads the size fstat gave: a file that grows meanwhile has another fingerprint, and
         // `replace` refuses to overwrite it.
@@ -53,62 +59,17 @@ public enum FileIO {
         return (bytes, fingerprint(info))
     }
 
-    /// Replaces `path` (or, for a symlink, its target) with `bytes`, atomically, provided the
-    /// file still matches `expected` and `original`.
-    public static func replace(
-        _ path: String, with bytes: [UInt8], expected: FileFingerprint, original: [UInt8]
-    ) throws(FileError) {
-        guard let resolved = realpath(path, nil) else { throw FileError("cannot resolve path: \(errnoText())") }
-        let target = String(cString: resolved)
-        free(resolved)
-        let (current, now) = try load(target)
-        guard now == expected, current == original else {
-            throw FileError("changed on disk since it was read; not overwritten")
-        }
-        guard now.mode & 0o222 != 0 else { throw FileError("file is read-only; not overwritten") }
-        let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
-        let name = target.split(separator: "/").last.map(String.init) ?? target
-        let temp = "\(directory.isEmpty ? "" : directory)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))\(tempMarker)"
-        // `.NAME.PID.RANDOM.plist-migrate-tmp`: removeStaleTemporaryFile relies on this shape.
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, now.mode & 0o7777)
-        guard fd >= 0 else { throw FileError("cannot create a temporary file beside it: \(errnoText())") }
-        var ok = false
-        defer {
-            if !ok { unlink(temp) }
-        }
-        do {
-            defer { close(fd) }
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw FileError("cannot write: \(errnoText())")
-                }
-                written += count
-            }
-            guard fchmod(fd, now.mode & 0o7777) == 0, fsync(fd) == 0 else {
-                throw FileError("cannot flush: \(errnoText())")
-            }
-        }
-        guard rename(temp, target) == 0 else { throw FileError("cannot replace: \(errnoText())") }
-        ok = true
-        let dirFD = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
-        if dirFD >= 0 {
-            fsync(dirFD)
-            close(dirFD)
-        }
-    }
-
-    private static func fingerprint(_ info: stat) -> FileFingerprint {
+    static func fingerprint(_ info: stat) -> FileFingerprint {
         #if canImport(Darwin)
-        let mtime = info.st_mtimespec
+        let (mtime, ctime) = (info.st_mtimespec, info.st_ctimespec)
         #else
-        let mtime = info.st_mtim
+        let (mtime, ctime) = (info.st_mtim, info.st_ctim)
         #endif
         return FileFingerprint(
-            size: Int(info.st_size), modifiedSeconds: Int(mtime.tv_sec), modifiedNanoseconds: Int(mtime.tv_nsec),
-            inode: UInt64(info.st_ino), mode: info.st_mode)
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
+            modifiedSeconds: Int(mtime.tv_sec), modifiedNanoseconds: Int(mtime.tv_nsec),
+            changedSeconds: Int(ctime.tv_sec), changedNanoseconds: Int(ctime.tv_nsec),
+            mode: info.st_mode, links: Int(info.st_nlink), owner: info.st_uid, group: info.st_gid)
     }
 
     static func errnoText() -> String {

@@ -47,6 +47,10 @@ public struct FileResult: Sendable {
     /// Identity of the file as read, to refuse writing over a concurrent change.
     public var fingerprint: FileFingerprint?
     public var written = false
+    /// `--write` would have changed it, but the write failed (see `error`).
+    public var notWritten = false
+    /// One-line remarks for stderr (`path: note: …`).
+    public var notes: [String] = []
 
     public var hasConflict: Bool { !diagnostics.isEmpty }
     public var isFailure: Bool { status == .error || hasConflict }

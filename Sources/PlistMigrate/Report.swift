@@ -45,6 +45,8 @@ struct Report {
         var skipped = 0
         var errors = 0
         var conflicts = 0
+        /// With `--write`: files that needed changes but could not be written.
+        var notWritten = 0
         var skippedReasons: [String: Int] = [:]
         var editsPerPass: [String: Int] = [:]
     }
@@ -75,6 +77,7 @@ struct Report {
         case .error: summary.errors += 1
         }
         if result.hasConflict { summary.conflicts += 1 }
+        if result.notWritten { summary.notWritten += 1 }
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
         guard options.format == .json else { return }
         files.append(FileRecord(
@@ -114,6 +117,7 @@ struct Report {
             parts.append("\(summary.skipped) skipped (\(reasons.joined(separator: ", ")))")
         }
         parts.append("\(summary.errors) error\(summary.errors == 1 ? "" : "s")")
+        if summary.notWritten > 0 { parts.append("\(summary.notWritten) not written") }
         if summary.conflicts > 0 { parts.append("\(summary.conflicts) with conflicts") }
         var line = "plist-migrate: " + parts.joined(separator: ", ")
         if !summary.editsPerPass.isEmpty {

@@ -41,7 +41,7 @@ public final class Runner {
         for raw in options.listedPaths {
             let path = FileDiscovery.displayPath(raw)
             if FileIO.exists(raw) { files.append(DiscoveredFile(path: path, explicit: false)) }
-            else { missing.append((path, FileError("no such file or directory"))) }
+            else { missing.append((path, FileError(FileIO.openFailureText(raw)))) }
         }
         var seen = Set<String>()
         files = files.filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
@@ -177,11 +177,21 @@ public final class Runner {
         result.fingerprint = fingerprint
         if write, result.status == .changed, let fingerprint {
             do {
-                try FileIO.replace(file.path, with: result.output, expected: fingerprint, original: bytes)
-                result.written = true
+                switch try FileIO.replace(file.path, with: result.output, expected: fingerprint, original: bytes) {
+                case .replaced:
+                    result.written = true
+                case .alreadyCurrent:
+                    // Another run wrote exactly this output meanwhile: nothing left to do here.
+                    result.status = .unchanged
+                    result.passes = []
+                    result.notes.append("already holds the migrated content (written by another process meanwhile)")
+                }
             } catch {
+                // Nothing was written: no diff or edit count may suggest otherwise.
                 result.status = .error
                 result.error = error
+                result.passes = []
+                result.notWritten = true
             }
         }
         return result
@@ -217,6 +227,7 @@ public final class Runner {
             lines.append("\(result.path):\(diagnostic.location.line):\(diagnostic.location.column): error: "
                 + "\(diagnostic.migrationID): \(diagnostic.message)")
         }
+        for note in result.notes { lines.append("\(result.path): note: \(note)") }
         for id in result.heldBack {
             guard let migration = MigrationRegistry.migration(id: id) else { continue }
             lines.append("\(result.path): note: \(migration.label) held back; add --allow-policy-change to include it")

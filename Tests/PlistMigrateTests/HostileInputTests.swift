@@ -47,7 +47,21 @@ import Testing
         try handle.close()
         let result = try tool(["--write", "Big.plist"], in: dir)
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("Big.plist: error: file too large (100 MiB; the limit is 32 MiB)\n"))
+        #expect(result.stderr.hasPrefix("Big.plist: error: file too large (104857600 bytes; the limit is 33554432 bytes, 32 MiB)\n"))
+    }
+
+    /// One byte over the limit is over the limit, and the message says so.
+    @Test func oneByteOverTheLimitSaysBytes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("Big.plist")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: (32 << 20) + 1)
+        try handle.close()
+        let result = try tool(["Big.plist"], in: dir)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("Big.plist: error: file too large (33554433 bytes; the limit is 33554432 bytes, 32 MiB)\n"))
     }
 
     @Test func hundredThousandLevelsOfNestingIsAnError() throws {

@@ -1,0 +1,194 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a replacement ended when it did not throw.
+public enum ReplaceOutcome: Sendable, Equatable {
+    /// The new bytes are in place.
+    case replaced
+    /// The file already held exactly the new bytes (another run wrote them): nothing to do.
+    case alreadyCurrent
+}
+
+extension FileIO {
+    /// Replaces `path` (or, for a symlink, its target) with `bytes`, atomically, provided the
+    /// file still is what was read (`expected`, `original`), and keeps its identity.
+    ///
+    /// 1. Refuses what cannot be replaced without loss: a file this user may not write (by the
+    ///    real permission, `faccessat`, and not read-only by its mode), a file with other hard
+    ///    links (replacing it would split them), a file already open for writing elsewhere.
+    /// 2. Writes a temp file beside it with the same owner, group, mode and extended attributes
+    ///    (ACLs included), and syncs it.
+    /// 3. At the last moment before `rename`, compares the file's identity (device, inode, size,
+    ///    modification and change times, links, owner) and its bytes with what was read.
+    /// 4. On Linux a read lease on the file, taken before the temp file is written, catches any
+    ///    process that opens it for writing meanwhile; one that does so while the rename happens
+    ///    gets the original back (kept as a hard link until the lease is released).
+    @discardableResult
+    public static func replace(
+        _ path: String, with bytes: [UInt8], expected: FileFingerprint, original: [UInt8]
+    ) throws(FileError) -> ReplaceOutcome {
+        guard let resolved = realpath(path, nil) else {
+            throw FileError("cannot resolve path: \(openFailureText(path))")
+        }
+        let target = String(cString: resolved)
+        free(resolved)
+        let watch = try WatchedFile(target)
+        defer { watch.release() }
+        let (current, now) = try load(target)
+        if current == bytes, now != expected || current != original { return .alreadyCurrent }
+        guard now == expected, current == original else {
+            throw FileError("changed on disk since it was read; not overwritten")
+        }
+        guard now.mode & 0o222 != 0 else { throw FileError("file is read-only; not overwritten") }
+        guard faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) == 0 else {
+            throw FileError("not writable by this user (\(errnoText())); not overwritten")
+        }
+        guard now.links == 1 else {
+            throw FileError("has \(now.links) hard links; replacing it would leave the other names with the old content; not overwritten")
+        }
+        let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        let name = target.split(separator: "/").last.map(String.init) ?? target
+        let temp = temporaryName(in: directory, for: name)
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileError("cannot create a temporary file beside it: \(errnoText())") }
+        var renamed = false
+        defer {
+            if !renamed { unlink(temp) }
+        }
+        do {
+            defer { close(fd) }
+            try writeAll(bytes, to: fd)
+            try keepIdentity(of: watch.descriptor, expected, on: fd)
+            guard fsync(fd) == 0 else { throw FileError("cannot flush: \(errnoText())") }
+        }
+
+        // The last moment: nothing but the rename comes after this check.
+        let (last, lastPrint) = try load(target)
+        if last == bytes, lastPrint != expected { return .alreadyCurrent }
+        guard lastPrint == expected, last == original, !watch.writerArrived else {
+            throw FileError("changed on disk while it was being rewritten; not overwritten")
+        }
+        let backup = watch.isLeased ? temporaryName(in: directory, for: name) : nil
+        if let backup, link(target, backup) != 0 {
+            throw FileError("cannot keep the original while replacing it: \(errnoText()); not overwritten")
+        }
+        defer {
+            if let backup { unlink(backup) }
+        }
+        guard rename(temp, target) == 0 else { throw FileError("cannot replace: \(errnoText())") }
+        renamed = true
+        if let backup, watch.writerArrived {
+            // A writer opened the original during the rename; it writes there when the lease
+            // goes, so the original goes back in place and our version is dropped.
+            if rename(backup, target) == 0 {
+                syncDirectory(directory)
+                throw FileError("opened for writing by another process while being replaced; not overwritten")
+            }
+        }
+        syncDirectory(directory)
+        return .replaced
+    }
+
+    /// `.NAME.PID.RANDOM.plist-migrate-tmp`: `removeStaleTemporaryFile` relies on this shape.
+    static func temporaryName(in directory: String, for name: String) -> String {
+        "\(directory.isEmpty ? "" : directory)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))\(tempMarker)"
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(FileError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError("cannot write: \(errnoText()); not overwritten")
+            }
+            written += count
+        }
+    }
+
+    /// Owner and group first (changing them may clear set-user-ID bits), then the mode, then
+    /// every extended attribute (ACLs are `system.posix_acl_*` attributes on Linux).
+    private static func keepIdentity(of source: Int32, _ original: FileFingerprint, on fd: Int32) throws(FileError) {
+        if original.owner != geteuid() || original.group != getegid() {
+            guard fchown(fd, original.owner, original.group) == 0 else {
+                throw FileError("cannot keep its owner and group (uid \(original.owner), gid \(original.group)) "
+                    + "as this user: \(errnoText()); not overwritten")
+            }
+        }
+        guard fchmod(fd, original.mode & 0o7777) == 0 else {
+            throw FileError("cannot keep its mode: \(errnoText()); not overwritten")
+        }
+        try ExtendedAttributes.copy(from: source, to: fd)
+    }
+
+    private static func syncDirectory(_ directory: String) {
+        let dirFD = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
+        if dirFD >= 0 {
+            fsync(dirFD)
+            close(dirFD)
+        }
+    }
+
+    /// Why `open`/`realpath` failed on `path`, naming symbolic-link loops and dangling links.
+    static func openFailureText(_ path: String) -> String {
+        let code = errno
+        var info = stat()
+        if code == ELOOP { return "symbolic link loop" }
+        if code == ENOENT, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            return "dangling symbolic link (its target does not exist)"
+        }
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
+
+/// The file being replaced, open for reading: the source of its extended attributes and, on
+/// Linux, the holder of a read lease that any open for writing breaks.
+private final class WatchedFile {
+    let descriptor: Int32
+    private(set) var isLeased = false
+
+    init(_ path: String) throws(FileError) {
+        descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError("cannot open: \(FileIO.openFailureText(path))") }
+        #if os(Linux)
+        Self.ignoreLeaseSignals
+        if fcntl(descriptor, Self.setLease, Int32(F_RDLCK)) == 0 {
+            isLeased = true
+        } else if errno == EAGAIN {
+            close(descriptor)
+            throw FileError("open for writing by another process; not overwritten")
+        }
+        // Other failures (a file system without leases, another user's file without CAP_LEASE):
+        // the last-moment comparison alone guards the write.
+        #endif
+    }
+
+    /// Whether some process has opened the file for writing since the lease was taken.
+    var writerArrived: Bool {
+        #if os(Linux)
+        return isLeased && fcntl(descriptor, Self.getLease) != Int32(F_RDLCK)
+        #else
+        return false
+        #endif
+    }
+
+    func release() {
+        #if os(Linux)
+        if isLeased { _ = fcntl(descriptor, Self.setLease, Int32(F_UNLCK)) }
+        #endif
+        close(descriptor)
+    }
+
+    #if os(Linux)
+    /// `F_SETLEASE` and `F_GETLEASE` (Linux, `F_LINUX_SPECIFIC_BASE + 0/1`); not in Swift's Glibc.
+    private static let setLease: Int32 = 1024
+    private static let getLease: Int32 = 1025
+    /// A broken lease is signalled with SIGIO, whose default action ends the process; the
+    /// lease is polled instead.
+    private static let ignoreLeaseSignals: Void = { signal(SIGIO, SIG_IGN) }()
+    #endif
+}
