@@ -72,8 +72,10 @@ public enum FileIO {
             mode: info.st_mode, links: Int(info.st_nlink), owner: info.st_uid, group: info.st_gid)
     }
 
+    /// `strerror(errno)` as the middle of a sentence: `permission denied`.
     static func errnoText() -> String {
-        String(cString: strerror(errno))
+        let text = String(cString: strerror(errno))
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 }
 

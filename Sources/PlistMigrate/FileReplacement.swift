@@ -24,8 +24,9 @@ extension FileIO {
     /// 3. At the last moment before `rename`, compares the file's identity (device, inode, size,
     ///    modification and change times, links, owner) and its bytes with what was read.
     /// 4. On Linux a read lease on the file, taken before the temp file is written, catches any
-    ///    process that opens it for writing meanwhile; one that does so while the rename happens
-    ///    gets the original back (kept as a hard link until the lease is released).
+    ///    process that opens it for writing meanwhile. The new file is swapped in atomically
+    ///    (`RENAME_EXCHANGE`), so that if a writer opens the original during the swap, the
+    ///    original is swapped back and that writer's bytes land in the file.
     @discardableResult
     public static func replace(
         _ path: String, with bytes: [UInt8], expected: FileFingerprint, original: [UInt8]
@@ -37,7 +38,7 @@ extension FileIO {
         free(resolved)
         let watch = try WatchedFile(target)
         defer { watch.release() }
-        let (current, now) = try load(target)
+        let (current, now) = try loadAtPath(target)
         if current == bytes, now != expected || current != original { return .alreadyCurrent }
         guard now == expected, current == original else {
             throw FileError("changed on disk since it was read; not overwritten")
@@ -66,30 +67,61 @@ extension FileIO {
         }
 
         // The last moment: nothing but the rename comes after this check.
-        let (last, lastPrint) = try load(target)
+        let (last, lastPrint) = try loadAtPath(target)
         if last == bytes, lastPrint != expected { return .alreadyCurrent }
         guard lastPrint == expected, last == original, !watch.writerArrived else {
             throw FileError("changed on disk while it was being rewritten; not overwritten")
         }
-        let backup = watch.isLeased ? temporaryName(in: directory, for: name) : nil
-        if let backup, link(target, backup) != 0 {
-            throw FileError("cannot keep the original while replacing it: \(errnoText()); not overwritten")
-        }
-        defer {
-            if let backup { unlink(backup) }
-        }
-        guard rename(temp, target) == 0 else { throw FileError("cannot replace: \(errnoText())") }
-        renamed = true
-        if let backup, watch.writerArrived {
-            // A writer opened the original during the rename; it writes there when the lease
-            // goes, so the original goes back in place and our version is dropped.
-            if rename(backup, target) == 0 {
+        if watch.isLeased, let exchanged = exchange(temp, target) {
+            guard exchanged == 0 else { throw FileError("cannot replace: \(errnoText())") }
+            // The original now sits under the temp name, where the deferred unlink removes it
+            // unless a writer opened it during the swap: then it goes back in place, that
+            // writer's bytes land in the file, and our version is dropped.
+            if watch.writerArrived, exchange(temp, target) == 0 {
                 syncDirectory(directory)
                 throw FileError("opened for writing by another process while being replaced; not overwritten")
             }
+        } else {
+            guard rename(temp, target) == 0 else { throw FileError("cannot replace: \(errnoText())") }
+            renamed = true
         }
         syncDirectory(directory)
         return .replaced
+    }
+
+    #if os(Linux)
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private static let renameAt2: RenameAt2? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: RenameAt2.self)
+    }()
+    #endif
+
+    /// Swaps two paths atomically (`renameat2` with `RENAME_EXCHANGE`): 0, -1 with `errno`, or
+    /// `nil` where the system or the file system cannot.
+    private static func exchange(_ first: String, _ second: String) -> Int32? {
+        #if os(Linux)
+        guard let renameAt2 else { return nil }
+        let result = renameAt2(AT_FDCWD, first, AT_FDCWD, second, 2)
+        if result != 0 && (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP) { return nil }
+        return result
+        #else
+        return nil
+        #endif
+    }
+
+    /// The file now at `path`. A file renamed away between its `open` and `fstat` (another run
+    /// swapping in its result) shows its old bytes with a new change time: read again until the
+    /// path still names the inode read.
+    static func loadAtPath(_ path: String) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
+        var loaded = try load(path)
+        for _ in 0..<8 {
+            var info = stat()
+            guard stat(path, &info) == 0 else { break }
+            if UInt64(info.st_ino) == loaded.fingerprint.inode && UInt64(info.st_dev) == loaded.fingerprint.device { break }
+            loaded = try load(path)
+        }
+        return loaded
     }
 
     /// `.NAME.PID.RANDOM.plist-migrate-tmp`: `removeStaleTemporaryFile` relies on this shape.
@@ -140,8 +172,8 @@ extension FileIO {
         if code == ENOENT, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
             return "dangling symbolic link (its target does not exist)"
         }
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
+        errno = code
+        return errnoText()
     }
 }
 

@@ -90,6 +90,6 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
         let result = try tool(["Info.plist"], in: dir)
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("Info.plist: error: cannot open: Permission denied"))
+        #expect(result.stderr.hasPrefix("Info.plist: error: cannot open: permission denied"))
     }
 }
