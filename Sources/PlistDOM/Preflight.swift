@@ -17,12 +17,29 @@ enum Preflight {
                 "binary property list: not supported, convert with `plutil -convert xml1 FILE`", at: start,
                 kind: .notAPropertyList)
         }
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00])
+            || bytes.starts(with: [0x3C, 0x00, 0x00, 0x00]) || bytes.starts(with: [0x00, 0x00, 0x00, 0x3C])
+        {
+            throw ParseError(
+                "UTF-32 property list: not supported, convert with `iconv -f UTF-32 -t UTF-8` "
+                    + "or `plutil -convert xml1 FILE`", at: start, kind: .unsupported)
+        }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
             || bytes.starts(with: [0x3C, 0x00]) || bytes.starts(with: [0x00, 0x3C])
         {
             throw ParseError(
                 "UTF-16 property list: not supported, convert with `iconv -f UTF-16 -t UTF-8` "
                     + "or `plutil -convert xml1 FILE`", at: start, kind: .unsupported)
+        }
+        if let nul = firstIndex(of: 0, in: bytes) {
+            // libxml2 stops at a NUL: whatever follows it would be accepted unseen.
+            throw ParseError("NUL byte in the file (corrupted, or not a text property list)",
+                             at: LineTable(bytes).location(of: nul))
+        }
+        if let surrogate = encodedSurrogate(in: bytes) {
+            throw ParseError("invalid UTF-8: an encoded UTF-16 surrogate (bytes ED \(hex(bytes[surrogate + 1])) …, "
+                + "as CESU-8 or Java's modified UTF-8 write them); re-save the file as UTF-8",
+                at: LineTable(bytes).location(of: surrogate))
         }
         let body = bytes.starts(with: utf8BOM) ? bytes[3...] : bytes[...]
         guard let first = body.firstIndex(where: { !ASCII.isWhitespace($0) }) else {
@@ -37,6 +54,31 @@ enum Preflight {
                 "not an XML property list (JSON, OpenStep or other text)", at: table.location(of: first),
                 kind: .notAPropertyList)
         }
+    }
+
+    static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int = 0) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, start < buffer.count,
+                let hit = memchr(base + start, Int32(byte), buffer.count - start)
+            else { return nil }
+            return UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+        }
+    }
+
+    /// Where UTF-8 encodes a surrogate code point (U+D800–U+DFFF: `ED A0…BF xx`), which is not
+    /// a character; libxml2 would say only "Char 0xD800 out of allowed range".
+    static func encodedSurrogate(in bytes: [UInt8]) -> Int? {
+        var offset = 0
+        while let index = firstIndex(of: 0xED, in: bytes, from: offset) {
+            if index + 1 < bytes.count, bytes[index + 1] >= 0xA0, bytes[index + 1] <= 0xBF { return index }
+            offset = index + 1
+        }
+        return nil
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
     }
 
     /// The first line that starts with `<<<<<<<`, `=======` or `>>>>>>>` (as git writes them).

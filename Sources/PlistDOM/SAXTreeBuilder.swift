@@ -291,6 +291,10 @@ final class SAXTreeBuilder {
                 message = "nesting too deep (libxml2 allows 256 levels)"
             } else if message.hasPrefix("Input is not proper UTF-8") {
                 message = "invalid UTF-8: the file must be UTF-8 encoded"
+            } else if let code = SAXTreeBuilder.disallowedCharacter(in: message) {
+                let hex = String(code, radix: 16, uppercase: true)
+                message = "character U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) is not allowed in XML"
+                    + (code < 0x20 ? " (a control character: only tab, line feed and carriage return are allowed)" : "")
             }
             let line = Int(error.pointee.line)
             let column = Int(error.pointee.int2)
@@ -298,6 +302,20 @@ final class SAXTreeBuilder {
                 message,
                 location: line > 0 ? SourceLocation(line: line, column: max(column, 1)) : nil)
         }
+    }
+}
+
+extension SAXTreeBuilder {
+    /// The code point in libxml2's "Char 0xD800 out of allowed range" or "PCDATA invalid Char
+    /// value 1".
+    static func disallowedCharacter(in message: String) -> UInt32? {
+        if message.hasPrefix("Char 0x"), message.hasSuffix(" out of allowed range") {
+            return UInt32(message.dropFirst(7).prefix { $0.isHexDigit }, radix: 16)
+        }
+        if let range = message.firstRange(of: "invalid Char value ") {
+            return UInt32(message[range.upperBound...].prefix { $0.isNumber })
+        }
+        return nil
     }
 }
 

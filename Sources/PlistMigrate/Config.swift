@@ -93,7 +93,7 @@ public final class ConfigResolver: @unchecked Sendable {
     public init() {}
 
     public func config(forFile path: String) -> Result<Config?, Config.ConfigError> {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = FileIO.absolute(path)
         var directory = (absolute as NSString).deletingLastPathComponent
         var visited: [String] = []
         var found: Result<Config?, Config.ConfigError> = .success(nil)
@@ -104,15 +104,15 @@ public final class ConfigResolver: @unchecked Sendable {
             }
             visited.append(directory)
             let candidate = directory + "/" + Config.fileName
-            if let data = FileManager.default.contents(atPath: candidate) {
+            if FileIO.exists(candidate), let data = try? FileIO.load(candidate).bytes {
                 do {
-                    found = .success(try Config(path: Self.relative(candidate), data: data))
+                    found = .success(try Config(path: Self.relative(candidate), data: Data(data)))
                 } catch {
                     found = .failure(error)
                 }
                 break
             }
-            if FileManager.default.fileExists(atPath: directory + "/.git") || directory == "/" || directory.isEmpty { break }
+            if FileIO.exists(directory + "/.git") || directory == "/" || directory.isEmpty { break }
             directory = (directory as NSString).deletingLastPathComponent
         }
         for dir in visited { cache[dir] = found }
@@ -125,7 +125,7 @@ public final class ConfigResolver: @unchecked Sendable {
     }
 
     static func relative(_ absolute: String) -> String {
-        let cwd = FileManager.default.currentDirectoryPath + "/"
+        let cwd = FileIO.absolute(".") + "/"
         return absolute.hasPrefix(cwd) ? String(absolute.dropFirst(cwd.count)) : absolute
     }
 }

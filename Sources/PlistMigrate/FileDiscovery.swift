@@ -46,12 +46,12 @@ public struct FileDiscovery: Sendable {
                 continue
             }
             var info = stat()
-            guard stat(raw, &info) == 0 else {
-                errors.append((path, FileError(FileIO.openFailureText(raw))))
+            guard stat(PathBytes.c(raw), &info) == 0 else {
+                errors.append((PathBytes.display(path), FileError(FileIO.openFailureText(raw))))
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR, path.hasSuffix(".plist") {
-                errors.append((path, FileError("is a directory, not a plist file")))
+                errors.append((PathBytes.display(path), FileError("is a directory, not a plist file")))
             } else if info.st_mode & S_IFMT == S_IFDIR {
                 let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil) ?? Self.walk(raw)
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) {
@@ -100,7 +100,7 @@ public struct FileDiscovery: Sendable {
         var path = FileIO.absolute(directory)
         while true {
             var info = stat()
-            if lstat(path + "/.git", &info) == 0 { return true }
+            if lstat(PathBytes.c(path + "/.git"), &info) == 0 { return true }
             guard let slash = path.lastIndex(of: "/"), path != "/" else { return false }
             path = slash == path.startIndex ? "/" : String(path[..<slash])
         }
@@ -113,9 +113,9 @@ public struct FileDiscovery: Sendable {
         else { return nil }
         var seen = Set<String>()
         return output.split(separator: 0).compactMap { raw in
-            let relative = String(decoding: raw, as: UTF8.self)
+            let relative = PathBytes.string(raw)
             var info = stat()
-            guard seen.insert(relative).inserted, lstat(directory + "/" + relative, &info) == 0,
+            guard seen.insert(relative).inserted, lstat(PathBytes.c(directory + "/" + relative), &info) == 0,
                 info.st_mode & S_IFMT != S_IFLNK, info.st_mode & S_IFMT != S_IFDIR
             else { return nil }
             return relative
@@ -126,7 +126,7 @@ public struct FileDiscovery: Sendable {
     /// skipped directories. Directories are opened relative to their parent's descriptor, so
     /// the kernel never resolves a full path again.
     static func walk(_ directory: String) -> [String] {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = open(PathBytes.c(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         var found: [String] = []
         walk(descriptor: fd, prefix: "", into: &found)
@@ -143,7 +143,7 @@ public struct FileDiscovery: Sendable {
         var directories: [String] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                PathBytes.string(raw.prefix { $0 != 0 })
             }
             if name == "." || name == ".." { continue }
             switch Int32(entry.pointee.d_type) {
@@ -151,14 +151,14 @@ public struct FileDiscovery: Sendable {
             case Int32(DT_LNK): continue
             case Int32(DT_UNKNOWN):
                 var info = stat()
-                guard fstatat(dirfd(handle), name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFLNK
+                guard fstatat(dirfd(handle), PathBytes.c(name), &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFLNK
                 else { continue }
                 if info.st_mode & S_IFMT == S_IFDIR { directories.append(name) } else { found.append(prefix + name) }
             default: found.append(prefix + name)
             }
         }
         for name in directories where !skippedDirectories.contains(name) {
-            let child = openat(dirfd(handle), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let child = openat(dirfd(handle), PathBytes.c(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             if child >= 0 { walk(descriptor: child, prefix: prefix + name + "/", into: &found) }
         }
     }

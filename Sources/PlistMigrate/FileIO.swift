@@ -29,7 +29,7 @@ public enum FileIO {
     public static let maximumSize = 32 << 20
 
     public static func load(_ path: String) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = open(PathBytes.c(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileError("cannot open: \(openFailureText(path))") }
         defer { close(fd) }
         var info = stat()
@@ -82,7 +82,7 @@ public enum FileIO {
 extension FileIO {
     static func exists(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0
+        return stat(PathBytes.c(path), &info) == 0
     }
 
     /// `path` made absolute against the working directory, with `.` and `..` steps resolved
@@ -91,7 +91,7 @@ extension FileIO {
         var base = ""
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            if getcwd(&buffer, buffer.count) != nil { base = String(cString: buffer) }
+            if getcwd(&buffer, buffer.count) != nil { base = PathBytes.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }) }
         }
         var parts: [Substring] = []
         for part in (base + "/" + path).split(separator: "/") {
@@ -112,6 +112,6 @@ extension FileIO {
         let fields = name.dropLast(tempMarker.count).split(separator: ".")
         guard fields.count >= 3, let pid = Int32(fields[fields.count - 2]) else { return false }
         if pid == getpid() || kill(pid, 0) == 0 { return false }
-        return unlink(path) == 0
+        return unlink(PathBytes.c(path)) == 0
     }
 }

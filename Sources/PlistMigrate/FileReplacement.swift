@@ -31,10 +31,10 @@ extension FileIO {
     public static func replace(
         _ path: String, with bytes: [UInt8], expected: FileFingerprint, original: [UInt8]
     ) throws(FileError) -> ReplaceOutcome {
-        guard let resolved = realpath(path, nil) else {
+        guard let resolved = realpath(PathBytes.c(path), nil) else {
             throw FileError("cannot resolve path: \(openFailureText(path))")
         }
-        let target = String(cString: resolved)
+        let target = PathBytes.string(UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
         free(resolved)
         let watch = try WatchedFile(target)
         defer { watch.release() }
@@ -44,7 +44,7 @@ extension FileIO {
             throw FileError("changed on disk since it was read; not overwritten")
         }
         guard now.mode & 0o222 != 0 else { throw FileError("file is read-only; not overwritten") }
-        guard faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) == 0 else {
+        guard faccessat(AT_FDCWD, PathBytes.c(target), W_OK, AT_EACCESS) == 0 else {
             throw FileError("not writable by this user (\(errnoText())); not overwritten")
         }
         guard now.links == 1 else {
@@ -53,11 +53,11 @@ extension FileIO {
         let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         let name = target.split(separator: "/").last.map(String.init) ?? target
         let temp = temporaryName(in: directory, for: name)
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(PathBytes.c(temp), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileError("cannot create a temporary file beside it: \(errnoText())") }
         var renamed = false
         defer {
-            if !renamed { unlink(temp) }
+            if !renamed { unlink(PathBytes.c(temp)) }
         }
         do {
             defer { close(fd) }
@@ -82,7 +82,7 @@ extension FileIO {
                 throw FileError("opened for writing by another process while being replaced; not overwritten")
             }
         } else {
-            guard rename(temp, target) == 0 else { throw FileError("cannot replace: \(errnoText())") }
+            guard rename(PathBytes.c(temp), PathBytes.c(target)) == 0 else { throw FileError("cannot replace: \(errnoText())") }
             renamed = true
         }
         syncDirectory(directory)
@@ -102,7 +102,7 @@ extension FileIO {
     private static func exchange(_ first: String, _ second: String) -> Int32? {
         #if os(Linux)
         guard let renameAt2 else { return nil }
-        let result = renameAt2(AT_FDCWD, first, AT_FDCWD, second, 2)
+        let result = renameAt2(AT_FDCWD, PathBytes.c(first), AT_FDCWD, PathBytes.c(second), 2)
         if result != 0 && (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP) { return nil }
         return result
         #else
@@ -117,7 +117,7 @@ extension FileIO {
         var loaded = try load(path)
         for _ in 0..<8 {
             var info = stat()
-            guard stat(path, &info) == 0 else { break }
+            guard stat(PathBytes.c(path), &info) == 0 else { break }
             if UInt64(info.st_ino) == loaded.fingerprint.inode && UInt64(info.st_dev) == loaded.fingerprint.device { break }
             loaded = try load(path)
         }
@@ -157,7 +157,7 @@ extension FileIO {
     }
 
     private static func syncDirectory(_ directory: String) {
-        let dirFD = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
+        let dirFD = open(PathBytes.c(directory.isEmpty ? "/" : directory), O_RDONLY | O_CLOEXEC)
         if dirFD >= 0 {
             fsync(dirFD)
             close(dirFD)
@@ -169,7 +169,7 @@ extension FileIO {
         let code = errno
         var info = stat()
         if code == ELOOP { return "symbolic link loop" }
-        if code == ENOENT, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+        if code == ENOENT, lstat(PathBytes.c(path), &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
             return "dangling symbolic link (its target does not exist)"
         }
         errno = code
@@ -184,7 +184,7 @@ private final class WatchedFile {
     private(set) var isLeased = false
 
     init(_ path: String) throws(FileError) {
-        descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        descriptor = open(PathBytes.c(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError("cannot open: \(FileIO.openFailureText(path))") }
         #if os(Linux)
         Self.ignoreLeaseSignals

@@ -57,7 +57,7 @@ public final class Runner {
             return 2
         }
         for (path, error) in missing {
-            var result = FileResult(path: path, status: .error)
+            var result = FileResult(path: PathBytes.display(path), status: .error)
             result.error = error
             emit(result)
         }
@@ -157,9 +157,11 @@ public final class Runner {
     private static func processOne(_ file: DiscoveredFile, _ migrator: FileMigrator, write: Bool, stdin: [UInt8]) -> FileResult {
         let bytes: [UInt8]
         var fingerprint: FileFingerprint?
+        // Reports show the path with bytes that are not UTF-8 as \xNN; I/O uses the bytes.
+        let shown = PathBytes.display(file.path)
         if file.path == "-" {
             guard stdin.count <= FileIO.maximumSize else {
-                var result = FileResult(path: file.path, status: .error)
+                var result = FileResult(path: shown, status: .error)
                 result.error = FileError("input too large (\(stdin.count >> 20) MiB; the limit is \(FileIO.maximumSize >> 20) MiB)")
                 return result
             }
@@ -168,12 +170,12 @@ public final class Runner {
             do {
                 (bytes, fingerprint) = try FileIO.load(file.path)
             } catch {
-                var result = FileResult(path: file.path, status: .error)
+                var result = FileResult(path: shown, status: .error)
                 result.error = error
                 return result
             }
         }
-        var result = migrator.migrate(bytes, path: file.path, skipIfNotApplicable: !file.explicit)
+        var result = migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit)
         result.fingerprint = fingerprint
         if write, result.status == .changed, let fingerprint {
             do {

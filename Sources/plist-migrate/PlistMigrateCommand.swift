@@ -12,6 +12,19 @@ struct PlistMigrateCommand: ParsableCommand {
         abstract: "Upgrade App Transport Security settings in Info.plist files, changing only the bytes that must change.",
         subcommands: [Migrate.self, List.self, Explain.self, Lint.self],
         defaultSubcommand: Migrate.self)
+
+    /// Arguments are taken as bytes: a file name that is not valid UTF-8 still names that file.
+    static func main() {
+        let arguments = (1..<Int(CommandLine.argc)).map { index in
+            PathBytes.string(UnsafeRawBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)))
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 struct Migrate: ParsableCommand {

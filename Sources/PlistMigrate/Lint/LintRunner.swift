@@ -29,7 +29,7 @@ public struct LintRunner {
             do {
                 bytes = try FileIO.load(file.path).bytes
             } catch {
-                findings.append(Finding(ruleID: "L009", severity: .error, path: file.path, line: 1, column: 1, message: error.message))
+                findings.append(Finding(ruleID: "L009", severity: .error, path: PathBytes.display(file.path), line: 1, column: 1, message: error.message))
                 unreadable = true
                 continue
             }
@@ -39,7 +39,7 @@ public struct LintRunner {
                 if isNotAPlist(bytes) { continue }
                 if case .some(.some) = try? FileMigrator.skipReasonWithoutTree(bytes) { continue }
             }
-            let fileFindings = Linter.lint(bytes, path: file.path)
+            let fileFindings = Linter.lint(bytes, path: PathBytes.display(file.path))
             if fileFindings.contains(where: { $0.ruleID == "L009" }) { unreadable = true }
             findings += fileFindings
         }

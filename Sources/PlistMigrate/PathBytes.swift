@@ -1,0 +1,77 @@
+/// File names are bytes; Swift strings are Unicode. A path read from the system (a directory
+/// entry, `git ls-files -z`, an argument) keeps every byte: valid UTF-8 decodes as usual, and
+/// each byte that is not part of valid UTF-8 becomes one private-use scalar, U+10FF80 + (byte −
+/// 0x80). `c(_:)` turns such a string back into exactly the bytes it came from, for every system
+/// call, and `display(_:)` shows those bytes as `\xNN` in reports. (A real U+10FF80…U+10FFFF in
+/// a name is kept as its raw bytes the same way, so the mapping stays reversible.)
+public enum PathBytes {
+    private static let base: UInt32 = 0x10FF00
+
+    public static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let array = Array(bytes)
+        if let plain = String(validating: array, as: UTF8.self), !plain.unicodeScalars.contains(where: isEscaped) {
+            return plain
+        }
+        var scalars = String.UnicodeScalarView()
+        var index = 0
+        while index < array.count {
+            let length = sequenceLength(array[index])
+            if length > 1, index + length <= array.count,
+                let decoded = String(validating: array[index..<(index + length)], as: UTF8.self),
+                let scalar = decoded.unicodeScalars.first, !isEscaped(scalar)
+            {
+                scalars.append(scalar)
+                index += length
+            } else if array[index] < 0x80 {
+                scalars.append(Unicode.Scalar(array[index]))
+                index += 1
+            } else {
+                scalars.append(Unicode.Scalar(base + UInt32(array[index]))!)
+                index += 1
+            }
+        }
+        return String(scalars)
+    }
+
+    /// The path's bytes, NUL-terminated, for a system call.
+    public static func c(_ path: String) -> [CChar] {
+        var bytes: [CChar] = []
+        bytes.reserveCapacity(path.utf8.count + 1)
+        for scalar in path.unicodeScalars {
+            if isEscaped(scalar) {
+                bytes.append(CChar(bitPattern: UInt8(scalar.value - base)))
+            } else {
+                bytes += String(scalar).utf8.map { CChar(bitPattern: $0) }
+            }
+        }
+        return bytes + [0]
+    }
+
+    /// The path for people: bytes that are not UTF-8 as `\xNN`.
+    public static func display(_ path: String) -> String {
+        guard path.unicodeScalars.contains(where: isEscaped) else { return path }
+        var text = ""
+        for scalar in path.unicodeScalars {
+            if isEscaped(scalar) {
+                let byte = scalar.value - base
+                text += "\\x" + String(byte, radix: 16, uppercase: true)
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
+    }
+
+    private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= base + 0x80 && scalar.value <= base + 0xFF
+    }
+
+    private static func sequenceLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 1
+        }
+    }
+}

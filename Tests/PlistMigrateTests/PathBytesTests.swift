@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import PlistMigrate
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Paths are bytes (issue #11 §4): names that are not UTF-8 are walked, opened, reported
+/// (escaped) and written as the bytes they are.
+@Suite struct PathBytesTests {
+    @Test func everyByteStringSurvivesTheRoundTrip() {
+        var generator = SystemRandomNumberGenerator()
+        let interesting: [UInt8] = [0x2F, 0x41, 0x80, 0xBF, 0xC0, 0xC3, 0xA9, 0xED, 0xA0, 0xF4, 0x8F, 0xBE, 0xFF, 0xE2, 0x82, 0xAC]
+        for _ in 0..<5000 {
+            let length = Int.random(in: 1...12, using: &generator)
+            let bytes = (0..<length).map { _ in
+                Bool.random(using: &generator) ? interesting.randomElement(using: &generator)! : UInt8.random(in: 1...255, using: &generator)
+            }
+            let path = PathBytes.string(bytes)
+            #expect(PathBytes.c(path).dropLast().map { UInt8(bitPattern: $0) } == bytes, "\(bytes)")
+        }
+        #expect(PathBytes.string(Array("Café/Info.plist".utf8)) == "Café/Info.plist", "UTF-8 decodes as usual")
+        #expect(PathBytes.display(PathBytes.string([0x64, 0xFF, 0x2F, 0x61])) == "d\\xFF/a")
+        let privateUse = Array("\u{10FF90}".utf8)
+        #expect(PathBytes.c(PathBytes.string(privateUse)).dropLast().map { UInt8(bitPattern: $0) } == privateUse)
+    }
+
+    /// `dir\xFF/Info.plist` (needs ATS001) and `f\xFE.plist` (needs ATS001), made with the bytes.
+    static func tree() throws -> URL {
+        let directory = try temporaryDirectory()
+        let source = Array(try Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS001/tabs.before.plist")))
+        let dir = Array(directory.path.utf8) + [0x2F, 0x64, 0x69, 0x72, 0xFF]
+        #expect(mkdir(dir.map { CChar(bitPattern: $0) } + [0], 0o755) == 0)
+        for name in [dir + Array("/Info.plist".utf8), Array(directory.path.utf8) + [0x2F, 0x66, 0xFE] + Array(".plist".utf8)] {
+            let fd = open(name.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            #expect(fd >= 0)
+            _ = source.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        return directory
+    }
+
+    @Test func aTreeWithNamesThatAreNotUTF8IsCheckedAndWrittenWhole() throws {
+        let directory = try Self.tree()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let check = try tool(["--check", "."], in: directory)
+        #expect(check.status == 1, "a pending migration below a non-UTF-8 directory fails --check")
+        #expect(check.stderr.contains("2 files scanned, 2 would change"), "\(check.stderr)")
+        #expect(check.text.contains("--- a/dir\\xFF/Info.plist"))
+        #expect(check.text.contains("--- a/f\\xFE.plist"))
+        #expect(try tool(["--write", "."], in: directory).status == 0)
+        let after = try tool(["--check", "."], in: directory)
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(after.stderr.contains("2 files scanned, 0 would change, 2 unchanged"))
+    }
+
+    @Test func aNonUTF8NameGivenAsAnArgumentIsThatFile() throws {
+        let directory = try Self.tree()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(URL(fileURLWithPath: "/bin/sh"),
+                             ["-c", "exec \"$0\" \"$(printf 'f\\376.plist')\" \"$(printf 'gone\\375.plist')\"", Paths.executable.path],
+                             in: directory)
+        #expect(result.status == 2)
+        #expect(result.text.contains("--- a/f\\xFE.plist"), "\(result.stderr)")
+        #expect(result.stderr.contains("gone\\xFD.plist: error: no such file or directory"), "\(result.stderr)")
+    }
+}
