@@ -18,6 +18,7 @@ public struct ThirdPartyExceptionKeys: Migration {
         and have the same meaning.
         """
     public let impact = Impact.spelling
+    public let intent = PolicyIntent.noPolicyChange
 
     static let renames = [
         ("NSThirdPartyExceptionAllowsInsecureHTTPLoads", "NSExceptionAllowsInsecureHTTPLoads"),

@@ -13,6 +13,7 @@ public struct ArbitraryLoadsForMedia: Migration {
         the setting the author wrote has no effect until it is spelled correctly.
         """
     public let impact = Impact.activatesIntent
+    public let intent = PolicyIntent.editedSettingsTakeEffect
 
     public init() {}
 

@@ -19,6 +19,7 @@ public struct LocalNetworkingWithArbitraryLoads: Migration {
         everything else on current systems.
         """
     public let impact = Impact.changesPolicy
+    public let intent = PolicyIntent.anyChange
 
     public init() {}
 

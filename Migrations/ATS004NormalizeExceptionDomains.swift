@@ -16,6 +16,7 @@ public struct NormalizeExceptionDomains: Migration {
         wildcard; keys that break these rules do not match the host they were meant for.
         """
     public let impact = Impact.activatesIntent
+    public let intent = PolicyIntent.editedSettingsTakeEffect
 
     public init() {}
 

@@ -16,6 +16,7 @@ public struct FixKeySpelling: Migration {
         or cased differently is not read, so the exception it was meant to express never applies.
         """
     public let impact = Impact.activatesIntent
+    public let intent = PolicyIntent.editedSettingsTakeEffect
 
     public init() {}
 

@@ -15,6 +15,7 @@ public struct CleanDomainKeys: Migration {
         exception never applies.
         """
     public let impact = Impact.activatesIntent
+    public let intent = PolicyIntent.editedSettingsTakeEffect
 
     public init() {}
 

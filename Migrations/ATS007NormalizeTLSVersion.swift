@@ -13,6 +13,7 @@ public struct NormalizeTLSVersion: Migration {
         is not the one applied.
         """
     public let impact = Impact.activatesIntent
+    public let intent = PolicyIntent.editedSettingsTakeEffect
 
     public init() {}
 

@@ -13,6 +13,7 @@ public struct StringBooleans: Migration {
         so the setting is not read as the author meant.
         """
     public let impact = Impact.activatesIntent
+    public let intent = PolicyIntent.editedSettingsTakeEffect
 
     public init() {}
 

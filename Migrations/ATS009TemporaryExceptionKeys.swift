@@ -14,6 +14,7 @@ public struct TemporaryExceptionKeys: Migration {
         NSTemporaryException… names date from the iOS 9 betas and mean the same thing.
         """
     public let impact = Impact.spelling
+    public let intent = PolicyIntent.noPolicyChange
 
     static let renames = [
         ("NSTemporaryExceptionAllowsInsecureHTTPLoads", "NSExceptionAllowsInsecureHTTPLoads"),

@@ -10,6 +10,19 @@ public enum Impact: String, Sendable, Codable, CaseIterable {
     case changesPolicy
 }
 
+/// What a pass may do to the effective policy, stated next to the pass and checked by the
+/// engine for every file it edits: a pass whose delta goes further is held back for that file.
+public enum PolicyIntent: String, Sendable, Codable {
+    /// Same meaning: nothing about the effective policy may change.
+    case noPolicyChange
+    /// The settings the pass edited take effect, each within its own reach (a domain entry: its
+    /// hosts; `NSAllowsArbitraryLoadsForMedia`: media loads; `NSAllowsLocalNetworking`: local
+    /// hosts; …), and nothing outside that reach changes.
+    case editedSettingsTakeEffect
+    /// Anything: `changesPolicy` passes, which run only when asked for.
+    case anyChange
+}
+
 /// One versioned, idempotent rewrite of the root `NSAppTransportSecurity` dict.
 ///
 /// Like a swift-format rule: a small type with a stable id, its place in the order
@@ -26,6 +39,8 @@ public protocol Migration: Sendable {
     /// Why, citing Apple's documented rule.
     var rationale: String { get }
     var impact: Impact { get }
+    /// What the pass may do to the effective policy of a file it edits (checked per file).
+    var intent: PolicyIntent { get }
 
     /// Edits `session.document`; records edits and conflicts on the session.
     func apply(to session: MigrationSession)

@@ -8,6 +8,15 @@ public enum PlannedEdit: Sendable, Equatable {
     case insert(dict: [String], key: String, value: PlistValue)
     case replace(dict: [String], key: String, value: PlistValue)
 
+    /// The keys this edit touches, each with the key path of its dict: a rename touches both
+    /// names.
+    public var touchedKeys: [(dict: [String], key: String)] {
+        switch self {
+        case .rename(let dict, let from, let to): [(dict, from), (dict, to)]
+        case .remove(let dict, let key), .insert(let dict, let key, _), .replace(let dict, let key, _): [(dict, key)]
+        }
+    }
+
     /// Applies the edits, in order, to a value tree (a pure transformation of values).
     public static func apply(_ edits: [PlannedEdit], to value: PlistValue) -> PlistValue {
         edits.reduce(value) { $1.applied(to: $0) }

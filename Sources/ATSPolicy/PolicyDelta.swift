@@ -34,18 +34,25 @@ public enum PolicyDelta {
 
     /// `["no policy change"]`, or one line per host, kind and run of OS eras, e.g.
     /// `iOS 10+/macOS 10.12+: HTTP to any other host (urlSession): allowed → blocked; minimum TLS: not enforced → TLSv1.2`.
-    public static func lines(before: ATSConfiguration, after: ATSConfiguration) -> [String] {
+    ///
+    /// - Parameters:
+    ///   - eras: the OS eras to consider (the app's supported ones).
+    ///   - include: which host and kind of load to consider (all, by default).
+    public static func lines(
+        before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases,
+        include: (Host, LoadKind) -> Bool = { _, _ in true }
+    ) -> [String] {
         if before.isPolicyEquivalent(to: after) { return ["no policy change"] }
         var output: [String] = []
         for hostClass in hostClasses([before, after]) {
             // Per era: the change text → the kinds that changed that way, in kind order.
             var perEra: [(era: OSEra, change: String, kinds: [LoadKind])] = []
-            for era in OSEra.allCases {
+            for era in eras {
                 var order: [String] = []
                 var kindsByChange: [String: [LoadKind]] = [:]
                 let olds = PolicyEngine.decideAllKinds(before, era: era, host: hostClass.host)
                 let news = PolicyEngine.decideAllKinds(after, era: era, host: hostClass.host)
-                for (index, kind) in LoadKind.allCases.enumerated() {
+                for (index, kind) in LoadKind.allCases.enumerated() where include(hostClass.host, kind) {
                     let old = olds[index]
                     let new = news[index]
                     guard !old.samePolicy(as: new) else { continue }

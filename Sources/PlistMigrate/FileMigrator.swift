@@ -22,7 +22,7 @@ public struct FileMigrator: Sendable {
         var result = FileResult(path: path, status: .unchanged)
         result.original = bytes
         result.output = bytes
-        let document: PlistDocument
+        var document: PlistDocument
         do {
             if skipIfNotApplicable, let reason = try Self.skipReasonWithoutTree(bytes) {
                 result.status = .skipped
@@ -58,7 +58,8 @@ public struct FileMigrator: Sendable {
         var originalATSRange: Range<Int>?
         var configuration: ATSConfiguration?
         var current = bytes
-        let ats = MigrationSession.appTransportSecurity(of: document)
+        var ats = MigrationSession.appTransportSecurity(of: document)
+        var heldBack: [String: String] = [:]
         // The passes run in order, and again, until a whole round changes nothing: a pass may
         // produce what an earlier one fixes (ATS005 repairs a misspelled NSExceptionDomains
         // after ATS001 and ATS004 ran), and one run must leave nothing for the next. Each
@@ -73,6 +74,7 @@ public struct FileMigrator: Sendable {
             }
             roundChanged = false
             result.diagnostics = []
+            heldBack = [:]
             for migration in plan.selected {
                 let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats)
                 if originalValue == nil {
@@ -84,13 +86,30 @@ public struct FileMigrator: Sendable {
                 }
                 let revision = document.revision
                 migration.apply(to: session)
+                guard document.revision != revision else {
+                    result.diagnostics += session.diagnostics
+                    continue
+                }
+                let next = document.bytes
+                guard next != current else {
+                    result.diagnostics += session.diagnostics
+                    plannedEdits += session.plannedEdits
+                    continue
+                }
+                let changed = ATSConfiguration(document: document)
+                if let before = configuration, let reason = overreach(migration, session, before: before, after: changed) {
+                    // Held back for this file: the tree goes back to the bytes before the pass.
+                    heldBack[migration.id] = reason
+                    guard let restored = try? PlistDocument(parsing: current) else {
+                        return Self.internalError("could not restore the file after holding back \(migration.id)", result)
+                    }
+                    document = restored
+                    ats = MigrationSession.appTransportSecurity(of: document)
+                    continue
+                }
                 result.diagnostics += session.diagnostics
                 plannedEdits += session.plannedEdits
-                guard document.revision != revision else { continue }
-                let next = document.bytes
-                guard next != current else { continue }
                 roundChanged = true
-                let changed = ATSConfiguration(document: document)
                 if let diff = UnifiedDiff.make(from: current, to: next, path: path) {
                     result.passes.append(PassResult(
                         id: migration.id, version: migration.version, name: migration.name,
@@ -112,7 +131,35 @@ public struct FileMigrator: Sendable {
             result.status = .changed
         }
         result.heldBack = heldBackThatWouldChange(document, appTransportSecurity: ats)
+        for id in result.heldBack {
+            result.heldBackReasons[id] = "changes the effective policy (changesPolicy); --allow-policy-change includes it"
+        }
+        for migration in plan.selected where heldBack[migration.id] != nil {
+            result.heldBack.append(migration.id)
+            result.heldBackReasons[migration.id] = heldBack[migration.id]
+        }
         return result
+    }
+
+    /// Why the policy delta of `migration`'s edits on this file goes beyond its declared intent,
+    /// or `nil` when it stays inside it (or the pass was opted in to any change).
+    private func overreach(
+        _ migration: any Migration, _ session: MigrationSession, before: ATSConfiguration, after: ATSConfiguration
+    ) -> String? {
+        guard migration.intent != .anyChange, !plan.policyChangeAllowed.contains(migration.id) else { return nil }
+        var reach = PolicyReach.nothing
+        if migration.intent == .editedSettingsTakeEffect {
+            let domainKeys = (before.exceptionDomains + before.pinnedDomains + after.exceptionDomains + after.pinnedDomains).map(\.key)
+            for edit in session.plannedEdits {
+                for (dict, key) in edit.touchedKeys {
+                    reach.formUnion(.of(key: key, inDict: dict, domainKeys: domainKeys))
+                }
+            }
+        }
+        let outside = PolicyDelta.lines(before: before, after: after, include: { !reach.contains($0, $1) })
+        guard outside != ["no policy change"] else { return nil }
+        let shown = outside.prefix(2).joined(separator: "; and ") + (outside.count > 2 ? "; and \(outside.count - 2) more" : "")
+        return "would also change \(shown); --allow-policy-change includes it"
     }
 
     /// A file whose passes still change it after this many rounds is left alone as a bug: every

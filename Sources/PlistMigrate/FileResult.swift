@@ -41,6 +41,8 @@ public struct FileResult: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// Policy-changing migrations that would have changed this file had they been opted in to.
     public var heldBack: [String] = []
+    /// Why each held-back pass was held back, by id.
+    public var heldBackReasons: [String: String] = [:]
     /// The input and the final output; dropped once reported.
     public var original: [UInt8] = []
     public var output: [UInt8] = []

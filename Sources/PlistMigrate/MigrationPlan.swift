@@ -5,6 +5,9 @@ public struct MigrationPlan: Sendable {
     public var selected: [any Migration]
     /// `changesPolicy` migrations that would otherwise run but were not opted in to.
     public var heldBack: [any Migration]
+    /// Ids of the selected migrations whose policy delta is not checked against their intent:
+    /// all with `--allow-policy-change`, else those named with `--only`.
+    public var policyChangeAllowed: Set<String>
 
     public enum PlanError: Error, CustomStringConvertible {
         case unknownMigration(String)
@@ -39,5 +42,6 @@ public struct MigrationPlan: Sendable {
         }
         selected = candidates.filter(optedIn)
         heldBack = candidates.filter { !optedIn($0) }
+        policyChangeAllowed = Set(selected.filter { allowPolicyChange || onlyIDs.contains($0.id.uppercased()) }.map(\.id))
     }
 }

@@ -35,6 +35,8 @@ struct Report {
         var passes: [PassRecord]
         var diagnostics: [DiagnosticRecord]
         var heldBack: [String]
+        /// Why each pass in `heldBack` was held back.
+        var heldBackReasons: [String: String]
         var written: Bool
     }
 
@@ -90,7 +92,7 @@ struct Report {
             diagnostics: result.diagnostics.map {
                 DiagnosticRecord(migration: $0.migrationID, line: $0.location.line, column: $0.location.column, message: $0.message)
             },
-            heldBack: result.heldBack, written: result.written))
+            heldBack: result.heldBack, heldBackReasons: result.heldBackReasons, written: result.written))
     }
 
     func exitStatus(check: Bool) -> Int32 {

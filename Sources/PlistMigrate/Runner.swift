@@ -232,7 +232,11 @@ public final class Runner {
         for note in result.notes { lines.append("\(result.path): note: \(note)") }
         for id in result.heldBack {
             guard let migration = MigrationRegistry.migration(id: id) else { continue }
-            lines.append("\(result.path): note: \(migration.label) held back; add --allow-policy-change to include it")
+            if migration.impact == .changesPolicy {
+                lines.append("\(result.path): note: \(migration.label) held back; add --allow-policy-change to include it")
+            } else {
+                lines.append("\(result.path): note: \(migration.id) held back: \(result.heldBackReasons[id] ?? "its policy delta exceeds its intent")")
+            }
         }
         return lines
     }

@@ -11,6 +11,7 @@ import PlistDOM
     struct EditsOutsideATS: Migration {
         let id = "BUG001", version = 901, name = "edits-outside-ats", title = "bug", rationale = "Apple: none"
         let impact = Impact.spelling
+        let intent = PolicyIntent.anyChange
         func apply(to session: MigrationSession) {
             if let entry = session.document.rootValue.entry("CFBundleName") { session.rename(entry, to: "Renamed") }
         }
@@ -20,6 +21,7 @@ import PlistDOM
     struct UnrecordedEdit: Migration {
         let id = "BUG002", version = 902, name = "unrecorded-edit", title = "bug", rationale = "Apple: none"
         let impact = Impact.spelling
+        let intent = PolicyIntent.anyChange
         func apply(to session: MigrationSession) {
             guard let ats = session.appTransportSecurity, let entry = ats.entries.first, !entry.name.hasSuffix("Typo") else { return }
             session.document.rename(entry.key, to: entry.name + "Typo")
@@ -30,6 +32,7 @@ import PlistDOM
     struct MisrecordedEdit: Migration {
         let id = "BUG003", version = 903, name = "misrecorded-edit", title = "bug", rationale = "Apple: none"
         let impact = Impact.spelling
+        let intent = PolicyIntent.anyChange
         func apply(to session: MigrationSession) {
             guard let ats = session.appTransportSecurity, let entry = ats.entries.first else { return }
             session.replace(entry.value, with: .bool(false))
@@ -41,6 +44,7 @@ import PlistDOM
     struct NeverSettles: Migration {
         let id = "BUG004", version = 904, name = "never-settles", title = "bug", rationale = "Apple: none"
         let impact = Impact.spelling
+        let intent = PolicyIntent.anyChange
         func apply(to session: MigrationSession) {
             guard let ats = session.appTransportSecurity, let entry = ats.entries.first else { return }
             session.replace(entry.value, with: .bool(!entry.value.isTrue))

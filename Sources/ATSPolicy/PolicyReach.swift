@@ -1,0 +1,69 @@
+/// The part of the policy a setting can affect when it is written as the documentation says:
+/// which hosts and which kinds of load. A pass that only makes a setting take effect may change
+/// the policy inside the reach of the keys it edited and nowhere else.
+public struct PolicyReach: Sendable, Equatable {
+    /// Every host and kind (`NSAllowsArbitraryLoads`).
+    public var everything = false
+    /// Every host, these kinds (`NSAllowsArbitraryLoadsForMedia`: media; `…InWebContent`: web views).
+    public var kinds: Set<LoadKind> = []
+    /// Local hosts, every kind (`NSAllowsLocalNetworking`).
+    public var localHosts = false
+    /// The hosts a domain key names, with their subdomains, every kind.
+    public var domains: Set<String> = []
+
+    public init() {}
+
+    public static let nothing = PolicyReach()
+
+    /// The reach of `key` written in the dict at `dictPath` (key path from the plist root). A
+    /// key the system does not read reaches nothing by itself. `domainKeys` are the keys of the
+    /// exception and pinned domains, for a rename of `NSExceptionDomains`/`NSPinnedDomains`.
+    public static func of(key: String, inDict dictPath: [String], domainKeys: [String]) -> PolicyReach {
+        var reach = PolicyReach()
+        let path = dictPath.drop { $0 != "NSAppTransportSecurity" }.dropFirst()
+        if path.isEmpty {
+            switch key {
+            case "NSAllowsArbitraryLoads": reach.everything = true
+            case "NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInMedia": reach.kinds = [.media]
+            case "NSAllowsArbitraryLoadsInWebContent": reach.kinds = [.webView]
+            case "NSAllowsLocalNetworking": reach.localHosts = true
+            case "NSExceptionDomains", "NSPinnedDomains": reach.domains = Set(domainKeys)
+            default: break
+            }
+        } else if path.count == 1 {
+            // A domain key itself (renamed, inserted or removed).
+            reach.domains = [key]
+        } else if let domain = path.dropFirst().first {
+            // A setting inside one domain's dict.
+            reach.domains = [domain]
+        }
+        return reach
+    }
+
+    public mutating func formUnion(_ other: PolicyReach) {
+        everything = everything || other.everything
+        kinds.formUnion(other.kinds)
+        localHosts = localHosts || other.localHosts
+        domains.formUnion(other.domains)
+    }
+
+    /// Whether a change to `kind` loads of `host` lies inside this reach.
+    public func contains(_ host: Host, _ kind: LoadKind) -> Bool {
+        if everything || kinds.contains(kind) { return true }
+        if localHosts && host.isLocal { return true }
+        return domains.contains { domain in
+            let name = Self.hostName(ofDomainKey: domain)
+            return !name.isEmpty && (host.name == name || host.name.hasSuffix("." + name))
+        }
+    }
+
+    /// The host a domain key is meant to name: `https://*.Example.com:8443/x` → `example.com`.
+    static func hostName(ofDomainKey key: String) -> String {
+        var name = Substring(key.lowercased())
+        if let scheme = name.firstRange(of: "://") { name = name[scheme.upperBound...] }
+        if name.hasPrefix("*.") { name = name.dropFirst(2) }
+        if let slash = name.firstIndex(of: "/") { name = name[..<slash] }
+        if name.filter({ $0 == ":" }).count == 1, let colon = name.firstIndex(of: ":") { name = name[..<colon] }
+        return String(name)
+    }
+}
