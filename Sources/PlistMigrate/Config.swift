@@ -1,4 +1,5 @@
 import Foundation
+import ATSPolicy
 
 /// A `.plist-migrate.json` file: how a directory tree pins its migrations.
 ///
@@ -7,7 +8,7 @@ import Foundation
 /// `exclude` globs are matched against paths relative to the config file's directory.
 public struct Config: Sendable, Equatable {
     public static let fileName = ".plist-migrate.json"
-    static let knownKeys: Set<String> = ["to", "only", "skip", "allowPolicyChange", "exclude"]
+    static let knownKeys: Set<String> = ["to", "only", "skip", "allowPolicyChange", "exclude", "minimumOS"]
 
     public var path: String
     public var selection: Selection
@@ -59,7 +60,20 @@ public struct Config: Sendable, Equatable {
             }
             allow = flag
         }
-        selection = Selection(only: try strings("only"), skip: try strings("skip"), to: to, allowPolicyChange: allow)
+        var minimumOS: String?
+        if let value = dict["minimumOS"] {
+            let text: String
+            switch value {
+            case .string(let single): text = single
+            case .array: text = (try strings("minimumOS") ?? []).joined(separator: ",")
+            default: throw ConfigError(path: path, message: "\"minimumOS\" must be a string such as \"ios15,macos12\" or an array of them")
+            }
+            guard DeploymentTarget(text, source: path) != nil else {
+                throw ConfigError(path: path, message: "\"minimumOS\": \"\(text)\" is not a deployment target (e.g. ios15, macos12, tvos15, visionos1)")
+            }
+            minimumOS = text
+        }
+        selection = Selection(only: try strings("only"), skip: try strings("skip"), to: to, allowPolicyChange: allow, minimumOS: minimumOS)
         exclude = try strings("exclude") ?? []
         do {
             _ = try selection.plan()

@@ -18,7 +18,11 @@ public struct FileMigrator: Sendable {
 
     /// - Parameter skipIfNotApplicable: for files found by walking: a file that is not an XML
     ///   plist, or has no root ATS dict, is `skipped` rather than an error/unchanged.
-    public func migrate(_ bytes: [UInt8], path: String, skipIfNotApplicable: Bool) -> FileResult {
+    ///   - deploymentTarget: the app's, from `--min-os`, a config or a project; without one, the
+    ///     plist's own `MinimumOSVersion`/`LSMinimumSystemVersion`, else every OS era.
+    public func migrate(
+        _ bytes: [UInt8], path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil
+    ) -> FileResult {
         var result = FileResult(path: path, status: .unchanged)
         result.original = bytes
         result.output = bytes
@@ -48,6 +52,10 @@ public struct FileMigrator: Sendable {
             return result
         }
 
+        let target = deploymentTarget ?? Self.deploymentTarget(declaredIn: document)
+        result.deploymentTarget = target
+        result.hasAppTransportSecurity = true
+        let eras = target?.supportedEras ?? OSEra.allCases
         if let duplicates = Self.duplicateKeyDiagnostics(document) {
             result.diagnostics = duplicates
             return result
@@ -97,7 +105,9 @@ public struct FileMigrator: Sendable {
                     continue
                 }
                 let changed = ATSConfiguration(document: document)
-                if let before = configuration, let reason = overreach(migration, session, before: before, after: changed) {
+                if let before = configuration,
+                    let reason = overreach(migration, session, before: before, after: changed, eras: eras, target: target)
+                {
                     // Held back for this file: the tree goes back to the bytes before the pass.
                     heldBack[migration.id] = reason
                     guard let restored = try? PlistDocument(parsing: current) else {
@@ -115,7 +125,7 @@ public struct FileMigrator: Sendable {
                         id: migration.id, version: migration.version, name: migration.name,
                         impact: migration.impact, editCount: session.editCount, diff: diff,
                         // No snapshot means the pass edited behind its session's back; verify rejects that.
-                        policyDelta: configuration.map { PolicyDelta.lines(before: $0, after: changed) } ?? [],
+                        policyDelta: configuration.map { PolicyDelta.lines(before: $0, after: changed, eras: eras) } ?? [],
                         round: round))
                 }
                 configuration = changed
@@ -144,7 +154,8 @@ public struct FileMigrator: Sendable {
     /// Why the policy delta of `migration`'s edits on this file goes beyond its declared intent,
     /// or `nil` when it stays inside it (or the pass was opted in to any change).
     private func overreach(
-        _ migration: any Migration, _ session: MigrationSession, before: ATSConfiguration, after: ATSConfiguration
+        _ migration: any Migration, _ session: MigrationSession, before: ATSConfiguration, after: ATSConfiguration,
+        eras: [OSEra], target: DeploymentTarget?
     ) -> String? {
         guard migration.intent != .anyChange, !plan.policyChangeAllowed.contains(migration.id) else { return nil }
         var reach = PolicyReach.nothing
@@ -156,10 +167,30 @@ public struct FileMigrator: Sendable {
                 }
             }
         }
-        let outside = PolicyDelta.lines(before: before, after: after, include: { !reach.contains($0, $1) })
+        let outside = PolicyDelta.lines(before: before, after: after, eras: eras, include: { !reach.contains($0, $1) })
         guard outside != ["no policy change"] else { return nil }
         let shown = outside.prefix(2).joined(separator: "; and ") + (outside.count > 2 ? "; and \(outside.count - 2) more" : "")
-        return "would also change \(shown); --allow-policy-change includes it"
+        let unknown = target == nil ? " (no deployment target known, so every OS counts: give --min-os or minimumOS)" : ""
+        return "would also change \(shown)\(unknown); --allow-policy-change includes it"
+    }
+
+    /// `MinimumOSVersion` (iOS, tvOS, visionOS apps) and `LSMinimumSystemVersion` (macOS) in
+    /// the plist itself, when they hold a version rather than a build-setting reference.
+    static func deploymentTarget(declaredIn document: PlistDocument) -> DeploymentTarget? {
+        let root = document.rootValue
+        guard root.name == "dict" else { return nil }
+        var targets: [DeploymentTarget] = []
+        var keys: [String] = []
+        for (key, platform) in [("MinimumOSVersion", "ios"), ("LSMinimumSystemVersion", "macos")] {
+            guard let value = root[key: key], value.name == "string" else { continue }
+            let version = value.text.filter { !$0.isWhitespace }
+            guard !version.isEmpty, version.allSatisfy({ $0.isNumber || $0 == "." }),
+                let target = DeploymentTarget(platform + version, source: "")
+            else { continue }
+            targets.append(target)
+            keys.append(key)
+        }
+        return DeploymentTarget.lowest(targets, source: "the plist's " + keys.joined(separator: " and "))
     }
 
     /// A file whose passes still change it after this many rounds is left alone as a bug: every

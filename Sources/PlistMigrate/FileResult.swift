@@ -1,3 +1,4 @@
+import ATSPolicy
 import Migrations
 import PlistDOM
 
@@ -41,6 +42,10 @@ public struct FileResult: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// Policy-changing migrations that would have changed this file had they been opted in to.
     public var heldBack: [String] = []
+    /// Whether the file has a root ATS dict (so a deployment target mattered).
+    public var hasAppTransportSecurity = false
+    /// The deployment target whose OS eras counted (`nil`: none known, every era counted).
+    public var deploymentTarget: DeploymentTarget?
     /// Why each held-back pass was held back, by id.
     public var heldBackReasons: [String: String] = [:]
     /// The input and the final output; dropped once reported.

@@ -37,7 +37,16 @@ struct Report {
         var heldBack: [String]
         /// Why each pass in `heldBack` was held back.
         var heldBackReasons: [String: String]
+        /// For files with an ATS dict: the deployment target whose OS eras counted.
+        var deploymentTarget: TargetRecord?
         var written: Bool
+    }
+
+    struct TargetRecord: Codable, Equatable {
+        /// `ios15,macos12`; absent when none is known (every OS era counted).
+        var minimumOS: String?
+        /// `--min-os`, a config file, a project.pbxproj, the plist's own keys, or `unknown`.
+        var source: String
     }
 
     struct Summary: Codable, Equatable {
@@ -51,6 +60,8 @@ struct Report {
         var notWritten = 0
         var skippedReasons: [String: Int] = [:]
         var editsPerPass: [String: Int] = [:]
+        /// Files with an ATS dict, by where their deployment target came from.
+        var deploymentTargetSources: [String: Int] = [:]
     }
 
     struct Document: Codable, Equatable {
@@ -81,6 +92,8 @@ struct Report {
         if result.hasConflict { summary.conflicts += 1 }
         if result.notWritten { summary.notWritten += 1 }
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
+        let target = Self.targetRecord(result)
+        if let target { summary.deploymentTargetSources[Self.sourceKind(target.source), default: 0] += 1 }
         guard options.format == .json else { return }
         files.append(FileRecord(
             path: result.path, status: result.status.rawValue, skipReason: result.skipReason,
@@ -92,7 +105,23 @@ struct Report {
             diagnostics: result.diagnostics.map {
                 DiagnosticRecord(migration: $0.migrationID, line: $0.location.line, column: $0.location.column, message: $0.message)
             },
-            heldBack: result.heldBack, heldBackReasons: result.heldBackReasons, written: result.written))
+            heldBack: result.heldBack, heldBackReasons: result.heldBackReasons, deploymentTarget: target,
+            written: result.written))
+    }
+
+    /// The deployment target of a file that has an ATS dict (changed or unchanged).
+    static func targetRecord(_ result: FileResult) -> TargetRecord? {
+        guard result.hasAppTransportSecurity, result.status == .changed || result.status == .unchanged else { return nil }
+        guard let target = result.deploymentTarget else { return TargetRecord(minimumOS: nil, source: "unknown") }
+        return TargetRecord(minimumOS: target.platforms.joined(separator: ","), source: target.source)
+    }
+
+    /// `--min-os`, `config`, `project.pbxproj`, `Info.plist` or `unknown`, for the summary.
+    static func sourceKind(_ source: String) -> String {
+        if source == "--min-os" || source == "unknown" { return source }
+        if source.hasSuffix(".plist-migrate.json") { return "config" }
+        if source.contains("project.pbxproj") { return "project.pbxproj" }
+        return "Info.plist"
     }
 
     func exitStatus(check: Bool) -> Int32 {
@@ -124,6 +153,13 @@ struct Report {
         var line = "plist-migrate: " + parts.joined(separator: ", ")
         if !summary.editsPerPass.isEmpty {
             line += "; edits: " + summary.editsPerPass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+        let sources = summary.deploymentTargetSources
+        if !sources.isEmpty {
+            let order = ["--min-os", "config", "project.pbxproj", "Info.plist", "unknown"]
+            line += "; deployment target: " + order.compactMap { key in
+                sources[key].map { "\($0) from \(key == "unknown" ? "none known (every OS counted)" : key)" }
+            }.joined(separator: ", ")
         }
         return line
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import ATSPolicy
 import Synchronization
 import Migrations
 import PlistDOM
@@ -77,17 +78,21 @@ public final class Runner {
     struct Job: Sendable {
         var file: DiscoveredFile
         var migrator: FileMigrator
+        /// From `--min-os`, the config or the nearest project; `nil`: the plist's own, if any.
+        var deploymentTarget: DeploymentTarget?
     }
 
     /// Pairs each file with the plan its nearest config and the command line give it, and drops
     /// walked files a config excludes. Every invalid config is an error before anything runs.
     private func plan(_ files: [DiscoveredFile]) -> Result<[Job], PlanErrors> {
         let resolver = ConfigResolver()
+        let projects = ProjectDeploymentTargets()
         var migrators: [Selection: FileMigrator] = [:]
         var errors: [Config.ConfigError] = []
         var jobs: [Job] = []
         for file in files {
             var selection = options.selection
+            var targetSource = "--min-os"
             if options.useConfig, file.path != "-" {
                 switch resolver.config(forFile: file.path) {
                 case .failure(let error):
@@ -96,6 +101,7 @@ public final class Runner {
                 case .success(let config?):
                     if !file.explicit, Self.isExcluded(file.path, by: config) { continue }
                     selection = options.selection.overriding(config.selection)
+                    if options.selection.minimumOS == nil { targetSource = config.path }
                 case .success(nil):
                     break
                 }
@@ -108,7 +114,9 @@ public final class Runner {
                     continue
                 }
             }
-            jobs.append(Job(file: file, migrator: migrators[selection]!))
+            let target = selection.minimumOS.flatMap { DeploymentTarget($0, source: targetSource) }
+                ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
+            jobs.append(Job(file: file, migrator: migrators[selection]!, deploymentTarget: target))
         }
         return errors.isEmpty ? .success(jobs) : .failure(PlanErrors(errors: errors))
     }
@@ -132,7 +140,7 @@ public final class Runner {
         let write = options.write
         let stdinBytes = batch.contains { $0.file.path == "-" } ? readStandardInput() : []
         let work: @Sendable (Int) -> Void = { index in
-            results.store(Self.processOne(batch[index].file, batch[index].migrator, write: write, stdin: stdinBytes), at: index)
+            results.store(Self.processOne(batch[index], write: write, stdin: stdinBytes), at: index)
         }
         if options.jobs <= 1 || batch.count == 1 {
             for index in batch.indices { work(index) }
@@ -154,7 +162,8 @@ public final class Runner {
         sink.standardError(done < total ? "\r\(done)/\(total) files" : "\r\u{1B}[K")
     }
 
-    private static func processOne(_ file: DiscoveredFile, _ migrator: FileMigrator, write: Bool, stdin: [UInt8]) -> FileResult {
+    private static func processOne(_ job: Job, write: Bool, stdin: [UInt8]) -> FileResult {
+        let file = job.file
         let bytes: [UInt8]
         var fingerprint: FileFingerprint?
         // Reports show the path with bytes that are not UTF-8 as \xNN; I/O uses the bytes.
@@ -175,7 +184,7 @@ public final class Runner {
                 return result
             }
         }
-        var result = migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit)
+        var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget)
         result.fingerprint = fingerprint
         if write, result.status == .changed, let fingerprint {
             do {

@@ -57,6 +57,11 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Include migrations that change the effective policy (changesPolicy).")
     var allowPolicyChange = false
 
+    @Option(name: .customLong("min-os"), help: ArgumentHelp(
+        "The app's deployment target: only these OS versions and later count in policy deltas (default: from the nearest project.pbxproj, else the plist's MinimumOSVersion/LSMinimumSystemVersion, else every OS).",
+        valueName: "OS[,OS…]"))
+    var minOS: String?
+
     @Option(help: "Output: text (per-pass diffs), json (report), or patch (one git-apply-able patch).")
     var format: RunOptions.Format = .text
 
@@ -90,12 +95,15 @@ struct Migrate: ParsableCommand {
             throw ValidationError("- (standard input) cannot be combined with other paths")
         }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard expects I/N with 1 <= I <= N, e.g. 2/8") }
+        if let minOS, DeploymentTarget(minOS, source: "--min-os") == nil {
+            throw ValidationError("--min-os expects OS versions such as ios15, macos12, tvos15, visionos1 (several joined by commas)")
+        }
     }
 
     func run() throws {
         let selection = Selection(
             only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
-            allowPolicyChange: allowPolicyChange ? true : nil)
+            allowPolicyChange: allowPolicyChange ? true : nil, minimumOS: minOS)
         do {
             _ = try selection.plan()
         } catch {

@@ -22,7 +22,10 @@ import Testing
         #expect(decoded.files[3].skipReason == "no NSAppTransportSecurity")
         #expect(decoded.summary == Report.Summary(
             scanned: 4, changed: 1, unchanged: 1, skipped: 1, errors: 1, conflicts: 1,
-            skippedReasons: ["no NSAppTransportSecurity": 1], editsPerPass: ["ATS004": 1]))
+            skippedReasons: ["no NSAppTransportSecurity": 1], editsPerPass: ["ATS004": 1],
+            deploymentTargetSources: ["unknown": 2]))
+        #expect(decoded.files[0].deploymentTarget == Report.TargetRecord(minimumOS: nil, source: "unknown"))
+        #expect(decoded.files[2].deploymentTarget == nil, "no target for a file that did not parse")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         #expect(try encoder.encode(decoded) + Data("\n".utf8) == result.stdout)

@@ -1,0 +1,56 @@
+/// The oldest OS versions an app supports, and where that was learnt: only their eras matter
+/// for its policy deltas.
+public struct DeploymentTarget: Sendable, Hashable {
+    /// `ios15`, `macos12`, … as given or found.
+    public var platforms: [String]
+    /// The oldest era any of them runs on.
+    public var minimumEra: OSEra
+    /// Where it came from: `--min-os`, a config file, a `project.pbxproj`, or the plist's own
+    /// `MinimumOSVersion`/`LSMinimumSystemVersion`.
+    public var source: String
+
+    /// The eras from `minimumEra` on.
+    public var supportedEras: [OSEra] { OSEra.allCases.filter { $0 >= minimumEra } }
+
+    /// Parses `ios15`, `macos12`, `tvos15`, `visionos1`, or several joined by commas; `nil` for
+    /// anything else. Versions older than iOS 9/macOS 10.11 count as the first ATS era.
+    public init?(_ text: String, source: String) {
+        let items = text.split(separator: ",").map { $0.filter { !$0.isWhitespace }.lowercased() }
+        guard !items.isEmpty else { return nil }
+        var eras: [OSEra] = []
+        for item in items {
+            guard let era = OSEra(os: item) ?? Self.beforeATS(item) else { return nil }
+            eras.append(era)
+        }
+        platforms = items
+        minimumEra = eras.min()!
+        self.source = source
+    }
+
+    /// The lowest of several targets (several projects or build configurations).
+    public static func lowest(_ targets: [DeploymentTarget], source: String) -> DeploymentTarget? {
+        guard let first = targets.min(by: { $0.minimumEra < $1.minimumEra }) else { return nil }
+        var merged = first
+        // The lowest version of each platform: `ios15.0` of `ios15.0` and `ios16.4`.
+        var lowest: [String: (version: [Int], text: String)] = [:]
+        for item in targets.flatMap(\.platforms) {
+            let platform = String(item.prefix { $0.isLetter })
+            let version = item.dropFirst(platform.count).split(separator: ".").compactMap { Int($0) }
+            if let known = lowest[platform], !version.lexicographicallyPrecedes(known.version) { continue }
+            lowest[platform] = (version, item)
+        }
+        merged.platforms = lowest.values.map(\.text).sorted()
+        merged.source = source
+        return merged
+    }
+
+    /// `ios8`, `macos10.9`: a valid version older than ATS itself.
+    private static func beforeATS(_ item: String) -> OSEra? {
+        for prefix in ["ios", "ipados", "tvos", "macos"] where item.hasPrefix(prefix) {
+            let numbers = item.dropFirst(prefix.count).split(separator: ".").compactMap { Int($0) }
+            guard let major = numbers.first else { return nil }
+            return (prefix == "macos" ? major <= 10 : major < 9) ? .ios9 : nil
+        }
+        return nil
+    }
+}

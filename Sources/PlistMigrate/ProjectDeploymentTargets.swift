@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ATSPolicy
+
+/// Finds an app's deployment target in the nearest enclosing Xcode project: the directory of
+/// the file, then each parent (stopping after the repository root), is searched for
+/// `*.xcodeproj/project.pbxproj`; the first that sets `IPHONEOS_DEPLOYMENT_TARGET`,
+/// `MACOSX_DEPLOYMENT_TARGET`, `TVOS_DEPLOYMENT_TARGET` or `XROS_DEPLOYMENT_TARGET` gives the lowest value of each (every target and build
+/// configuration of that directory's projects). Values that are build-setting references are
+/// not read. One look-up per directory.
+final class ProjectDeploymentTargets: @unchecked Sendable {
+    private var cache: [String: DeploymentTarget?] = [:]
+
+    static let settings: [(name: String, platform: String)] = [
+        ("IPHONEOS_DEPLOYMENT_TARGET", "ios"), ("MACOSX_DEPLOYMENT_TARGET", "macos"),
+        ("TVOS_DEPLOYMENT_TARGET", "tvos"), ("XROS_DEPLOYMENT_TARGET", "visionos"),
+    ]
+
+    func target(forFile path: String) -> DeploymentTarget? {
+        let absolute = FileIO.absolute(path)
+        var directory = String(absolute[..<(absolute.lastIndex(of: "/") ?? absolute.startIndex)])
+        var visited: [String] = []
+        var found: DeploymentTarget?
+        while true {
+            if let cached = cache[directory] {
+                found = cached
+                break
+            }
+            visited.append(directory)
+            if let target = Self.target(inDirectory: directory.isEmpty ? "/" : directory) {
+                found = target
+                break
+            }
+            if directory.isEmpty || FileIO.exists(directory + "/.git") { break }
+            directory = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
+        }
+        for dir in visited { cache[dir] = found }
+        return found
+    }
+
+    static func target(inDirectory directory: String) -> DeploymentTarget? {
+        guard let handle = opendir(PathBytes.c(directory)) else { return nil }
+        var projects: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { PathBytes.string($0.prefix { $0 != 0 }) }
+            if name.hasSuffix(".xcodeproj") { projects.append(name) }
+        }
+        closedir(handle)
+        var targets: [DeploymentTarget] = []
+        var sources: [String] = []
+        for project in projects.sorted() {
+            let file = (directory == "/" ? "" : directory) + "/" + project + "/project.pbxproj"
+            guard let bytes = try? FileIO.load(file).bytes else { continue }
+            let found = versions(in: String(decoding: bytes, as: UTF8.self))
+            if !found.isEmpty {
+                targets += found
+                sources.append(ConfigResolver.relative(file))
+            }
+        }
+        return DeploymentTarget.lowest(targets, source: sources.joined(separator: ", "))
+    }
+
+    /// Every `NAME_DEPLOYMENT_TARGET = 15.0;` with a version number, as targets.
+    static func versions(in text: String) -> [DeploymentTarget] {
+        var targets: [DeploymentTarget] = []
+        for line in text.split(separator: "\n") {
+            for (name, platform) in settings where line.contains(name) {
+                guard let equals = line.firstIndex(of: "=") else { continue }
+                let value = line[line.index(after: equals)...].filter { $0 != " " && $0 != "\t" && $0 != ";" && $0 != "\"" }
+                guard !value.isEmpty, value.allSatisfy({ $0.isNumber || $0 == "." }),
+                    let target = DeploymentTarget(platform + value, source: "")
+                else { continue }
+                targets.append(target)
+            }
+        }
+        return targets
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import ATSPolicy
+@testable import PlistMigrate
+
+/// The deployment target (issue #12 §2): `--min-os`, config `minimumOS`, the nearest
+/// `project.pbxproj`, the plist's own keys, else every OS; only its eras count in deltas.
+@Suite struct DeploymentTargetTests {
+    /// ATS002 beside NSAllowsArbitraryLoads: its delta names iOS 10+ unless the target is later.
+    static let mediaPlist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>MinimumOSVersion</key>
+        \t<string>MIN</string>
+        \t<key>NSAppTransportSecurity</key>
+        \t<dict>
+        \t\t<key>NSAllowsArbitraryLoads</key>
+        \t\t<true/>
+        \t\t<key>NSAllowsArbitraryLoadsInMedia</key>
+        \t\t<true/>
+        \t</dict>
+        </dict>
+        </plist>
+
+        """
+
+    func workspace(minimum: String = "$(IPHONEOS_DEPLOYMENT_TARGET)") throws -> URL {
+        let directory = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("App"), withIntermediateDirectories: true)
+        try Self.mediaPlist.replacingOccurrences(of: "MIN", with: minimum)
+            .write(to: directory.appendingPathComponent("App/Info.plist"), atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    func project(in directory: URL, _ settings: String) throws {
+        let folder = directory.appendingPathComponent("App.xcodeproj")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try settings.write(to: folder.appendingPathComponent("project.pbxproj"), atomically: true, encoding: .utf8)
+    }
+
+    @Test func parsesTargetsAndTheirEras() {
+        #expect(DeploymentTarget("ios15", source: "")?.supportedEras == [.ios14, .ios17])
+        #expect(DeploymentTarget("ios15,macos10.13", source: "")?.minimumEra == .ios10)
+        #expect(DeploymentTarget("visionos1", source: "")?.supportedEras == [.ios17])
+        #expect(DeploymentTarget("ios8", source: "")?.minimumEra == .ios9)
+        #expect(DeploymentTarget("tvos15", source: "")?.minimumEra == .ios14)
+        #expect(DeploymentTarget("android12", source: "") == nil)
+        #expect(DeploymentTarget("ios", source: "") == nil)
+    }
+
+    @Test func theLowestTargetOfTheNearestProjectCounts() throws {
+        let directory = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try project(in: directory, """
+            IPHONEOS_DEPLOYMENT_TARGET = 16.4;
+            IPHONEOS_DEPLOYMENT_TARGET = 15.0;
+            MACOSX_DEPLOYMENT_TARGET = "$(RECOMMENDED_MACOSX_DEPLOYMENT_TARGET)";
+            """)
+        let result = try tool(["--allow-policy-change", "--format", "json", "."], in: directory)
+        let text = result.text
+        #expect(text.contains("\"minimumOS\" : \"ios15.0\""))
+        #expect(text.contains("\"source\" : \"App.xcodeproj/project.pbxproj\""))
+        #expect(text.contains("iOS 14+/macOS 11+: HTTP to any other host (urlSession, webView): allowed → blocked"))
+        #expect(!text.contains("iOS 10+"), "eras before the target are not listed")
+        #expect(result.stderr.contains("; deployment target: 1 from project.pbxproj"))
+    }
+
+    @Test func theCommandLineAndConfigOverrideTheProjectAndThePlist() throws {
+        let directory = try workspace(minimum: "12.0")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try project(in: directory, "IPHONEOS_DEPLOYMENT_TARGET = 15.0;")
+        let flag = try tool(["--allow-policy-change", "--min-os", "ios17", "."], in: directory)
+        #expect(flag.text.contains("# policy: iOS 17+/macOS 14+: HTTP to any other host"), "\(flag.text)")
+        #expect(flag.stderr.contains("deployment target: 1 from --min-os"))
+        try #"{ "minimumOS": ["macos10.12"] }"#.write(to: directory.appendingPathComponent(".plist-migrate.json"), atomically: true, encoding: .utf8)
+        let config = try tool(["--allow-policy-change", "."], in: directory)
+        #expect(config.text.contains("# policy: iOS 10+/macOS 10.12+: HTTP to any other host"), "\(config.text)")
+        #expect(config.stderr.contains("deployment target: 1 from config"))
+        try #"{ "minimumOS": "ios99x" }"#.write(to: directory.appendingPathComponent(".plist-migrate.json"), atomically: true, encoding: .utf8)
+        let invalid = try tool(["."], in: directory)
+        #expect(invalid.status == 2)
+        #expect(invalid.stderr.contains(#".plist-migrate.json: error: "minimumOS": "ios99x" is not a deployment target"#))
+        #expect(try tool(["--min-os", "windows11", "."], in: directory).status == 64)
+    }
+
+    @Test func withoutAProjectThePlistsOwnKeyCountsElseEveryOS() throws {
+        let declared = try workspace(minimum: "15.0")
+        defer { try? FileManager.default.removeItem(at: declared) }
+        let result = try tool(["--allow-policy-change", "--format", "json", "."], in: declared)
+        #expect(result.text.contains("\"source\" : \"the plist's MinimumOSVersion\""))
+        #expect(result.stderr.contains("deployment target: 1 from Info.plist"))
+        let unknown = try workspace()
+        defer { try? FileManager.default.removeItem(at: unknown) }
+        let none = try tool(["--format", "json", "."], in: unknown)
+        #expect(none.text.contains("\"source\" : \"unknown\""))
+        #expect(none.stderr.contains("deployment target: 1 from none known (every OS counted)"))
+        #expect(none.stderr.contains("iOS 10+/macOS 10.12+"), "every era counts in the held-back note")
+    }
+}
