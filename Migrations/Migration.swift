@@ -21,6 +21,9 @@ public enum PolicyIntent: String, Sendable, Codable {
     case editedSettingsTakeEffect
     /// Anything: `changesPolicy` passes, which run only when asked for.
     case anyChange
+    /// Like `noPolicyChange`, but no flag includes it otherwise: the engine must show that the
+    /// policy does not change on any OS the app supports, or the pass does nothing.
+    case provablyNoPolicyChange
 }
 
 /// One versioned, idempotent rewrite of the root `NSAppTransportSecurity` dict.

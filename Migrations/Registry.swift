@@ -10,6 +10,7 @@ public enum MigrationRegistry {
         NormalizeTLSVersion(),
         StringBooleans(),
         TemporaryExceptionKeys(),
+        DropIgnoredArbitraryLoads(),
     ]
 
     public static func migration(id: String) -> (any Migration)? {

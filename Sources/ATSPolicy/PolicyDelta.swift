@@ -21,9 +21,10 @@ public enum PolicyDelta {
         var seen = Set(classes.map(\.host))
         for config in configs {
             for rule in config.exceptionDomains + config.pinnedDomains {
-                var name = rule.key.lowercased()
-                if name.hasPrefix("*.") { name.removeFirst(2) }
-                guard !name.isEmpty, !name.contains("*"), !name.contains("/") else { continue }
+                // The host the key is meant to name (scheme, `*.`, port and path stripped), so
+                // that a key that starts to match shows the change on that host.
+                let name = PolicyReach.hostName(ofDomainKey: rule.key)
+                guard !name.isEmpty, !name.contains("*") else { continue }
                 for host in [Host(name), Host("sub." + name)] where seen.insert(host).inserted {
                     classes.append(HostClass(label: host.name, host: host))
                 }

@@ -157,7 +157,9 @@ public struct FileMigrator: Sendable {
         _ migration: any Migration, _ session: MigrationSession, before: ATSConfiguration, after: ATSConfiguration,
         eras: [OSEra], target: DeploymentTarget?
     ) -> String? {
-        guard migration.intent != .anyChange, !plan.policyChangeAllowed.contains(migration.id) else { return nil }
+        guard migration.intent != .anyChange else { return nil }
+        let optedIn = plan.policyChangeAllowed.contains(migration.id)
+        if optedIn && migration.intent != .provablyNoPolicyChange { return nil }
         var reach = PolicyReach.nothing
         if migration.intent == .editedSettingsTakeEffect {
             let domainKeys = (before.exceptionDomains + before.pinnedDomains + after.exceptionDomains + after.pinnedDomains).map(\.key)
@@ -171,7 +173,11 @@ public struct FileMigrator: Sendable {
         guard outside != ["no policy change"] else { return nil }
         let shown = outside.prefix(2).joined(separator: "; and ") + (outside.count > 2 ? "; and \(outside.count - 2) more" : "")
         let unknown = target == nil ? " (no deployment target known, so every OS counts: give --min-os or minimumOS)" : ""
-        return "would also change \(shown)\(unknown); --allow-policy-change includes it"
+        let verb = migration.intent == .provablyNoPolicyChange ? "would change" : "would also change"
+        let remedy = migration.intent == .provablyNoPolicyChange
+            ? "it runs only where the policy stays the same on every supported OS"
+            : "--allow-policy-change includes it"
+        return "\(verb) \(shown)\(unknown); \(remedy)"
     }
 
     /// `MinimumOSVersion` (iOS, tvOS, visionOS apps) and `LSMinimumSystemVersion` (macOS) in

@@ -209,8 +209,20 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Check only walked files matching GLOB (repeatable).", valueName: "GLOB"))
     var include: [String] = []
 
+    @Option(name: .customLong("min-os"), help: ArgumentHelp(
+        "The app's deployment target (default: the nearest project.pbxproj, else the plist's own keys, else every OS).",
+        valueName: "OS[,OS…]"))
+    var minOS: String?
+
+    func validate() throws {
+        if let minOS, DeploymentTarget(minOS, source: "--min-os") == nil {
+            throw ValidationError("--min-os expects OS versions such as ios15, macos12, tvos15, visionos1 (several joined by commas)")
+        }
+    }
+
     func run() throws {
         var runner = LintRunner(paths: paths)
+        runner.minimumOS = minOS
         runner.format = format
         runner.excludes = exclude.map(Glob.init)
         runner.includes = include.map(Glob.init)

@@ -203,10 +203,10 @@ import Testing
     @Test func listShowsEveryMigrationInOrder() throws {
         let text = try tool(["list"], in: FileManager.default.temporaryDirectory)
         #expect(text.status == 0)
-        #expect(text.text.split(separator: "\n").map { String($0.prefix(6)) } == (1...9).map { "ATS00\($0)" })
+        #expect(text.text.split(separator: "\n").map { String($0.prefix(6)) } == (1...10).map { $0 < 10 ? "ATS00\($0)" : "ATS0\($0)" })
         let json = try tool(["list", "--format", "json"], in: FileManager.default.temporaryDirectory)
         let entries = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
-        #expect(entries.map { $0["version"] as? Int } == Array(1...9))
+        #expect(entries.map { $0["version"] as? Int } == Array(1...10))
         #expect(entries[2]["impact"] as? String == "changesPolicy")
         #expect(entries.allSatisfy { ($0["title"] as? String)?.isEmpty == false && $0["name"] != nil })
     }

@@ -14,8 +14,8 @@ import Testing
 
     /// Every migration is a lint rule: each pass's main fixture yields findings with that fix.
     @Test func eachPassReportsWhatItWouldFix() throws {
-        for index in 1...9 {
-            let id = "ATS00\(index)"
+        for index in 1...10 {
+            let id = index < 10 ? "ATS00\(index)" : "ATS0\(index)"
             let bytes = Array(try Data(contentsOf: Paths.fixtures.appendingPathComponent("\(id)/tabs.before.plist")))
             let findings = Linter.lint(bytes, path: "Info.plist").filter { $0.fix == id }
             #expect(!findings.isEmpty, "\(id)")

@@ -37,10 +37,13 @@ func run(_ command: URL, _ arguments: [String], in directory: URL, input: Data? 
     process.standardError = err
     process.standardInput = inPipe
     try process.run()
+    // Both streams are drained at once: a full stderr pipe would otherwise block the tool while
+    // this reads stdout.
+    let errors = PipeDrain(err.fileHandleForReading)
     if let input { inPipe.fileHandleForWriting.write(input) }
     try inPipe.fileHandleForWriting.close()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    let stderr = errors.wait()
     process.waitUntilExit()
     return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
 }
@@ -65,4 +68,22 @@ func copyFixture(_ relative: String, to directory: URL, as name: String) throws 
     try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent(relative), to: destination)
     return destination
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class PipeDrain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ATSPolicy
 import PlistDOM
 
 /// Runs the linter over paths (same discovery as the migrations) and renders the findings.
@@ -9,6 +10,8 @@ public struct LintRunner {
     public var format: Format = .text
     public var excludes: [Glob] = []
     public var includes: [Glob] = []
+    /// `--min-os`; without it each file's nearest project, else the plist's own keys.
+    public var minimumOS: String?
     public static let version = "0.2.0"
 
     public init(paths: [String]) {
@@ -24,6 +27,7 @@ public struct LintRunner {
         for (path, error) in missing {
             findings.append(Finding(ruleID: "L009", severity: .error, path: path, line: 1, column: 1, message: error.message))
         }
+        let projects = ProjectDeploymentTargets()
         for file in files where file.path != "-" {
             let bytes: [UInt8]
             do {
@@ -39,7 +43,8 @@ public struct LintRunner {
                 if isNotAPlist(bytes) { continue }
                 if case .some(.some) = try? FileMigrator.skipReasonWithoutTree(bytes) { continue }
             }
-            let fileFindings = Linter.lint(bytes, path: PathBytes.display(file.path))
+            let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") } ?? projects.target(forFile: file.path)
+            let fileFindings = Linter.lint(bytes, path: PathBytes.display(file.path), deploymentTarget: target)
             if fileFindings.contains(where: { $0.ruleID == "L009" }) { unreadable = true }
             findings += fileFindings
         }
@@ -59,7 +64,9 @@ public struct LintRunner {
         let errors = findings.filter { $0.severity == .error }.count
         let warnings = findings.filter { $0.severity == .warning }.count
         let notes = findings.filter { $0.severity == .note }.count
-        sink.standardError("plist-migrate lint: \(files.count) file\(files.count == 1 ? "" : "s") checked, \(errors) errors, \(warnings) warnings, \(notes) notes\n")
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        sink.standardError("plist-migrate lint: \(count(files.count, "file")) checked, \(count(errors, "error")), "
+            + "\(count(warnings, "warning")), \(count(notes, "note"))\n")
         if unreadable { return 2 }
         return errors > 0 ? 1 : 0
     }

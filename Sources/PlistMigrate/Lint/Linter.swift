@@ -1,3 +1,4 @@
+import ATSPolicy
 import Migrations
 import PlistDOM
 
@@ -5,7 +6,10 @@ import PlistDOM
 /// fixes it where one does. Reports Apple's real defaults (e.g. forward secrecy defaults to YES,
 /// so its absence is fine).
 public enum Linter {
-    public static func lint(_ bytes: [UInt8], path: String) -> [Finding] {
+    /// - Parameter deploymentTarget: the app's (else the plist's own, else every OS): a fix the
+    ///   engine would hold back for it is said so, and a pass that needs no policy change to be
+    ///   right (ATS010) is reported only where that holds.
+    public static func lint(_ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget? = nil) -> [Finding] {
         let document: PlistDocument
         do {
             document = try PlistDocument(parsing: bytes)
@@ -35,7 +39,7 @@ public enum Linter {
             add("L006", ats, "NSAppTransportSecurity is \(article(ats.name)), not a dict")
             return findings
         }
-        findings += migrationFindings(document, bytes, path: path)
+        findings += migrationFindings(document, bytes, path: path, deploymentTarget: deploymentTarget)
         checkKeysAndTypes(ats, add)
         checkDomains(ats, add)
         if let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads), arbitrary.value.isTrue {
@@ -47,11 +51,21 @@ public enum Linter {
     /// Each migration, run alone on the unedited file: every edit it would make is a finding.
     /// A probe on the shared, unedited `document` says whether it edits at all; only then is
     /// it run for real on a parse of its own (its edits change that tree).
-    static func migrationFindings(_ document: PlistDocument, _ bytes: [UInt8], path: String) -> [Finding] {
+    static func migrationFindings(
+        _ document: PlistDocument, _ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget?
+    ) -> [Finding] {
         var findings: [Finding] = []
         for migration in MigrationRegistry.all {
             var session = MigrationSession(document: document, migration: migration, probeOnly: true)
             migration.apply(to: session)
+            var heldBack: String?
+            if session.wouldEdit, migration.intent != .anyChange {
+                // What the engine would do with this pass alone on this file, its gate included.
+                let plan = try? MigrationPlan(registry: [migration])
+                let run = plan.map { FileMigrator(plan: $0).migrate(bytes, path: path, skipIfNotApplicable: false, deploymentTarget: deploymentTarget) }
+                heldBack = run?.heldBackReasons[migration.id]
+                if heldBack != nil, migration.intent == .provablyNoPolicyChange { continue }
+            }
             if session.wouldEdit {
                 guard let copy = try? PlistDocument(parsing: bytes) else { continue }
                 session = MigrationSession(document: copy, migration: migration)
@@ -59,8 +73,9 @@ public enum Linter {
             }
             let rule = LintRule.forMigration(migration)
             for (edit, location) in zip(session.plannedEdits, session.editLocations) {
+                let message = describe(edit, migration) + (heldBack.map { " (its fix is held back: \($0))" } ?? "")
                 findings.append(Finding(ruleID: migration.id, severity: rule.severity, path: path, line: location.line,
-                                        column: location.column, message: describe(edit, migration), fix: migration.id))
+                                        column: location.column, message: message, fix: heldBack == nil ? migration.id : nil))
             }
             for diagnostic in session.diagnostics {
                 findings.append(Finding(ruleID: migration.id, severity: .error, path: path, line: diagnostic.location.line,
@@ -73,6 +88,7 @@ public enum Linter {
     static func describe(_ edit: PlannedEdit, _ migration: any Migration) -> String {
         let change = switch edit {
         case .rename(_, let from, let to): "\(from) should be \(to)"
+        case .remove(_, let key) where migration.intent == .provablyNoPolicyChange: "\(key) has no effect on any supported OS"
         case .remove(_, let key): "\(key) is redundant (an equal entry exists)"
         case .insert(_, let key, let value): "add \(key) = \(short(value))"
         case .replace(_, let key, let value): "\(key) should be \(short(value))"
