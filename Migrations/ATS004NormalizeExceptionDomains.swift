@@ -30,6 +30,7 @@ public struct NormalizeExceptionDomains: Migration {
 
     private func normalize(_ entry: DictEntry, in domains: PlistElement, session: MigrationSession) {
         let key = entry.name
+        guard !containsBuildSettingReference(key) else { return }
         var base = key
         let wildcard = key.contains("*")
         if wildcard {

@@ -21,7 +21,7 @@ public struct CleanDomainKeys: Migration {
 
     public func apply(to session: MigrationSession) {
         for domains in session.domainKeyDicts {
-            for entry in domains.entries {
+            for entry in domains.entries where !containsBuildSettingReference(entry.name) {
                 let cleaned = Self.clean(entry.name)
                 if cleaned != entry.name, !cleaned.isEmpty {
                     session.renameDomainKey(entry, to: cleaned, in: domains)

@@ -1,3 +1,10 @@
+/// `$(API_HOST)` or `${API_HOST}`: a build setting Xcode substitutes when it processes the
+/// Info.plist. Its name is case-sensitive and its value unknown here, so such keys and values
+/// are never rewritten.
+public func containsBuildSettingReference(_ text: String) -> Bool {
+    text.contains("$(") || text.contains("${")
+}
+
 /// The App Transport Security key names the migrations read and write.
 public enum ATSKey {
     public static let appTransportSecurity = "NSAppTransportSecurity"

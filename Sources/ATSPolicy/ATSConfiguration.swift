@@ -17,6 +17,8 @@ public struct ATSConfiguration: Sendable, Equatable {
             case name
             /// An IP address or range: valid keys from iOS 17/macOS 14.
             case address(network: UInt32?, mask: UInt32?)
+            /// `$(API_HOST)`: a build setting Xcode substitutes; which host it names is not known here.
+            case resolvedAtBuildTime
         }
 
         public var key: String
@@ -119,6 +121,7 @@ public struct ATSConfiguration: Sendable, Equatable {
     /// Apple: "matching is on the exact lowercase name"; wildcards are not supported; IP
     /// addresses and CIDR ranges are keys of their own.
     static func matcher(for key: String) -> DomainRule.Matcher {
+        if key.contains("$(") || key.contains("${") { return .resolvedAtBuildTime }
         guard !key.contains("*"), key == key.lowercased() else { return .nothing }
         let parts = key.split(separator: "/")
         if parts.count == 2, let network = Host.parseIPv4(String(parts[0])), let prefix = Int(parts[1]), (0...32).contains(prefix) {

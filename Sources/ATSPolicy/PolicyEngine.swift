@@ -88,6 +88,9 @@ public enum PolicyEngine {
             switch rule.matcher {
             case .nothing:
                 continue
+            case .resolvedAtBuildTime:
+                notes.append("\(rule.key) (line \(rule.line)) is a build setting resolved when the app is built; "
+                    + "if it names \(host.name), that entry decides instead")
             case .address(let network, let mask):
                 guard era >= .ios17 else { continue }
                 let matches = if let network, let mask, let address = host.ipv4 {

@@ -105,4 +105,13 @@ import Testing
             #expect((region["startColumn"] as? Int ?? 0) >= 1)
         }
     }
+
+    /// `$(API_HOST)` keys are set when the app is built: lint says they cannot be checked.
+    @Test func buildSettingKeysCannotBeChecked() throws {
+        let bytes = Array(try Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS004/build-setting.before.plist")))
+        let findings = Linter.lint(bytes, path: "Info.plist")
+        #expect(findings.filter { $0.ruleID == "L010" }.map(\.line) == [8, 13])
+        #expect(findings.first { $0.ruleID == "L010" }?.message == "$(API_HOST) is a build setting, resolved when the app is built: this entry cannot be checked here")
+        #expect(findings.filter { $0.ruleID == "ATS004" }.map(\.line) == [15], "only the plain key is for ATS004")
+    }
 }

@@ -60,6 +60,8 @@ public struct LintRule: Sendable, Equatable {
                  severity: .error, help: "Each pinned domain needs NSPinnedCAIdentities or NSPinnedLeafIdentities, whose SPKI-SHA256-BASE64 values are base64 SHA-256 digests (32 bytes)."),
         LintRule(id: "L008", name: "duplicate-key", summary: "Duplicate key where ATS is configured",
                  severity: .error, help: "Apple's reader keeps the last of duplicate keys; the earlier ones are dead text."),
+        LintRule(id: "L010", name: "build-setting-reference", summary: "Domain key or value set by a build setting",
+                 severity: .note, help: "Xcode substitutes $(NAME) and ${NAME} when it builds the Info.plist; their values are not known here, so the entry cannot be checked or migrated. Check the built app's Info.plist."),
         LintRule(id: "L009", name: "parse-error", summary: "The file is not a plist that can be read",
                  severity: .error, help: "Fix the XML or plist structure first."),
     ]

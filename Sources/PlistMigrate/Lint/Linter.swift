@@ -163,6 +163,10 @@ public enum Linter {
                 continue
             }
             for entry in domains.value.entries {
+                if containsBuildSettingReference(entry.name) {
+                    add("L010", entry.key, "\(entry.name) is a build setting, resolved when the app is built: this entry cannot be checked here", nil, nil)
+                    continue
+                }
                 if entry.value.name != "dict" {
                     add("L006", entry.value, "the settings of \(entry.name) are \(article(entry.value.name)), not a dict", nil, nil)
                 }
