@@ -131,7 +131,8 @@ public enum PolicyEngine {
                                         rule: "a matching exception domain overrides the global keys"))
         if let http = rule.allowsInsecureHTTP {
             decision.httpAllowed = http.value
-            decision.decidedBy.append(.init(key: http.key, line: http.line, rule: "allows insecure HTTP loads for this domain"))
+            decision.decidedBy.append(.init(key: http.key, line: http.line, rule: http.value
+                ? "allows insecure HTTP loads for this domain" : "keeps insecure HTTP loads blocked for this domain"))
         }
         if let tls = rule.minimumTLS, !documentedTLSVersions.contains(tls.value) {
             decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "\"\(tls.value)\" is not a documented value"))
@@ -145,12 +146,14 @@ public enum PolicyEngine {
         }
         if let secrecy = rule.requiresForwardSecrecy {
             decision.requiresForwardSecrecy = secrecy.value
-            decision.decidedBy.append(.init(key: secrecy.key, line: secrecy.line, rule: "forward secrecy for this domain"))
+            decision.decidedBy.append(.init(key: secrecy.key, line: secrecy.line, rule: secrecy.value
+                ? "requires forward secrecy for this domain" : "does not require forward secrecy for this domain"))
         }
         // NSRequiresCertificateTransparency: iOS 10 and later.
         if let ct = rule.requiresCertificateTransparency, era >= .ios10 {
             decision.requiresCertificateTransparency = ct.value
-            decision.decidedBy.append(.init(key: ct.key, line: ct.line, rule: "certificate transparency for this domain"))
+            decision.decidedBy.append(.init(key: ct.key, line: ct.line, rule: ct.value
+                ? "requires certificate transparency for this domain" : "does not require certificate transparency for this domain"))
         }
         return decision
     }

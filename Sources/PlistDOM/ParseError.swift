@@ -7,6 +7,9 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         case unsupported
         /// Broken XML or an invalid plist.
         case malformed
+        /// A plist with C preprocessor directives (`#ifdef`), built with `INFOPLIST_PREPROCESS`:
+        /// valid as the project uses it, but not a plist until Xcode has run the preprocessor.
+        case preprocessed
     }
 
     public var message: String

@@ -26,7 +26,7 @@ public final class PlistDocument {
         builder.run()
         if let failure = builder.failure {
             let location = failure.location ?? lines.location(of: failure.offset ?? 0)
-            throw ParseError(failure.message, at: location)
+            throw Preflight.explain(ParseError(failure.message, at: location), in: bytes)
         }
         guard let root = builder.root, let range = builder.rootRange else {
             throw ParseError("no root element", at: SourceLocation(line: 1, column: 1))
@@ -35,7 +35,11 @@ public final class PlistDocument {
         self.root = root
         self.epilog = bytes[range.upperBound...]
         self.source = bytes
-        try PlistValidator(lines: lines).validate(root: root)
+        do {
+            try PlistValidator(lines: lines).validate(root: root)
+        } catch {
+            throw Preflight.explain(error, in: bytes)
+        }
         // Losslessness is checked, not assumed: every element's pieces were verified to tile
         // its bytes; the prolog, root and epilog must tile the file.
         if prolog.count + range.count + epilog.count != bytes.count {
@@ -60,7 +64,7 @@ public final class PlistDocument {
         let checker = SAXTreeBuilder(source: bytes, lines: lines, buildTree: false)
         checker.run()
         if let failure = checker.failure {
-            throw ParseError(failure.message, at: failure.location ?? lines.location(of: failure.offset ?? 0))
+            throw Preflight.explain(ParseError(failure.message, at: failure.location ?? lines.location(of: failure.offset ?? 0)), in: bytes)
         }
     }
 

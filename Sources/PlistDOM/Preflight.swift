@@ -81,6 +81,41 @@ enum Preflight {
         return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
     }
 
+    /// A file that does not parse and has C preprocessor directives at line starts is an
+    /// Info.plist Xcode preprocesses (`INFOPLIST_PREPROCESS`): said at the directive, not where
+    /// the parser stumbled. (A valid plist may hold such lines inside a string: it parses.)
+    static func explain(_ failure: ParseError, in bytes: [UInt8]) -> ParseError {
+        guard failure.kind == .malformed, let directive = preprocessorDirective(in: bytes) else { return failure }
+        return ParseError(
+            "C preprocessor directive `#\(directive.name)`: this Info.plist is preprocessed when the app is built "
+                + "(INFOPLIST_PREPROCESS), so it is not a plist as written; migrate it by hand, or move the "
+                + "conditional settings into build settings", at: directive.location, kind: .preprocessed)
+    }
+
+    static let directives: Set<String> = [
+        "if", "ifdef", "ifndef", "elif", "else", "endif", "define", "undef", "include", "import", "error", "warning", "pragma", "line",
+    ]
+
+    /// The first line whose first non-blank character is `#` followed by a C preprocessor
+    /// directive name (`#ifdef DEBUG`, `#  endif`).
+    static func preprocessorDirective(in bytes: [UInt8]) -> (name: String, location: SourceLocation)? {
+        var offset = 0
+        while let hash = firstIndex(of: UInt8(ascii: "#"), in: bytes, from: offset) {
+            offset = hash + 1
+            var start = hash
+            while start > 0, bytes[start - 1] == ASCII.space || bytes[start - 1] == ASCII.tab { start -= 1 }
+            guard start == 0 || bytes[start - 1] == ASCII.lf || bytes[start - 1] == ASCII.cr else { continue }
+            var index = hash + 1
+            while index < bytes.count, bytes[index] == ASCII.space || bytes[index] == ASCII.tab { index += 1 }
+            let nameStart = index
+            while index < bytes.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[index]) { index += 1 }
+            let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+            let ends = index == bytes.count || [ASCII.space, ASCII.tab, ASCII.lf, ASCII.cr].contains(bytes[index])
+            if directives.contains(name), ends { return (name, LineTable(bytes).location(of: hash)) }
+        }
+        return nil
+    }
+
     /// The first line that starts with `<<<<<<<`, `=======` or `>>>>>>>` (as git writes them).
     static func mergeConflictMarker(in bytes: [UInt8]) -> SourceLocation? {
         guard hasMarkerAtALineStart(bytes) else { return nil }

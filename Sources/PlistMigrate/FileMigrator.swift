@@ -21,9 +21,11 @@ public struct FileMigrator: Sendable {
     ///   - deploymentTarget: the app's, from `--min-os`, a config or a project; without one, the
     ///     plist's own `MinimumOSVersion`/`LSMinimumSystemVersion`, else every OS era.
     public func migrate(
-        _ bytes: [UInt8], path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil
+        _ bytes: [UInt8], path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
+        diffPath: String? = nil
     ) -> FileResult {
         var result = FileResult(path: path, status: .unchanged)
+        result.diffPath = diffPath ?? path
         result.original = bytes
         result.output = bytes
         var document: PlistDocument
@@ -38,6 +40,10 @@ public struct FileMigrator: Sendable {
             if skipIfNotApplicable && error.kind == .notAPropertyList {
                 result.status = .skipped
                 result.skipReason = "not an XML property list"
+            } else if skipIfNotApplicable && error.kind == .preprocessed {
+                // The repository builds fine: Xcode preprocesses this file. Not an error here.
+                result.status = .skipped
+                result.skipReason = "preprocessed Info.plist (#if directives)"
             } else {
                 result.status = .error
                 result.error = FileError(error.message, at: error.location)
@@ -120,7 +126,7 @@ public struct FileMigrator: Sendable {
                 result.diagnostics += session.diagnostics
                 plannedEdits += session.plannedEdits
                 roundChanged = true
-                if let diff = UnifiedDiff.make(from: current, to: next, path: path) {
+                if let diff = UnifiedDiff.make(from: current, to: next, path: result.diffPath) {
                     result.passes.append(PassResult(
                         id: migration.id, version: migration.version, name: migration.name,
                         impact: migration.impact, editCount: session.editCount, diff: diff,
@@ -257,6 +263,8 @@ public struct FileMigrator: Sendable {
             try PlistDocument.checkWellFormed(bytes)
         } catch where error.kind == .notAPropertyList {
             return "not an XML property list"
+        } catch where error.kind == .preprocessed {
+            return "preprocessed Info.plist (#if directives)"
         }
         return "no NSAppTransportSecurity"
     }

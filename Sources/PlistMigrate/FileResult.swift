@@ -61,7 +61,10 @@ public struct FileResult: Sendable {
 
     public var hasConflict: Bool { !diagnostics.isEmpty }
     public var isFailure: Bool { status == .error || hasConflict }
-    public var combinedDiff: String? { UnifiedDiff.make(from: original, to: output, path: path) }
+    public var combinedDiff: String? { UnifiedDiff.make(from: original, to: output, path: diffPath) }
+    /// The path in diff headers (`a/PATH`): relative to the root of the git repository holding
+    /// the file, else to the working directory.
+    public var diffPath = ""
 }
 
 /// A one-line, `path:line:column`-ready error.

@@ -80,6 +80,8 @@ public final class Runner {
         var migrator: FileMigrator
         /// From `--min-os`, the config or the nearest project; `nil`: the plist's own, if any.
         var deploymentTarget: DeploymentTarget?
+        /// `a/PATH` in diffs: relative to the file's repository root (or the working directory).
+        var diffPath: String
     }
 
     /// Pairs each file with the plan its nearest config and the command line give it, and drops
@@ -87,6 +89,7 @@ public final class Runner {
     private func plan(_ files: [DiscoveredFile]) -> Result<[Job], PlanErrors> {
         let resolver = ConfigResolver()
         let projects = ProjectDeploymentTargets()
+        let repositories = RepositoryRoots()
         var migrators: [Selection: FileMigrator] = [:]
         var errors: [Config.ConfigError] = []
         var jobs: [Job] = []
@@ -116,7 +119,8 @@ public final class Runner {
             }
             let target = selection.minimumOS.flatMap { DeploymentTarget($0, source: targetSource) }
                 ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
-            jobs.append(Job(file: file, migrator: migrators[selection]!, deploymentTarget: target))
+            let diffPath = file.path == "-" ? "-" : PathBytes.display(repositories.diffPath(for: file.path))
+            jobs.append(Job(file: file, migrator: migrators[selection]!, deploymentTarget: target, diffPath: diffPath))
         }
         return errors.isEmpty ? .success(jobs) : .failure(PlanErrors(errors: errors))
     }
@@ -184,7 +188,8 @@ public final class Runner {
                 return result
             }
         }
-        var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget)
+        var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
+                                              diffPath: job.diffPath)
         result.fingerprint = fingerprint
         if write, result.status == .changed, let fingerprint {
             do {

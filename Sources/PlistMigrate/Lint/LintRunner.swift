@@ -44,7 +44,8 @@ public struct LintRunner {
                 if case .some(.some) = try? FileMigrator.skipReasonWithoutTree(bytes) { continue }
             }
             let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") } ?? projects.target(forFile: file.path)
-            let fileFindings = Linter.lint(bytes, path: PathBytes.display(file.path), deploymentTarget: target)
+            let fileFindings = Linter.lint(bytes, path: PathBytes.display(file.path), deploymentTarget: target,
+                                           skipPreprocessed: !file.explicit)
             if fileFindings.contains(where: { $0.ruleID == "L009" }) { unreadable = true }
             findings += fileFindings
         }
@@ -81,7 +82,7 @@ public struct LintRunner {
             try PlistDocument.preflight(bytes)
             return false
         } catch {
-            return error.kind == .notAPropertyList
+            return error.kind == .notAPropertyList || error.kind == .preprocessed
         }
     }
 }

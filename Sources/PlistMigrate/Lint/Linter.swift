@@ -9,11 +9,15 @@ public enum Linter {
     /// - Parameter deploymentTarget: the app's (else the plist's own, else every OS): a fix the
     ///   engine would hold back for it is said so, and a pass that needs no policy change to be
     ///   right (ATS010) is reported only where that holds.
-    public static func lint(_ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget? = nil) -> [Finding] {
+    ///   `skipPreprocessed`: for walked files, a preprocessed Info.plist (`#ifdef`) is not a finding.
+    public static func lint(
+        _ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget? = nil, skipPreprocessed: Bool = false
+    ) -> [Finding] {
         let document: PlistDocument
         do {
             document = try PlistDocument(parsing: bytes)
         } catch {
+            if skipPreprocessed && error.kind == .preprocessed { return [] }
             return [Finding(ruleID: "L009", severity: .error, path: path, line: error.location.line,
                             column: error.location.column, message: error.message)]
         }
