@@ -6,11 +6,14 @@ public struct Explainer: Sendable {
     public var era: OSEra?
     public var host: String?
     public var kind: LoadKind?
+    /// Only its eras are shown; without one, the nearest project's, else the plist's own.
+    public var minimumOS: String?
 
-    public init(era: OSEra? = nil, host: String? = nil, kind: LoadKind? = nil) {
+    public init(era: OSEra? = nil, host: String? = nil, kind: LoadKind? = nil, minimumOS: String? = nil) {
         self.era = era
         self.host = host
         self.kind = kind
+        self.minimumOS = minimumOS
     }
 
     public struct Row: Codable, Sendable, Equatable {
@@ -25,13 +28,20 @@ public struct Explainer: Sendable {
         public var hasAppTransportSecurity: Bool
         public var rows: [Row]
         public var openQuestions: [String]
+        /// The deployment target whose eras the table shows (`nil`: none known, every era).
+        public var deploymentTarget: String?
+        public var deploymentTargetSource: String?
     }
 
     public func explain(_ bytes: [UInt8], path: String) throws(ParseError) -> Report {
-        let configuration = ATSConfiguration(document: try PlistDocument(parsing: bytes))
+        let document = try PlistDocument(parsing: bytes)
+        let configuration = ATSConfiguration(document: document)
+        let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
+            ?? (path == "-" ? nil : ProjectDeploymentTargets().target(forFile: path))
+            ?? FileMigrator.deploymentTarget(declaredIn: document)
         let hosts: [PolicyDelta.HostClass] = host.map { [PolicyDelta.HostClass(label: $0, host: Host($0))] }
             ?? PolicyDelta.hostClasses([configuration])
-        let eras = era.map { [$0] } ?? OSEra.allCases
+        let eras = era.map { [$0] } ?? target?.supportedEras ?? OSEra.allCases
         let kinds = kind.map { [$0] } ?? LoadKind.allCases
         var rows: [Row] = []
         var questions: [String] = []
@@ -44,12 +54,16 @@ public struct Explainer: Sendable {
                 }
             }
         }
-        return Report(path: path, hasAppTransportSecurity: configuration.present, rows: rows, openQuestions: questions)
+        return Report(path: path, hasAppTransportSecurity: configuration.present, rows: rows, openQuestions: questions,
+                      deploymentTarget: target?.platforms.joined(separator: ","), deploymentTargetSource: target?.source)
     }
 
     /// A table (no `--host`) or the decision with its reasons (`--host`).
     public func text(_ report: Report) -> String {
         var out = "\(report.path)\n"
+        if era == nil, let target = report.deploymentTarget {
+            out += "deployment target \(target) (from \(report.deploymentTargetSource ?? "?")): older OS versions are not shown\n"
+        }
         if !report.hasAppTransportSecurity { out += "no NSAppTransportSecurity: the ATS defaults apply everywhere\n" }
         if host == nil {
             out += table(report.rows)

@@ -163,12 +163,20 @@ struct Explain: ParsableCommand {
     @Option(help: "text or json")
     var format: List.Format = .text
 
+    @Option(name: .customLong("min-os"), help: ArgumentHelp(
+        "The app's deployment target: the table shows only these OS versions and later (default: the nearest project.pbxproj, else the plist's own keys, else every OS).",
+        valueName: "OS[,OS…]"))
+    var minOS: String?
+
     func validate() throws {
         if let os, OSEra(os: os) == nil { throw ValidationError("unknown OS \"\(os)\" (examples: ios9, ios17, macos10.12, macos14)") }
+        if let minOS, DeploymentTarget(minOS, source: "--min-os") == nil {
+            throw ValidationError("--min-os expects OS versions such as ios15, macos12, tvos15, visionos1 (several joined by commas)")
+        }
     }
 
     func run() throws {
-        let explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: host, kind: kind)
+        let explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: host, kind: kind, minimumOS: minOS)
         let path = FileDiscovery.displayPath(file)
         let report: Explainer.Report
         do {

@@ -97,4 +97,15 @@ import ATSPolicy
         #expect(none.stderr.contains("deployment target: 1 from none known (every OS counted)"))
         #expect(none.stderr.contains("iOS 10+/macOS 10.12+"), "every era counts in the held-back note")
     }
+
+    @Test func explainShowsOnlyTheSupportedEras() throws {
+        let directory = try workspace(minimum: "15.0")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let table = try tool(["explain", "App/Info.plist"], in: directory)
+        #expect(table.text.contains("deployment target ios15.0 (from the plist's MinimumOSVersion): older OS versions are not shown"))
+        #expect(table.text.contains("iOS 14–16/macOS 11–13") && !table.text.contains("iOS 10–13"))
+        let flag = try tool(["explain", "--min-os", "ios9", "--format", "json", "App/Info.plist"], in: directory)
+        #expect(flag.text.contains("\"deploymentTargetSource\" : \"--min-os\""))
+        #expect(flag.text.contains("iOS 9/macOS 10.11"))
+    }
 }

@@ -13,7 +13,10 @@ import ATSPolicy
                 guard bytes.containsBytes(Array("NSAppTransportSecurity".utf8)) else { continue }
                 do {
                     let report = try Explainer().explain(bytes, path: name)
-                    #expect(report.rows.count >= 3 * 4 * 3, "\(name)")
+                    // Three host classes at least, three kinds, and every era the deployment target supports.
+                    let eras = report.deploymentTarget.flatMap { DeploymentTarget($0, source: "")?.supportedEras.count } ?? 4
+                    #expect(report.rows.count >= 3 * eras * 3, "\(name)")
+                    #expect(Set(report.rows.map(\.os)).count == eras, "\(name)")
                     #expect(!Explainer().text(report).isEmpty)
                     explained += 1
                 } catch {
