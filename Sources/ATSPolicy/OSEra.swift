@@ -3,9 +3,12 @@
 public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
     /// iOS 9, macOS 10.11: ATS as introduced.
     case ios9 = 9
-    /// iOS 10–13, macOS 10.12–10.15: the ForMedia/InWebContent/LocalNetworking keys, and
-    /// NSRequiresCertificateTransparency, exist.
+    /// iOS 10–12.1, macOS 10.12–10.14.2: the ForMedia/InWebContent/LocalNetworking keys exist,
+    /// and NSRequiresCertificateTransparency switches CT on per domain.
     case ios10 = 10
+    /// iOS 12.1.1–13, macOS 10.14.3–10.15: Apple's Certificate Transparency policy is enforced
+    /// for publicly trusted server certificates, whatever the plist says.
+    case ios12 = 12
     /// iOS 14–16, macOS 11–13: NSPinnedDomains exists.
     case ios14 = 14
     /// iOS 17+, macOS 14+: IP addresses may be exception-domain keys.
@@ -23,7 +26,8 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
     var iosRange: (first: Int, last: Int?) {
         switch self {
         case .ios9: (9, 9)
-        case .ios10: (10, 13)
+        case .ios10: (10, 12)
+        case .ios12: (12, 13)
         case .ios14: (14, 16)
         case .ios17: (17, nil)
         }
@@ -32,7 +36,8 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
     var macRange: (first: String, last: String?) {
         switch self {
         case .ios9: ("10.11", "10.11")
-        case .ios10: ("10.12", "10.15")
+        case .ios10: ("10.12", "10.14.2")
+        case .ios12: ("10.14.3", "10.15")
         case .ios14: ("11", "13")
         case .ios17: ("14", nil)
         }
@@ -40,7 +45,7 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
 
     /// `iOS 10–16/macOS 10.12–13`, `iOS 17+/macOS 14+`, `iOS 9/macOS 10.11`.
     public static func label(from first: OSEra, through last: OSEra) -> String {
-        let ios = rangeText(String(first.iosRange.first), last.iosRange.last.map(String.init), same: first == last)
+        let ios = rangeText(first.iosFirstText, last.iosLastText, same: first == last)
         let mac = rangeText(first.macRange.first, last.macRange.last, same: first == last)
         return "iOS \(ios)/macOS \(mac)"
     }
@@ -52,6 +57,9 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
 
     public var label: String { Self.label(from: self, through: self) }
 
+    private var iosFirstText: String { self == .ios12 ? "12.1.1" : String(iosRange.first) }
+    private var iosLastText: String? { self == .ios10 ? "12.1" : iosRange.last.map(String.init) }
+
     /// Parses `ios9`, `ios16.4`, `ipados15`, `tvos12`, `visionos1`, `macos10.11`, `macos14`.
     public init?(os text: String) {
         let lower = text.lowercased()
@@ -60,20 +68,28 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
         let numbers = lower.dropFirst(prefix.count).split(separator: ".").compactMap { Int($0) }
         guard let major = numbers.first else { return nil }
         let minor = numbers.count > 1 ? numbers[1] : 0
+        let patch = numbers.count > 2 ? numbers[2] : 0
         if prefix == "visionos" {
             self = .ios17
             return
         }
         let ios: Int
         if isMac {
-            // macOS 10.11 ~ iOS 9, 10.12–10.15 ~ iOS 10–13, 11–13 ~ iOS 14–16, 14+ ~ iOS 17+.
-            if major == 10 { ios = minor >= 12 ? 10 : minor == 11 ? 9 : 0 } else { ios = major + 3 }
+            // macOS 10.11 ~ iOS 9, 10.12–10.14.2 ~ iOS 10–12.1, 10.14.3–10.15 ~ iOS 12.1.1–13,
+            // 11–13 ~ iOS 14–16, 14+ ~ iOS 17+.
+            if major == 10 {
+                ios = minor == 11 ? 9 : minor < 11 ? 0 : (minor > 14 || (minor == 14 && patch >= 3)) ? 12 : 10
+            } else {
+                ios = major + 3
+            }
         } else {
-            ios = major
+            // iOS, iPadOS and tvOS 12.1.1 start the CT era.
+            ios = major == 12 && (minor, patch) >= (1, 1) ? 12 : major == 12 ? 11 : major
         }
         switch ios {
         case 9: self = .ios9
-        case 10...13: self = .ios10
+        case 10...11: self = .ios10
+        case 12...13: self = .ios12
         case 14...16: self = .ios14
         case 17...: self = .ios17
         default: return nil

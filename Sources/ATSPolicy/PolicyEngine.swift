@@ -67,6 +67,7 @@ public enum PolicyEngine {
         return kinds.map { kind in
             var decision = exception ?? globalPolicy(config, era: era, host: host, kind: kind)
             decision.openQuestions += notes
+            certificateTransparency(&decision, era: era)
             if let pins {
                 decision.pinnedCAIdentities = pins.pinnedCAIdentities
                 decision.pinnedLeafIdentities = pins.pinnedLeafIdentities
@@ -75,6 +76,22 @@ public enum PolicyEngine {
             }
             return decision
         }
+    }
+
+    /// Apple's Certificate Transparency policy (support.apple.com/103214): "Publicly trusted
+    /// Transport Layer Security (TLS) server authentication certificates must meet Apple's
+    /// Certificate Transparency (CT) policy to be evaluated as trusted on Apple platforms."
+    /// Enforced, per Apple's announcement of it, "starting in iOS 12.1.1" for certificates
+    /// "issued after October 15, 2018"; the era's macOS bound (10.14.3) and tvOS 12.1.1 follow
+    /// the issue's reading of that announcement (inference: the stored copy names iOS only).
+    /// It is a trust policy, not an ATS setting: it holds whether or not ATS is on, and for a
+    /// certificate from a private CA (not publicly trusted) it does not apply.
+    static func certificateTransparency(_ decision: inout Decision, era: OSEra) {
+        guard era >= .ios12 else { return }
+        decision.requiresCertificateTransparency = true
+        decision.decidedBy.append(.init(key: "(iOS 12.1.1+)", line: nil,
+            rule: "Apple's CT policy: publicly trusted server certificates issued after October 15, 2018 must meet it "
+                + "to be trusted (a private CA's certificates are not publicly trusted)"))
     }
 
     /// NSExceptionDomains: "matching is on the exact lowercase name"; NSIncludesSubdomains
@@ -149,11 +166,24 @@ public enum PolicyEngine {
             decision.decidedBy.append(.init(key: secrecy.key, line: secrecy.line, rule: secrecy.value
                 ? "requires forward secrecy for this domain" : "does not require forward secrecy for this domain"))
         }
-        // NSRequiresCertificateTransparency: iOS 10 and later.
-        if let ct = rule.requiresCertificateTransparency, era >= .ios10 {
-            decision.requiresCertificateTransparency = ct.value
-            decision.decidedBy.append(.init(key: ct.key, line: ct.line, rule: ct.value
-                ? "requires certificate transparency for this domain" : "does not require certificate transparency for this domain"))
+        // NSRequiresCertificateTransparency, Apple's key page: "Earlier versions of the system used
+        // this key to enable or disable CT for a given domain." "The system now requires this
+        // behavior in all cases, making the key irrelevant." From iOS 12.1.1 `certificateTransparency`
+        // below decides; before, the key decides where the system reads it.
+        if let ct = rule.requiresCertificateTransparency {
+            switch era {
+            case .ios9:
+                decision.decidedBy.append(.init(key: ct.key, line: ct.line, rule: "not counted on iOS 9/macOS 10.11 (see the open question)"))
+                decision.openQuestions.append("\(ct.key) on iOS 9/macOS 10.11: the key page lists iOS 9.0 as available, "
+                    + "but Apple does not document what it did there; CT is counted as not required")
+            case .ios10:
+                decision.requiresCertificateTransparency = ct.value
+                decision.decidedBy.append(.init(key: ct.key, line: ct.line, rule: ct.value
+                    ? "requires certificate transparency for this domain" : "does not require certificate transparency for this domain"))
+            case .ios12, .ios14, .ios17:
+                decision.decidedBy.append(.init(key: ct.key, line: ct.line,
+                    rule: "ignored: obsolete, \"the system now requires this behavior in all cases, making the key irrelevant\""))
+            }
         }
         return decision
     }
@@ -207,7 +237,7 @@ public enum PolicyEngine {
         case .ios9:
             decision = arbitrary ? .atsOff : .atsDefaults
             why.append(.init(key: "(iOS 9)", line: nil, rule: "ATS applies to local hosts; only NSAllowsArbitraryLoads lets HTTP through"))
-        case .ios10, .ios14:
+        case .ios10, .ios12, .ios14:
             decision = .atsOff
             why.append(.init(key: "(iOS 10–16)", line: nil, rule: "ATS does not apply to unqualified, .local or IP hosts"))
         case .ios17:

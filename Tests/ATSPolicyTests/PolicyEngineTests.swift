@@ -18,7 +18,29 @@ import PlistDOM
         #expect(!decision.httpAllowed)
         #expect(decision.minimumTLS == "TLSv1.2")
         #expect(decision.requiresForwardSecrecy)
-        #expect(!decision.requiresCertificateTransparency)
+        // Apple's CT policy, enforced from iOS 12.1.1 for publicly trusted certificates.
+        #expect(decision.requiresCertificateTransparency)
+        #expect(!PolicyEngine.decide(try configuration(""), era: .ios10, host: Host("example.com"), kind: .urlSession).requiresCertificateTransparency)
+    }
+
+    /// NSRequiresCertificateTransparency: "The system now requires this behavior in all cases,
+    /// making the key irrelevant." `<false/>` cannot switch CT off from iOS 12.1.1; before, it
+    /// decides; on iOS 9 what it did is an open question.
+    @Test func theObsoleteCTKeyCannotSwitchCTOff() throws {
+        let config = try configuration("""
+            <key>NSAllowsArbitraryLoads</key><true/>
+            <key>NSExceptionDomains</key><dict><key>bank.example</key><dict><key>NSRequiresCertificateTransparency</key><false/></dict></dict>
+            """)
+        for era in [OSEra.ios12, .ios14, .ios17] {
+            let decision = PolicyEngine.decide(config, era: era, host: Host("bank.example"), kind: .urlSession)
+            #expect(decision.requiresCertificateTransparency, "\(era)")
+            #expect(decision.decidedBy.contains { $0.key == "NSRequiresCertificateTransparency" && $0.rule.hasPrefix("ignored: obsolete") })
+            // ATS off (arbitrary loads) does not switch off a trust policy either.
+            #expect(PolicyEngine.decide(config, era: era, host: Host("other.example"), kind: .urlSession).requiresCertificateTransparency)
+        }
+        #expect(!PolicyEngine.decide(config, era: .ios10, host: Host("bank.example"), kind: .urlSession).requiresCertificateTransparency)
+        let ios9 = PolicyEngine.decide(config, era: .ios9, host: Host("bank.example"), kind: .urlSession)
+        #expect(!ios9.requiresCertificateTransparency && ios9.openQuestions.contains { $0.hasPrefix("NSRequiresCertificateTransparency on iOS 9") })
     }
 
     @Test func arbitraryLoadsTurnATSOffUntilALaterKeyIsPresentOnIOS10() throws {
@@ -117,12 +139,15 @@ import PlistDOM
 
     @Test func osNamesMapToEras() {
         #expect(OSEra(os: "ios9") == .ios9)
-        #expect(OSEra(os: "iOS13.4") == .ios10)
+        #expect(OSEra(os: "iOS13.4") == .ios12)
+        #expect(OSEra(os: "ios12.1") == .ios10 && OSEra(os: "ios12.1.1") == .ios12 && OSEra(os: "tvos12.1.1") == .ios12)
+        #expect(OSEra(os: "macos10.14.2") == .ios10 && OSEra(os: "macos10.14.3") == .ios12)
         #expect(OSEra(os: "ipados15") == .ios14)
         #expect(OSEra(os: "tvos17") == .ios17)
         #expect(OSEra(os: "visionos1") == .ios17)
         #expect(OSEra(os: "macos10.11") == .ios9)
-        #expect(OSEra(os: "macos10.15") == .ios10)
+        #expect(OSEra(os: "macos10.15") == .ios12)
+        #expect(OSEra(os: "macos10.12") == .ios10)
         #expect(OSEra(os: "macos11") == .ios14)
         #expect(OSEra(os: "macos14") == .ios17)
         #expect(OSEra(os: "ios8") == nil && OSEra(os: "android") == nil)

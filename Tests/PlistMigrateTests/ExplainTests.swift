@@ -14,7 +14,7 @@ import ATSPolicy
                 do {
                     let report = try Explainer().explain(bytes, path: name)
                     // Three host classes at least, three kinds, and every era the deployment target supports.
-                    let eras = report.deploymentTarget.flatMap { DeploymentTarget($0, source: "")?.supportedEras.count } ?? 4
+                    let eras = report.deploymentTarget.flatMap { DeploymentTarget($0, source: "")?.supportedEras.count } ?? OSEra.allCases.count
                     #expect(report.rows.count >= 3 * eras * 3, "\(name)")
                     #expect(Set(report.rows.map(\.os)).count == eras, "\(name)")
                     #expect(!Explainer().text(report).isEmpty)
