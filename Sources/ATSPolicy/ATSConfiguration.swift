@@ -15,8 +15,8 @@ public struct ATSConfiguration: Sendable, Equatable {
             /// Wildcards and keys with capitals match nothing.
             case nothing
             case name
-            /// An IP address or range: valid keys from iOS 17/macOS 14.
-            case address(network: UInt32?, mask: UInt32?)
+            /// An IP address or range (`prefix` bits of `network`): valid keys from iOS 17/macOS 14.
+            case address(network: IPAddress, prefix: Int)
             /// `$(API_HOST)`: a build setting Xcode substitutes; which host it names is not known here.
             case resolvedAtBuildTime
         }
@@ -118,18 +118,23 @@ public struct ATSConfiguration: Sendable, Equatable {
         }
     }
 
-    /// Apple: "matching is on the exact lowercase name"; wildcards are not supported; IP
-    /// addresses and CIDR ranges are keys of their own.
+    /// NSExceptionDomains: "Use lowercase — Use `example.com`, not `EXAMPLE.COM`"; wildcards are
+    /// not supported; "keys that name specific domains, IP addresses, or IP address ranges".
+    /// Addresses and ranges (IPv4 and IPv6, `2001:db8:12::/48`) are compared by value
+    /// (inference: the stored copy of Apple's page breaks off before its range syntax, which the
+    /// issue quotes as CIDR notation).
     static func matcher(for key: String) -> DomainRule.Matcher {
         if key.contains("$(") || key.contains("${") { return .resolvedAtBuildTime }
         guard !key.contains("*"), key == key.lowercased() else { return .nothing }
-        let parts = key.split(separator: "/")
-        if parts.count == 2, let network = Host.parseIPv4(String(parts[0])), let prefix = Int(parts[1]), (0...32).contains(prefix) {
-            return .address(network: network, mask: prefix == 0 ? 0 : ~UInt32(0) << (32 - prefix))
+        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2, let network = IPAddress(String(parts[0])), parts[1].allSatisfy(\.isNumber),
+            let prefix = Int(parts[1]), (0...(network.isIPv4 ? 32 : 128)).contains(prefix)
+        {
+            return .address(network: network, prefix: prefix)
         }
         if key.contains("/") { return .nothing }
-        let host = Host(key)
-        return host.isIPAddress ? .address(network: host.ipv4, mask: host.ipv4 == nil ? nil : ~UInt32(0)) : .name
+        if let address = IPAddress(key) { return .address(network: address, prefix: address.isIPv4 ? 32 : 128) }
+        return .name
     }
 
     private static func identities(_ element: PlistElement?) -> [String] {

@@ -6,26 +6,147 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
     /// Unqualified names, `.local` names and IP addresses: what Apple's NSAllowsLocalNetworking
     /// page calls local.
     public let isLocal: Bool
-    /// The address as a number, for an IPv4 literal.
-    let ipv4: UInt32?
+    /// The address as 16 bytes (IPv4 as `::ffff:a.b.c.d`), for an IP literal.
+    let address: IPAddress?
 
     public init(_ name: String) {
         self.name = name.lowercased()
-        ipv4 = Self.parseIPv4(self.name)
-        isIPAddress = ipv4 != nil || self.name.contains(":")
+        address = IPAddress(self.name)
+        isIPAddress = address != nil
         isLocal = isIPAddress || !self.name.contains(".") || self.name.hasSuffix(".local") || self.name.hasSuffix(".local.")
     }
 
     public var description: String { name }
 
+    /// The IPv4 address as a number (kept for callers that only know IPv4).
     static func parseIPv4(_ text: String) -> UInt32? {
+        IPAddress.parseIPv4(Substring(text))
+    }
+}
+
+/// An IPv4 or IPv6 address as 16 bytes, compared by value: `2001:db8::1` and `2001:db8:0::1`
+/// are one address. IPv4 is held as `::ffff:a.b.c.d`, so an IPv4 range is a range of those.
+public struct IPAddress: Sendable, Hashable {
+    var bytes: [UInt8]
+    var isIPv4: Bool
+
+    init?(_ text: String) {
+        if let v4 = Self.parseIPv4(Substring(text)) {
+            bytes = Array(repeating: 0, count: 10) + [0xFF, 0xFF] + withUnsafeBytes(of: v4.bigEndian, Array.init)
+            isIPv4 = true
+        } else if let v6 = Self.parseIPv6(Substring(text)) {
+            bytes = v6
+            isIPv4 = false
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether this address lies in `network`/`prefix` (prefix counted as the written form's:
+    /// 0–32 for IPv4, 0–128 for IPv6).
+    func isIn(_ network: IPAddress, prefix: Int) -> Bool {
+        guard isIPv4 == network.isIPv4 else { return false }
+        var bits = prefix + (isIPv4 ? 96 : 0)
+        for index in 0..<16 where bits > 0 {
+            let mask: UInt8 = bits >= 8 ? 0xFF : ~(0xFF >> UInt8(bits))
+            if bytes[index] & mask != network.bytes[index] & mask { return false }
+            bits -= 8
+        }
+        return true
+    }
+
+    static func parseIPv4(_ text: Substring) -> UInt32? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }
         var value: UInt32 = 0
         for part in parts {
-            guard let octet = UInt8(part) else { return nil }
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), let octet = UInt8(part) else { return nil }
             value = value << 8 | UInt32(octet)
         }
         return value
+    }
+
+    /// RFC 4291 text forms: eight groups, `::` once, an embedded IPv4 tail.
+    static func parseIPv6(_ text: Substring) -> [UInt8]? {
+        guard text.contains(":"), text.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+        let halves = text.split(separator: "::", maxSplits: 1, omittingEmptySubsequences: false)
+        guard halves.count <= 2, !(halves.count == 2 && halves[1].contains("::")) else { return nil }
+        func groups(_ part: Substring) -> [UInt16]? {
+            if part.isEmpty { return [] }
+            var result: [UInt16] = []
+            let fields = part.split(separator: ":", omittingEmptySubsequences: false)
+            for (index, field) in fields.enumerated() {
+                if index == fields.count - 1, field.contains("."), let v4 = parseIPv4(field) {
+                    result += [UInt16(v4 >> 16), UInt16(v4 & 0xFFFF)]
+                } else {
+                    guard (1...4).contains(field.count), let value = UInt16(field, radix: 16) else { return nil }
+                    result.append(value)
+                }
+            }
+            return result
+        }
+        guard let head = groups(halves[0]) else { return nil }
+        var all = head
+        if halves.count == 2 {
+            guard let tail = groups(halves[1]), head.count + tail.count < 8 else { return nil }
+            all += Array(repeating: 0, count: 8 - head.count - tail.count) + tail
+        }
+        guard all.count == 8 else { return nil }
+        return all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    }
+}
+
+/// What `explain --host` was given, made into a host: a URL yields its host, a port is dropped,
+/// each with a note; anything that is neither a host name nor an IP address is refused (`nil`).
+public struct HostInput: Sendable, Equatable {
+    public var host: String
+    public var notes: [String]
+
+    public init?(_ text: String) {
+        var rest = Substring(text.trimmingWhitespace)
+        var notes: [String] = []
+        if let scheme = rest.firstRange(of: "://") {
+            rest = rest[scheme.upperBound...]
+            if let end = rest.firstIndex(where: { "/?#".contains($0) }) { rest = rest[..<end] }
+            if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+            notes.append("\(text) is a URL: its host is explained")
+        }
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            let after = rest[rest.index(after: close)...]
+            if after.hasPrefix(":"), !after.dropFirst().isEmpty, after.dropFirst().allSatisfy(\.isNumber) {
+                notes.append("port \(after.dropFirst()) dropped: ATS settings do not depend on the port")
+            } else if !after.isEmpty {
+                return nil
+            }
+            rest = rest[rest.index(after: rest.startIndex)..<close]
+        } else if rest.filter({ $0 == ":" }).count == 1, let colon = rest.firstIndex(of: ":") {
+            let port = rest[rest.index(after: colon)...]
+            guard !port.isEmpty, port.allSatisfy(\.isNumber) else { return nil }
+            notes.append("port \(port) dropped: ATS settings do not depend on the port")
+            rest = rest[..<colon]
+        }
+        let candidate = rest.lowercased()
+        guard IPAddress(candidate) != nil || Self.isHostName(candidate) else { return nil }
+        host = candidate
+        self.notes = notes
+    }
+
+    /// Letters, digits, `-` and `_` in dot-separated labels of 1–63 characters (a trailing dot allowed).
+    static func isHostName(_ text: String) -> Bool {
+        let name = text.hasSuffix(".") ? String(text.dropLast()) : text
+        guard !name.isEmpty, name.count <= 253 else { return false }
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            (1...63).contains(label.count) && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+                && label.first != "-" && label.last != "-"
+        }
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return String(text)
     }
 }

@@ -37,6 +37,45 @@ public struct Decision: Sendable, Equatable, Codable {
         ]
     }
 
+    enum CodingKeys: String, CodingKey {
+        case httpAllowed, minimumTLS, requiresForwardSecrecy, requiresCertificateTransparency, pinnedCAIdentities,
+            pinnedLeafIdentities, decidedBy, openQuestions, atsApplies
+    }
+
+    /// Every field is written, `minimumTLS` as `null` where ATS does not apply, with
+    /// `atsApplies` saying so: a reader never has to infer "not enforced" from a missing field.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(httpAllowed, forKey: .httpAllowed)
+        try container.encode(minimumTLS, forKey: .minimumTLS)
+        try container.encode(minimumTLS != nil, forKey: .atsApplies)
+        try container.encode(requiresForwardSecrecy, forKey: .requiresForwardSecrecy)
+        try container.encode(requiresCertificateTransparency, forKey: .requiresCertificateTransparency)
+        try container.encode(pinnedCAIdentities, forKey: .pinnedCAIdentities)
+        try container.encode(pinnedLeafIdentities, forKey: .pinnedLeafIdentities)
+        try container.encode(decidedBy, forKey: .decidedBy)
+        try container.encode(openQuestions, forKey: .openQuestions)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        httpAllowed = try container.decode(Bool.self, forKey: .httpAllowed)
+        minimumTLS = try container.decodeIfPresent(String.self, forKey: .minimumTLS)
+        requiresForwardSecrecy = try container.decode(Bool.self, forKey: .requiresForwardSecrecy)
+        requiresCertificateTransparency = try container.decode(Bool.self, forKey: .requiresCertificateTransparency)
+        pinnedCAIdentities = try container.decodeIfPresent([String].self, forKey: .pinnedCAIdentities) ?? []
+        pinnedLeafIdentities = try container.decodeIfPresent([String].self, forKey: .pinnedLeafIdentities) ?? []
+        decidedBy = try container.decodeIfPresent([Reason].self, forKey: .decidedBy) ?? []
+        openQuestions = try container.decodeIfPresent([String].self, forKey: .openQuestions) ?? []
+    }
+
+    public init(httpAllowed: Bool, minimumTLS: String?, requiresForwardSecrecy: Bool, requiresCertificateTransparency: Bool) {
+        self.httpAllowed = httpAllowed
+        self.minimumTLS = minimumTLS
+        self.requiresForwardSecrecy = requiresForwardSecrecy
+        self.requiresCertificateTransparency = requiresCertificateTransparency
+    }
+
     static let atsDefaults = Decision(
         httpAllowed: false, minimumTLS: "TLSv1.2", requiresForwardSecrecy: true, requiresCertificateTransparency: false)
     static let atsOff = Decision(
@@ -57,16 +96,18 @@ public enum PolicyEngine {
 
     static func decide(_ config: ATSConfiguration, era: OSEra, host: Host, kinds: [LoadKind]) -> [Decision] {
         var notes: [String] = []
-        let rule = matchingRule(config.exceptionDomains, host: host, era: era, notes: &notes)
+        var ignored: [Decision.Reason] = []
+        let rule = matchingRule(config.exceptionDomains, host: host, era: era, notes: &notes, ignored: &ignored)
         var pinNotes: [String] = []
         // NSPinnedDomains (iOS 14+/macOS 11+): identities pinned for matching hosts,
         // independent of the exception domains.
-        let pins = era >= .ios14 ? matchingRule(config.pinnedDomains, host: host, era: era, notes: &pinNotes) : nil
+        let pins = era >= .ios14 ? matchingRule(config.pinnedDomains, host: host, era: era, notes: &pinNotes, ignored: &ignored) : nil
         // An exception domain's policy does not depend on the kind of load: built once.
         let exception = rule.map { exceptionPolicy($0, era: era) }
         return kinds.map { kind in
             var decision = exception ?? globalPolicy(config, era: era, host: host, kind: kind)
             decision.openQuestions += notes
+            decision.decidedBy += ignored
             certificateTransparency(&decision, era: era)
             if let pins {
                 decision.pinnedCAIdentities = pins.pinnedCAIdentities
@@ -98,7 +139,9 @@ public enum PolicyEngine {
     /// extends a rule "to all subdomains of the domain that have one additional path
     /// component"; wildcards are not supported ("Don't use wildcard domains"); IP addresses and
     /// ranges are valid keys "in iOS 17, iPadOS 17, and macOS 14".
-    static func matchingRule(_ rules: [ATSConfiguration.DomainRule], host: Host, era: OSEra, notes: inout [String]) -> ATSConfiguration.DomainRule? {
+    static func matchingRule(
+        _ rules: [ATSConfiguration.DomainRule], host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason]
+    ) -> ATSConfiguration.DomainRule? {
         var exact: ATSConfiguration.DomainRule?
         var parents: [ATSConfiguration.DomainRule] = []
         for rule in rules {
@@ -108,14 +151,14 @@ public enum PolicyEngine {
             case .resolvedAtBuildTime:
                 notes.append("\(rule.key) (line \(rule.line)) is a build setting resolved when the app is built; "
                     + "if it names \(host.name), that entry decides instead")
-            case .address(let network, let mask):
-                guard era >= .ios17 else { continue }
-                let matches = if let network, let mask, let address = host.ipv4 {
-                    network & mask == address & mask
-                } else {
-                    rule.key == host.name
+            case .address(let network, let prefix):
+                guard let address = host.address, address.isIn(network, prefix: prefix) else { continue }
+                guard era >= .ios17 else {
+                    ignored.append(.init(key: "NSExceptionDomains › \(rule.key)", line: rule.line,
+                        rule: "covers \(host.name) but is not read here: IP addresses and ranges are exception keys from iOS 17/macOS 14"))
+                    continue
                 }
-                if matches { exact = exact ?? rule }
+                exact = exact ?? rule
             case .name:
                 if rule.key == host.name { exact = exact ?? rule }
                 if rule.includesSubdomains?.value == true, isOneLabel(host.name, under: rule.key) { parents.append(rule) }

@@ -8,6 +8,8 @@ public struct Explainer: Sendable {
     public var kind: LoadKind?
     /// Only its eras are shown; without one, the nearest project's, else the plist's own.
     public var minimumOS: String?
+    /// What was made of `--host` (a URL's host taken, a port dropped).
+    public var hostNotes: [String] = []
 
     public init(era: OSEra? = nil, host: String? = nil, kind: LoadKind? = nil, minimumOS: String? = nil) {
         self.era = era
@@ -24,6 +26,8 @@ public struct Explainer: Sendable {
     }
 
     public struct Report: Codable, Sendable, Equatable {
+        /// 1: the JSON of `explain --format json`; see README "explain".
+        public var schemaVersion = 1
         public var path: String
         public var hasAppTransportSecurity: Bool
         public var rows: [Row]
@@ -31,6 +35,8 @@ public struct Explainer: Sendable {
         /// The deployment target whose eras the table shows (`nil`: none known, every era).
         public var deploymentTarget: String?
         public var deploymentTargetSource: String?
+        /// What was made of `--host`.
+        public var hostNotes: [String] = []
     }
 
     public func explain(_ bytes: [UInt8], path: String) throws(ParseError) -> Report {
@@ -55,7 +61,8 @@ public struct Explainer: Sendable {
             }
         }
         return Report(path: path, hasAppTransportSecurity: configuration.present, rows: rows, openQuestions: questions,
-                      deploymentTarget: target?.platforms.joined(separator: ","), deploymentTargetSource: target?.source)
+                      deploymentTarget: target?.platforms.joined(separator: ","), deploymentTargetSource: target?.source,
+                      hostNotes: hostNotes)
     }
 
     /// A table (no `--host`) or the decision with its reasons (`--host`).
@@ -65,6 +72,7 @@ public struct Explainer: Sendable {
             out += "deployment target \(target) (from \(report.deploymentTargetSource ?? "?")): older OS versions are not shown\n"
         }
         if !report.hasAppTransportSecurity { out += "no NSAppTransportSecurity: the ATS defaults apply everywhere\n" }
+        for note in report.hostNotes { out += "note: \(note)\n" }
         if host == nil {
             out += table(report.rows)
         } else {

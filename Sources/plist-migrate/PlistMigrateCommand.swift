@@ -154,7 +154,7 @@ struct Explain: ParsableCommand {
     @Option(help: ArgumentHelp("Only this OS, e.g. ios9, ios16, ipados17, tvos15, visionos1, macos10.11, macos14.", valueName: "OS"))
     var os: String?
 
-    @Option(help: "Explain the decision for this host name or IP address.")
+    @Option(help: "Explain the decision for this host name, IP address or URL (its host; a port is dropped).")
     var host: String?
 
     @Option(help: "Only this kind of load: urlSession, media or webView.")
@@ -173,10 +173,16 @@ struct Explain: ParsableCommand {
         if let minOS, DeploymentTarget(minOS, source: "--min-os") == nil {
             throw ValidationError("--min-os expects OS versions such as ios15, macos12, tvos15, visionos1 (several joined by commas)")
         }
+        // A security tool never answers a malformed question with "allowed".
+        if let host, HostInput(host) == nil {
+            throw ValidationError("--host \"\(host)\" is neither a host name nor an IP address (a URL or host:port is also taken)")
+        }
     }
 
     func run() throws {
-        let explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: host, kind: kind, minimumOS: minOS)
+        let input = host.flatMap(HostInput.init)
+        var explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: input?.host, kind: kind, minimumOS: minOS)
+        explainer.hostNotes = input?.notes ?? []
         let path = FileDiscovery.displayPath(file)
         let report: Explainer.Report
         do {
@@ -256,17 +262,25 @@ struct List: ParsableCommand {
         var impact: String
         var title: String
         var rationale: String
+        var intent: String
+    }
+
+    /// `list --format json`: `{ "schemaVersion": 1, "migrations": [Entry] }`.
+    struct Document: Codable {
+        var schemaVersion = 1
+        var migrations: [Entry]
     }
 
     func run() throws {
         let entries = MigrationRegistry.all.map {
-            Entry(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, title: $0.title, rationale: $0.rationale)
+            Entry(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, title: $0.title,
+                  rationale: $0.rationale, intent: $0.intent.rawValue)
         }
         switch format {
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            print(String(decoding: try encoder.encode(Document(migrations: entries)), as: UTF8.self))
         case .text:
             let rows = entries.map { [$0.id, String($0.version), $0.name, $0.impact, $0.title] }
             let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -162,3 +162,64 @@ import PlistDOM
         #expect(PolicyDelta.lines(before: before, after: before) == ["no policy change"])
     }
 }
+
+/// IP exception keys (issue #13): addresses compared by value, IPv4 and IPv6 ranges, read from
+/// iOS 17/macOS 14 only, and said when ignored.
+@Suite struct AddressKeyTests {
+    func configuration(_ keys: [String]) throws -> ATSConfiguration {
+        let entries = keys.map { "<key>\($0)</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>" }.joined()
+        let text = "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>\(entries)</dict></dict></dict></plist>"
+        return ATSConfiguration(document: try PlistDocument(parsing: text))
+    }
+
+    func allowed(_ config: ATSConfiguration, _ host: String, _ era: OSEra = .ios17) -> Bool {
+        PolicyEngine.decide(config, era: era, host: Host(host), kind: .urlSession).httpAllowed
+    }
+
+    @Test func ipv6KeysMatchTheSameAddressWhateverItsSpelling() throws {
+        let config = try configuration(["2001:db8::1"])
+        #expect(allowed(config, "2001:db8:0::1"))
+        #expect(allowed(config, "2001:0db8:0000:0000:0000:0000:0000:0001"))
+        #expect(!allowed(config, "2001:db8::2"))
+    }
+
+    @Test func ipv4AndIPv6RangesMatchTheirAddresses() throws {
+        let config = try configuration(["2001:db8:12::/48", "10.0.0.0/8"])
+        #expect(allowed(config, "2001:db8:12:ff::7"))
+        #expect(!allowed(config, "2001:db8:13::1"))
+        #expect(allowed(config, "10.200.3.4"))
+        #expect(!allowed(config, "11.0.0.1"))
+        #expect(!allowed(config, "::ffff:10.0.0.1") || allowed(config, "10.0.0.1"), "a mapped address is the IPv4 one")
+    }
+
+    @Test func addressKeysAreIgnoredBeforeIOS17AndTheReasonsSaySo() throws {
+        let config = try configuration(["2001:db8:12::/48"])
+        let decision = PolicyEngine.decide(config, era: .ios14, host: Host("2001:db8:12::1"), kind: .urlSession)
+        #expect(decision.decidedBy.contains { $0.key == "NSExceptionDomains › 2001:db8:12::/48" && $0.rule.contains("from iOS 17/macOS 14") })
+    }
+
+    @Test func malformedAddressesAreNotAddresses() {
+        #expect(Host("2001:db8::1::2").isIPAddress == false)
+        #expect(Host("api.example.com:8443").isIPAddress == false, "a port is not an IPv6 literal")
+        #expect(Host("256.1.1.1").isIPAddress == false)
+        #expect(Host("::1").isIPAddress && Host("::ffff:192.0.2.1").isIPAddress)
+    }
+
+    @Test func hostInputNeverFailsOpen() {
+        #expect(HostInput("api.example.com:8443") == HostInput.init(host: "api.example.com", notes: ["port 8443 dropped: ATS settings do not depend on the port"]))
+        #expect(HostInput("http://user@API.example.com:80/path?q")?.host == "api.example.com")
+        #expect(HostInput("[2001:db8::1]:443")?.host == "2001:db8::1")
+        #expect(HostInput("2001:db8::1")?.notes == [])
+        for bad in ["not a host!", "http://", "example.com:http", "a..b", "-bad.example", "[::1]x", ""] {
+            #expect(HostInput(bad) == nil, "\(bad)")
+        }
+    }
+}
+
+extension HostInput {
+    init(host: String, notes: [String]) {
+        self = HostInput("x")!
+        self.host = host
+        self.notes = notes
+    }
+}

@@ -48,3 +48,27 @@ import ATSPolicy
         #expect(badOS.status == 64)
     }
 }
+
+extension ExplainTests {
+    /// Output a program can rely on (issue #13): a schema version, every field present, and a
+    /// malformed host refused instead of answered.
+    @Test func explainJSONSaysEveryFieldAndRefusesMalformedHosts() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict></dict></plist>"
+            .write(to: directory.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
+        let json = try tool(["explain", "Info.plist", "--host", "https://api.example.com:8443/x", "--os", "ios16", "--format", "json"], in: directory)
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect(report["schemaVersion"] as? Int == 1)
+        #expect((report["hostNotes"] as? [String])?.first == "https://api.example.com:8443/x is a URL: its host is explained")
+        let decision = try #require(((report["rows"] as? [[String: Any]])?.first)?["decision"] as? [String: Any])
+        #expect(decision.keys.contains("minimumTLS") && decision["minimumTLS"] is NSNull, "null, not absent")
+        #expect(decision["atsApplies"] as? Bool == false)
+        for bad in ["not a host!", "example.com:http"] {
+            let refused = try tool(["explain", "Info.plist", "--host", bad], in: directory)
+            #expect(refused.status == 64, "\(bad)")
+            #expect(refused.stdout.isEmpty)
+        }
+    }
+}
