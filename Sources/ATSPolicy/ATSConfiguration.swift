@@ -134,6 +134,8 @@ public struct ATSConfiguration: Sendable, Equatable {
         }
         if key.contains("/") { return .nothing }
         if let address = IPAddress(key) { return .address(network: address, prefix: address.isIPv4 ? 32 : 128) }
+        // A port (`example.com:8443`) is not part of a host name.
+        if key.contains(":") { return .nothing }
         return .name
     }
 

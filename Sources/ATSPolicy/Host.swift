@@ -18,6 +18,17 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// 10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, and IPv6 loopback, link-local and ULA.
+    public var isPrivateAddress: Bool {
+        guard let address else { return false }
+        let b = address.bytes
+        if address.isIPv4 {
+            return b[12] == 10 || b[12] == 127 || (b[12] == 172 && (16...31).contains(b[13]))
+                || (b[12] == 192 && b[13] == 168) || (b[12] == 169 && b[13] == 254)
+        }
+        return b == Array(repeating: 0, count: 15) + [1] || (b[0] == 0xFE && b[1] & 0xC0 == 0x80) || b[0] & 0xFE == 0xFC
+    }
+
     /// The IPv4 address as a number (kept for callers that only know IPv4).
     static func parseIPv4(_ text: String) -> UInt32? {
         IPAddress.parseIPv4(Substring(text))

@@ -114,6 +114,14 @@ public enum PolicyEngine {
                 decision.pinnedLeafIdentities = pins.pinnedLeafIdentities
                 decision.decidedBy.append(.init(key: "NSPinnedDomains › \(pins.key)", line: pins.line, rule: "pins identities for this host"))
                 decision.openQuestions += pinNotes
+                if decision.minimumTLS == nil {
+                    decision.openQuestions.append("NSPinnedDomains › \(pins.key) while ATS does not apply to this load: Apple does not "
+                        + "document whether pins are still checked; they are listed as if they were")
+                }
+            }
+            if let rule, host.isLocal, era >= .ios10, era < .ios17 || !host.isIPAddress {
+                decision.openQuestions.append("NSExceptionDomains › \(rule.key) names a local host that ATS would not otherwise "
+                    + "cover on this OS: Apple does not document whether the entry then applies; it is applied")
             }
             return decision
         }
@@ -164,7 +172,21 @@ public enum PolicyEngine {
                 if rule.includesSubdomains?.value == true, isOneLabel(host.name, under: rule.key) { parents.append(rule) }
             }
         }
-        if let exact { return exact }
+        for rule in rules where rule.matcher == .nothing {
+            let meant = PolicyReach.hostName(ofDomainKey: rule.key)
+            if meant == host.name || (rule.key.hasPrefix("*.") && host.name.hasSuffix("." + meant)) {
+                notes.append("NSExceptionDomains › \(rule.key) (line \(rule.line)) seems meant for \(host.name), but breaks "
+                    + "Apple's rules for keys (lowercase, no wildcard, no port); Apple does not document what the system does "
+                    + "with it, so it is counted as matching nothing")
+            }
+        }
+        if let exact {
+            if let parent = parents.first {
+                notes.append("\(exact.key) and \(parent.key) (with NSIncludesSubdomains) both cover \(host.name); Apple does "
+                    + "not document which wins; the exact entry is used")
+            }
+            return exact
+        }
         if parents.count > 1 {
             notes.append("several NSExceptionDomains entries cover \(host.name); Apple does not document which wins, the longest is used")
         }
@@ -200,9 +222,11 @@ public enum PolicyEngine {
         } else if let tls = rule.minimumTLS {
             decision.minimumTLS = tls.value
             decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "minimum TLS version for this domain"))
-            if tls.value == "TLSv1.3" {
-                decision.openQuestions.append("TLSv1.3 as a minimum: Apple does not document from which release it is honoured")
-            }
+        }
+        let keys = [rule.allowsInsecureHTTP?.key, rule.minimumTLS?.key, rule.requiresForwardSecrecy?.key].compactMap { $0 }
+        for key in keys where key.hasPrefix("NSThirdParty") || key.hasPrefix("NSTemporary") {
+            decision.openQuestions.append("\(key) is on no current Apple page: read as its NSException… twin on \(era.label) "
+                + "(inference; the twin wins when both are present)")
         }
         if let secrecy = rule.requiresForwardSecrecy {
             decision.requiresForwardSecrecy = secrecy.value
@@ -232,12 +256,17 @@ public enum PolicyEngine {
     }
 
     static func globalPolicy(_ config: ATSConfiguration, era: OSEra, host: Host, kind: LoadKind) -> Decision {
-        // NSAllowsArbitraryLoads: "In iOS 10 and later and macOS 10.12 and later, the value of
-        // NSAllowsArbitraryLoads is ignored if any of NSAllowsArbitraryLoadsForMedia,
-        // NSAllowsArbitraryLoadsInWebContent or NSAllowsLocalNetworking is present" (any value).
+        // NSAllowsArbitraryLoads page: "Set this key's value to YES to disable App Transport
+        // Security (ATS) restrictions for all domains not specified in the NSExceptionDomains
+        // dictionary." NSAllowsArbitraryLoadsInWebContent page: "In iOS 10 and later and in macOS
+        // 10.12 and later, if you include this key with any value, then App Transport Security
+        // ignores the value of the NSAllowsArbitraryLoads" key; the ForMedia and LocalNetworking
+        // pages say the same of themselves (inference for those two: the stored copies break off
+        // before that paragraph).
         let overriding = era >= .ios10 ? laterKeys.first { config.keyLines[$0] != nil } : nil
         var arbitrary = false
         var reasons: [Decision.Reason] = []
+        var questions: [String] = []
         if let setting = config.allowsArbitraryLoads {
             if let overriding {
                 reasons.append(.init(key: setting.key, line: setting.line,
@@ -247,7 +276,11 @@ public enum PolicyEngine {
                 reasons.append(.init(key: setting.key, line: setting.line, rule: setting.value ? "turns ATS off" : "keeps ATS on"))
             }
         }
-        // The ForMedia/InWebContent keys (iOS 10+) turn ATS off for their kind of load only.
+        // NSAllowsArbitraryLoadsForMedia: "disable App Transport Security restrictions for media
+        // loaded using the AV Foundation framework, without affecting your URLSession
+        // connections"; NSAllowsArbitraryLoadsInWebContent: "exempt your app's WKWebView
+        // instances from App Transport Security restrictions without affecting your URLSession
+        // connections". Both iOS 10.0+/macOS 10.12+ (the pages' availability).
         if era >= .ios10 {
             let perKind: ATSConfiguration.Setting<Bool>? = switch kind {
             case .media: config.allowsArbitraryLoadsForMedia
@@ -259,13 +292,20 @@ public enum PolicyEngine {
                 reasons.append(.init(key: perKind.key, line: perKind.line, rule: "turns ATS off for \(kind.rawValue) loads"))
             }
         }
+        if config.keyLines["NSAllowsArbitraryLoadsInMedia"] != nil {
+            questions.append("NSAllowsArbitraryLoadsInMedia is on no Apple page: counted as not read, and as not making "
+                + "NSAllowsArbitraryLoads ignored")
+        }
         if host.isLocal {
-            return localPolicy(config, era: era, host: host, arbitrary: arbitrary, reasons: reasons)
+            var decision = localPolicy(config, era: era, host: host, arbitrary: arbitrary, reasons: reasons)
+            decision.openQuestions += questions
+            return decision
         }
         var decision = arbitrary ? Decision.atsOff : Decision.atsDefaults
         decision.decidedBy = reasons.isEmpty
             ? [.init(key: "(none)", line: nil, rule: "ATS defaults: HTTPS with TLS 1.2 and forward secrecy")]
             : reasons
+        decision.openQuestions += questions
         return decision
     }
 
@@ -287,13 +327,21 @@ public enum PolicyEngine {
             if !host.isIPAddress {
                 decision = .atsOff
                 why.append(.init(key: "(iOS 17+)", line: nil, rule: "ATS does not apply to unqualified or .local hosts"))
+                decision.openQuestions.append("unqualified and .local hosts on iOS 17+/macOS 14+: the stored copy of the "
+                    + "NSAllowsLocalNetworking page breaks off before what changed in iOS 17; counted as before (not covered by ATS)")
             } else if let local = config.allowsLocalNetworking, local.value {
                 decision = .atsOff
-                why.append(.init(key: local.key, line: local.line, rule: "allows local IP addresses"))
+                why.append(.init(key: local.key, line: local.line, rule: "allows connections to IP addresses"))
+                if !host.isPrivateAddress {
+                    decision.openQuestions.append("\(host.name) is a public IP address: Apple's NSAllowsLocalNetworking page "
+                        + "speaks of \"IP addresses using IPv4 or IPv6\" without saying whether public ones count; counted as allowed")
+                }
+            } else if arbitrary {
+                // One chain of reasons: NSAllowsArbitraryLoads (or the per-kind key) turned ATS off.
+                decision = .atsOff
             } else {
-                decision = arbitrary ? .atsOff : .atsDefaults
-                why.append(.init(key: "(iOS 17+)", line: nil, rule: "IP addresses are subject to ATS unless NSAllowsLocalNetworking is YES"))
-                decision.openQuestions.append("iOS 17+/macOS 14+ handling of IP addresses without NSAllowsLocalNetworking is modelled, not documented in detail")
+                decision = .atsDefaults
+                why.append(.init(key: "(iOS 17+)", line: nil, rule: "connections to IP addresses are subject to ATS unless NSAllowsLocalNetworking is YES"))
             }
         }
         decision.decidedBy = why

@@ -110,7 +110,8 @@ import PlistDOM
         }
         #expect(http(none, .ios17, "printer.local"))
         #expect(!http(none, .ios17, "192.168.1.4"))
-        #expect(PolicyEngine.decide(none, era: .ios17, host: Host("192.168.1.4"), kind: .urlSession).openQuestions.count == 1)
+        // Documented (NSAllowsLocalNetworking), so no open question.
+        #expect(PolicyEngine.decide(none, era: .ios17, host: Host("192.168.1.4"), kind: .urlSession).openQuestions.isEmpty)
         let local = try configuration("<key>NSAllowsLocalNetworking</key><true/>")
         #expect(http(local, .ios17, "192.168.1.4"))
         #expect(!http(local, .ios9, "192.168.1.4"), "iOS 9 does not know NSAllowsLocalNetworking")
@@ -121,7 +122,7 @@ import PlistDOM
             "<key>NSExceptionDomains</key><dict><key>10.0.0.0/8</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string></dict></dict>")
         let ios17 = PolicyEngine.decide(config, era: .ios17, host: Host("10.1.2.3"), kind: .urlSession)
         #expect(ios17.minimumTLS == "TLSv1.3")
-        #expect(ios17.openQuestions.contains { $0.contains("TLSv1.3") })
+        #expect(!ios17.openQuestions.contains { $0.contains("TLSv1.3") }, "TLSv1.3 is one of Apple's listed values")
         #expect(PolicyEngine.decide(config, era: .ios14, host: Host("10.1.2.3"), kind: .urlSession).minimumTLS == nil)
     }
 
@@ -221,5 +222,47 @@ extension HostInput {
         self = HostInput("x")!
         self.host = host
         self.notes = notes
+    }
+}
+
+/// Open questions are said where Apple is silent, and one decision has one chain of reasons
+/// (issue #13).
+@Suite struct OpenQuestionTests {
+    func decide(_ atsBody: String, _ host: String, _ era: OSEra = .ios17) throws -> Decision {
+        let text = "<plist><dict><key>NSAppTransportSecurity</key><dict>\(atsBody)</dict></dict></plist>"
+        return PolicyEngine.decide(ATSConfiguration(document: try PlistDocument(parsing: text)), era: era, host: Host(host), kind: .urlSession)
+    }
+
+    @Test func arbitraryLoadsOnAnIPHostIsOneChain() throws {
+        let decision = try decide("<key>NSAllowsArbitraryLoads</key><true/>", "192.168.1.4")
+        #expect(decision.httpAllowed)
+        #expect(decision.decidedBy.map(\.rule) == ["turns ATS off",
+            "Apple's CT policy: publicly trusted server certificates issued after October 15, 2018 must meet it to be trusted (a private CA's certificates are not publicly trusted)"])
+        #expect(decision.openQuestions.isEmpty)
+    }
+
+    @Test func whereAppleIsSilentTheOutputSaysSo() throws {
+        let domains = { (entries: String) in "<key>NSExceptionDomains</key><dict>\(entries)</dict>" }
+        let cases: [(String, String, String)] = [
+            (domains("<key>API.Example.com</key><dict/>"), "api.example.com", "breaks Apple's rules for keys"),
+            (domains("<key>*.example.com</key><dict/>"), "a.example.com", "breaks Apple's rules for keys"),
+            (domains("<key>example.com:8443</key><dict/>"), "example.com", "breaks Apple's rules for keys"),
+            (domains("<key>a.example.com</key><dict/><key>example.com</key><dict><key>NSIncludesSubdomains</key><true/></dict>"),
+             "a.example.com", "both cover a.example.com"),
+            (domains("<key>example.com</key><dict><key>NSThirdPartyExceptionAllowsInsecureHTTPLoads</key><true/></dict>"),
+             "example.com", "NSThirdPartyExceptionAllowsInsecureHTTPLoads is on no current Apple page"),
+            ("<key>NSAllowsArbitraryLoadsInMedia</key><true/>", "example.com", "NSAllowsArbitraryLoadsInMedia is on no Apple page"),
+            ("<key>NSAllowsLocalNetworking</key><true/>", "8.8.8.8", "is a public IP address"),
+            (domains("<key>printer.local</key><dict/>"), "printer.local", "names a local host that ATS would not otherwise cover"),
+            ("<key>NSAllowsArbitraryLoads</key><true/><key>NSPinnedDomains</key><dict><key>example.com</key><dict>"
+                + "<key>NSPinnedLeafIdentities</key><array><dict><key>SPKI-SHA256-BASE64</key><string>abc=</string></dict></array></dict></dict>",
+             "example.com", "whether pins are still checked"),
+            ("", "printer.local", "unqualified and .local hosts on iOS 17+"),
+        ]
+        for (body, host, question) in cases {
+            let decision = try decide(body, host)
+            #expect(decision.openQuestions.contains { $0.contains(question) }, "\(body) \(host): \(decision.openQuestions)")
+        }
+        #expect(try decide(domains("<key>example.com</key><dict/>"), "example.com").openQuestions.isEmpty, "a plain entry is documented")
     }
 }
