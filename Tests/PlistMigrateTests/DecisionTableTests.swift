@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import ATSPolicy
+import PlistDOM
+
+/// The project's own decision table (issue #13): `Fixtures/engine/decisions.tsv`, written from
+/// Apple's sentences by an independent model (Tests/oracle/ats_decision_table.py). Every case
+/// runs through the engine and through `explain --format json`.
+@Suite struct DecisionTableTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var id, body, os, host, kind, http, minimumTLS, forwardSecrecy, ct, basis: String
+        var testDescription: String { "\(id) \(os) \(host) \(kind)" }
+        var plist: String { "<plist><dict><key>NSAppTransportSecurity</key><dict>\(body)</dict></dict></plist>" }
+    }
+
+    static let cases: [Case] = {
+        let url = Paths.fixtures.appendingPathComponent("engine/decisions.tsv")
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return Case(id: f[0], body: f[1], os: f[2], host: f[3], kind: f[4], http: f[5], minimumTLS: f[6],
+                        forwardSecrecy: f[7], ct: f[8], basis: f[9])
+        }
+    }()
+
+    static func fields(_ decision: Decision) -> [String] {
+        [decision.httpAllowed ? "allowed" : "blocked", decision.minimumTLS ?? "none",
+         decision.requiresForwardSecrecy ? "required" : "not", decision.requiresCertificateTransparency ? "required" : "not"]
+    }
+
+    @Test func theTableHasEnoughCasesEachWithItsBasis() {
+        #expect(Self.cases.count >= 120)
+        #expect(Self.cases.allSatisfy { !$0.basis.isEmpty })
+    }
+
+    @Test func theEngineAgreesWithEveryCase() throws {
+        for item in Self.cases {
+            let era = try #require(OSEra(os: item.os), "\(item.id)")
+            let kind = try #require(LoadKind(rawValue: item.kind))
+            let configuration = ATSConfiguration(document: try PlistDocument(parsing: item.plist))
+            let decision = PolicyEngine.decide(configuration, era: era, host: Host(item.host), kind: kind)
+            #expect(Self.fields(decision) == [item.http, item.minimumTLS, item.forwardSecrecy, item.ct],
+                    "\(item.id) \(item.os) \(item.host) \(item.kind): \(decision.decidedBy.map(\.rule))")
+        }
+    }
+
+    @Test func explainJSONAgreesWithEveryCase() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files: [String: String] = [:]
+        for item in Self.cases {
+            let name = files[item.body] ?? "c\(files.count).plist"
+            if files[item.body] == nil {
+                files[item.body] = name
+                try item.plist.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            }
+            let result = try tool(["explain", name, "--os", item.os, "--host", item.host, "--kind", item.kind, "--min-os", "ios9",
+                                   "--format", "json"], in: directory)
+            let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(item.id)")
+            let decision = try #require(((report["rows"] as? [[String: Any]])?.first)?["decision"] as? [String: Any])
+            let tls = decision["minimumTLS"] as? String ?? "none"
+            let fields = [(decision["httpAllowed"] as? Bool) == true ? "allowed" : "blocked", tls,
+                          (decision["requiresForwardSecrecy"] as? Bool) == true ? "required" : "not",
+                          (decision["requiresCertificateTransparency"] as? Bool) == true ? "required" : "not"]
+            #expect(fields == [item.http, item.minimumTLS, item.forwardSecrecy, item.ct], "\(item.id)")
+        }
+    }
+}
