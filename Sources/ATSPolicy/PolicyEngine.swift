@@ -82,8 +82,9 @@ public struct Decision: Sendable, Equatable, Codable {
         httpAllowed: true, minimumTLS: nil, requiresForwardSecrecy: false, requiresCertificateTransparency: false)
 }
 
-/// Apple's documented ATS rules, one function per decision step. Each rule cites the key page
-/// it comes from (developer.apple.com, Bundle Resources › Information Property List).
+/// Apple's documented ATS rules, one function per decision step. Each rule quotes the key page
+/// it comes from (developer.apple.com, Bundle Resources › Information Property List ›
+/// NSAppTransportSecurity › KEY) word for word, or says it is an inference and why.
 public enum PolicyEngine {
     public static func decide(_ config: ATSConfiguration, era: OSEra, host: Host, kind: LoadKind) -> Decision {
         decide(config, era: era, host: host, kinds: [kind])[0]
@@ -99,8 +100,9 @@ public enum PolicyEngine {
         var ignored: [Decision.Reason] = []
         let rule = matchingRule(config.exceptionDomains, host: host, era: era, notes: &notes, ignored: &ignored)
         var pinNotes: [String] = []
-        // NSPinnedDomains (iOS 14+/macOS 11+): identities pinned for matching hosts,
-        // independent of the exception domains.
+        // NSPinnedDomains: its page's availability is iOS 14.0+/macOS 11.0+; that pins apply
+        // to matching hosts whatever the exception domains say is an inference (the two
+        // dictionaries are separate keys).
         let pins = era >= .ios14 ? matchingRule(config.pinnedDomains, host: host, era: era, notes: &pinNotes, ignored: &ignored) : nil
         // An exception domain's policy does not depend on the kind of load: built once.
         let exception = rule.map { exceptionPolicy($0, era: era) }
@@ -143,10 +145,12 @@ public enum PolicyEngine {
                 + "to be trusted (a private CA's certificates are not publicly trusted)"))
     }
 
-    /// NSExceptionDomains: "matching is on the exact lowercase name"; NSIncludesSubdomains
-    /// extends a rule "to all subdomains of the domain that have one additional path
-    /// component"; wildcards are not supported ("Don't use wildcard domains"); IP addresses and
-    /// ranges are valid keys "in iOS 17, iPadOS 17, and macOS 14".
+    /// NSExceptionDomains: "Use lowercase — Use `example.com`, not `EXAMPLE.COM`." That a key
+    /// breaking this rule (or holding a wildcard or a port) matches nothing is an inference, and
+    /// said as an open question. NSIncludesSubdomains: "apply the configuration for the given
+    /// domain to all subdomains of the domain that have one additional path component". IP
+    /// addresses and ranges: "In iOS 17, iPadOS 17, and macOS 14" (the stored copy breaks off
+    /// there). Which of an exact entry and a parent entry wins is undocumented: an open question.
     static func matchingRule(
         _ rules: [ATSConfiguration.DomainRule], host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason]
     ) -> ATSConfiguration.DomainRule? {
@@ -205,8 +209,10 @@ public enum PolicyEngine {
     static let documentedTLSVersions: Set = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
     static let laterKeys = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking"]
 
-    /// A matching NSExceptionDomains entry "overrides every global key", even an empty dict;
-    /// its own defaults are ATS's: TLS 1.2, forward secrecy required, HTTP not allowed.
+    /// A matching NSExceptionDomains entry: the global keys' pages say "Domains you specify in
+    /// that dictionary aren't affected by this key's value." Its own settings start from ATS's
+    /// defaults (HTTPS, TLS 1.2, forward secrecy): inference from the exception keys' pages,
+    /// each of which relaxes one of them.
     static func exceptionPolicy(_ rule: ATSConfiguration.DomainRule, era: OSEra) -> Decision {
         var decision = Decision.atsDefaults
         decision.decidedBy.append(.init(key: "NSExceptionDomains › \(rule.key)", line: rule.line,
@@ -309,10 +315,12 @@ public enum PolicyEngine {
         return decision
     }
 
-    /// NSAllowsLocalNetworking: iOS 9/macOS 10.11 block unqualified, .local and IP hosts unless
-    /// ATS is off; iOS 10–16/macOS 10.12–13 do not apply ATS to them. From iOS 17/macOS 14
-    /// IP addresses can be exception domains; plain connections to local IPs are modelled as
-    /// needing NSAllowsLocalNetworking (an open question, said in the output).
+    /// NSAllowsLocalNetworking: "controls whether App Transport Security (ATS) allows your app to
+    /// connect to unqualified domains, `.local` domains, and IP addresses using IPv4 or IPv6. In
+    /// iOS 9 and macOS 10.11, ATS disallows connections to all three domain types." That iOS
+    /// 10–16 do not apply ATS to them, and that iOS 17 applies it to IP addresses unless the key
+    /// is YES, is the issue's reading of the rest of the page (the stored copy breaks off at "In
+    /// iOS 10 through iOS 16"); unqualified and `.local` hosts on iOS 17 are an open question.
     static func localPolicy(_ config: ATSConfiguration, era: OSEra, host: Host, arbitrary: Bool, reasons: [Decision.Reason]) -> Decision {
         var decision: Decision
         var why = reasons
