@@ -104,6 +104,9 @@ public enum PolicyEngine {
         // to matching hosts whatever the exception domains say is an inference (the two
         // dictionaries are separate keys).
         let pins = era >= .ios14 ? matchingRule(config.pinnedDomains, host: host, era: era, notes: &pinNotes, ignored: &ignored) : nil
+        if era < .ios14, let line = config.keyLines["NSPinnedDomains"] {
+            ignored.append(.init(key: "NSPinnedDomains", line: line, rule: "not read before iOS 14/macOS 11 (its page's availability)"))
+        }
         // An exception domain's policy does not depend on the kind of load: built once.
         let exception = rule.map { exceptionPolicy($0, era: era) }
         return kinds.map { kind in
@@ -296,6 +299,14 @@ public enum PolicyEngine {
             if let perKind, perKind.value {
                 arbitrary = true
                 reasons.append(.init(key: perKind.key, line: perKind.line, rule: "turns ATS off for \(kind.rawValue) loads"))
+            }
+        }
+        if era < .ios10 {
+            // Each of these pages gives iOS 10.0/macOS 10.12 as the first release.
+            for key in laterKeys {
+                if let line = config.keyLines[key] {
+                    reasons.append(.init(key: key, line: line, rule: "not read on iOS 9/macOS 10.11 (available from iOS 10/macOS 10.12)"))
+                }
             }
         }
         if config.keyLines["NSAllowsArbitraryLoadsInMedia"] != nil {

@@ -266,3 +266,12 @@ extension HostInput {
         #expect(try decide(domains("<key>example.com</key><dict/>"), "example.com").openQuestions.isEmpty, "a plain entry is documented")
     }
 }
+
+extension OpenQuestionTests {
+    @Test func keysAnOSDoesNotReadAreNamedInTheReasons() throws {
+        let media = try decide("<key>NSAllowsArbitraryLoadsForMedia</key><true/>", "example.com", .ios9)
+        #expect(media.decidedBy.contains { $0.key == "NSAllowsArbitraryLoadsForMedia" && $0.rule.hasPrefix("not read on iOS 9") })
+        let pins = try decide("<key>NSPinnedDomains</key><dict><key>example.com</key><dict/></dict>", "example.com", .ios12)
+        #expect(pins.decidedBy.contains { $0.key == "NSPinnedDomains" && $0.rule.hasPrefix("not read before iOS 14") })
+    }
+}
