@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "plist-migrate",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v13)],
     products: [
         .library(name: "PlistDOM", targets: ["PlistDOM"]),
         .library(name: "Migrations", targets: ["Migrations"]),

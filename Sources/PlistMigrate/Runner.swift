@@ -1,6 +1,6 @@
 import Dispatch
 import ATSPolicy
-import Synchronization
+import Foundation
 import Migrations
 import PlistDOM
 
@@ -17,7 +17,15 @@ public final class Runner {
     private var pendingOutput: [UInt8] = []
     private var pendingErrors = ""
 
+    /// Whether a progress line is on stderr now: it is cleared before anything else is printed,
+    /// so that it never mixes into a diff on the same terminal.
+    private var progressShown = false
+
     private func flush() {
+        if progressShown, !pendingOutput.isEmpty || !pendingErrors.isEmpty {
+            sink.standardError("\r\u{1B}[K")
+            progressShown = false
+        }
         if !pendingOutput.isEmpty { sink.standardOutput(pendingOutput) }
         if !pendingErrors.isEmpty { sink.standardError(pendingErrors) }
         pendingOutput = []
@@ -164,6 +172,7 @@ public final class Runner {
     private func showProgress(done: Int, total: Int) {
         guard options.progress, total > 200 else { return }
         sink.standardError(done < total ? "\r\(done)/\(total) files" : "\r\u{1B}[K")
+        progressShown = done < total
     }
 
     private static func processOne(_ job: Job, write: Bool, stdin: [UInt8]) -> FileResult {
@@ -265,15 +274,17 @@ public final class Runner {
     }
 }
 
-/// One slot per file of a batch, each written by exactly one worker.
-private final class ResultSlots: Sendable {
-    private let slots: Mutex<[FileResult?]>
+/// One slot per file of a batch, each written by exactly one worker. A plain lock (not
+/// `Synchronization.Mutex`) keeps the macOS floor at 13.
+private final class ResultSlots: @unchecked Sendable {
+    private var slots: [FileResult?]
+    private let lock = NSLock()
 
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
 
     func store(_ result: FileResult, at index: Int) {
-        slots.withLock { $0[index] = result }
+        lock.withLock { slots[index] = result }
     }
 
-    var values: [FileResult] { slots.withLock { $0.map { $0! } } }
+    var values: [FileResult] { lock.withLock { slots.map { $0! } } }
 }

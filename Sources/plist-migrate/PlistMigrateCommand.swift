@@ -10,6 +10,7 @@ struct PlistMigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plist-migrate",
         abstract: "Upgrade App Transport Security settings in Info.plist files, changing only the bytes that must change.",
+        version: ToolVersion.current,
         subcommands: [Migrate.self, List.self, Explain.self, Lint.self],
         defaultSubcommand: Migrate.self)
 
@@ -122,7 +123,9 @@ struct Migrate: ParsableCommand {
         let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         options.color = format == .text && (color == .always || (color == .auto && stdoutIsTerminal && !noColor))
-        options.progress = format != .json && isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        // Progress goes to stderr, so it shows whenever stderr is a terminal; it is cleared
+        // before any output, whatever stdout is.
+        options.progress = isatty(STDERR_FILENO) == 1
         let status = Runner(options: options, sink: StandardStreams(), readStandardInput: {
             Array(FileHandle.standardInput.readDataToEndOfFile())
         }).run()

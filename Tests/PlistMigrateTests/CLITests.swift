@@ -244,3 +244,16 @@ extension CLITests {
         #expect(second.stdout.isEmpty, "the second run must change nothing")
     }
 }
+
+extension CLITests {
+    /// One source of truth: `--version` prints `ToolVersion.current`, which is the newest
+    /// released version in CHANGELOG.md.
+    @Test func versionIsTheNewestReleaseInTheChangelog() throws {
+        let changelog = try String(contentsOf: Paths.repository.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let released = changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+        let version = try #require(released.flatMap { $0.dropFirst(4).split(separator: "]").first }.map(String.init))
+        let result = try tool(["--version"], in: FileManager.default.temporaryDirectory)
+        #expect(result.status == 0)
+        #expect(result.text == version + "\n")
+    }
+}

@@ -12,7 +12,7 @@ public struct LintRunner {
     public var includes: [Glob] = []
     /// `--min-os`; without it each file's nearest project, else the plist's own keys.
     public var minimumOS: String?
-    public static let version = "0.2.0"
+    public static var version: String { ToolVersion.current }
 
     public init(paths: [String]) {
         self.paths = paths
