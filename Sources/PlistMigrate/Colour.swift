@@ -1,5 +1,5 @@
 /// ANSI colours for the text report, used only when asked for (`--color`) or on a terminal.
-enum Colour {
+public enum Colour {
     static let reset = Array("\u{1B}[0m".utf8)
 
     /// Works on bytes: Swift treats `\r\n` as one Character, and CRLF lines must keep their `\r`.
@@ -22,6 +22,34 @@ enum Colour {
             start = end + 1
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Lint lines: the severity word in red, yellow or cyan.
+    static func lint(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            for (word, code) in [(": error: ", "\u{1B}[1;31m"), (": warning: ", "\u{1B}[33m"), (": note: ", "\u{1B}[36m")] {
+                if let range = line.firstRange(of: word) {
+                    let severity = line[line.index(range.lowerBound, offsetBy: 2)..<line.index(range.upperBound, offsetBy: -2)]
+                    return line[..<line.index(range.lowerBound, offsetBy: 2)] + code + severity + "\u{1B}[0m" + line[line.index(range.upperBound, offsetBy: -2)...]
+                }
+            }
+            return String(line)
+        }.joined(separator: "\n")
+    }
+
+    public enum Mode: String, Sendable, CaseIterable { case auto, always, never }
+
+    /// Whether to colour: `always`/`never` as asked; `auto` on a terminal, unless `NO_COLOR` is
+    /// set or `TERM` is `dumb`. A non-empty `FORCE_COLOR` turns `auto` on even off a terminal.
+    public static func enabled(_ mode: Mode, isTerminal: Bool, environment: [String: String]) -> Bool {
+        switch mode {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if !(environment["NO_COLOR"] ?? "").isEmpty { return false }
+            if !(environment["FORCE_COLOR"] ?? "").isEmpty && environment["FORCE_COLOR"] != "0" { return true }
+            return isTerminal && environment["TERM"] != "dumb"
+        }
     }
 
     private static func code(for line: ArraySlice<UInt8>) -> [UInt8]? {

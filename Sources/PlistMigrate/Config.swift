@@ -8,11 +8,18 @@ import ATSPolicy
 /// `exclude` globs are matched against paths relative to the config file's directory.
 public struct Config: Sendable, Equatable {
     public static let fileName = ".plist-migrate.json"
-    static let knownKeys: Set<String> = ["to", "only", "skip", "allowPolicyChange", "exclude", "minimumOS"]
+    static let knownKeys: Set<String> = ["to", "only", "skip", "allowPolicyChange", "exclude", "minimumOS", "lint"]
 
     public var path: String
     public var selection: Selection
     public var exclude: [String]
+    /// `"lint": { "disable": ["L005"], "severity": { "ATS003": "warning" } }`
+    public var lint = LintSettings()
+
+    public struct LintSettings: Sendable, Equatable {
+        public var disable: Set<String> = []
+        public var severity: [String: Finding.Severity] = [:]
+    }
 
     public struct ConfigError: Error, Sendable, Equatable {
         public var path: String
@@ -75,6 +82,37 @@ public struct Config: Sendable, Equatable {
         }
         selection = Selection(only: try strings("only"), skip: try strings("skip"), to: to, allowPolicyChange: allow, minimumOS: minimumOS)
         exclude = try strings("exclude") ?? []
+        if let value = dict["lint"] {
+            guard case .object(let section) = value else {
+                throw ConfigError(path: path, message: "\"lint\" must be an object with \"disable\" and \"severity\"")
+            }
+            let knownRules = Set(LintRule.all.map(\.id))
+            for key in section.keys.sorted() where key != "disable" && key != "severity" {
+                throw ConfigError(path: path, message: "unknown key \"lint.\(key)\" (known: disable, severity)")
+            }
+            if let disable = section["disable"] {
+                guard case .array(let items) = disable else {
+                    throw ConfigError(path: path, message: "\"lint.disable\" must be an array of rule ids")
+                }
+                for item in items {
+                    guard case .string(let rule) = item, knownRules.contains(rule.uppercased()) else {
+                        throw ConfigError(path: path, message: "\"lint.disable\": unknown rule (see `plist-migrate lint --format sarif` rules)")
+                    }
+                    lint.disable.insert(rule.uppercased())
+                }
+            }
+            if let severity = section["severity"] {
+                guard case .object(let levels) = severity else {
+                    throw ConfigError(path: path, message: "\"lint.severity\" must map rule ids to note, warning or error")
+                }
+                for (rule, level) in levels {
+                    guard knownRules.contains(rule.uppercased()), case .string(let text) = level, let parsed = Finding.Severity(rawValue: text) else {
+                        throw ConfigError(path: path, message: "\"lint.severity\": \"\(rule)\" must be a known rule set to note, warning or error")
+                    }
+                    lint.severity[rule.uppercased()] = parsed
+                }
+            }
+        }
         do {
             _ = try selection.plan()
         } catch {

@@ -58,6 +58,8 @@ struct Report {
         var conflicts = 0
         /// With `--write`: files that needed changes but could not be written.
         var notWritten = 0
+        /// Files with a held-back pass (`--strict --check` counts them as pending).
+        var heldBack = 0
         var skippedReasons: [String: Int] = [:]
         var editsPerPass: [String: Int] = [:]
         /// Files with an ATS dict, by where their deployment target came from.
@@ -91,6 +93,7 @@ struct Report {
         }
         if result.hasConflict { summary.conflicts += 1 }
         if result.notWritten { summary.notWritten += 1 }
+        if !result.heldBack.isEmpty { summary.heldBack += 1 }
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
         let target = Self.targetRecord(result)
         if let target { summary.deploymentTargetSources[Self.sourceKind(target.source), default: 0] += 1 }
@@ -124,9 +127,9 @@ struct Report {
         return "Info.plist"
     }
 
-    func exitStatus(check: Bool) -> Int32 {
+    func exitStatus(check: Bool, strict: Bool = false) -> Int32 {
         if summary.errors > 0 || summary.conflicts > 0 { return 2 }
-        if check && summary.changed > 0 { return 1 }
+        if check && (summary.changed > 0 || (strict && summary.heldBack > 0)) { return 1 }
         return 0
     }
 

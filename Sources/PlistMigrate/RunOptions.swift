@@ -20,6 +20,10 @@ public struct RunOptions: Sendable {
     public var progress = false
     /// Read `.plist-migrate.json` files.
     public var useConfig = true
+    /// `--quiet`: no notes, no summary line.
+    public var quiet = false
+    /// `--strict`: with `--check`, held-back passes count as pending.
+    public var strict = false
 
     public init(paths: [String], selection: Selection = Selection()) {
         self.paths = paths

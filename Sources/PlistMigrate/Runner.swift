@@ -80,7 +80,7 @@ public final class Runner {
             showProgress(done: start, total: jobs.count)
         }
         finish()
-        return report.exitStatus(check: options.check)
+        return report.exitStatus(check: options.check, strict: options.strict)
     }
 
     struct Job: Sendable {
@@ -241,7 +241,7 @@ public final class Runner {
                 break
             }
         }
-        for line in Self.diagnosticLines(result) { pendingErrors += line + "\n" }
+        for line in Self.diagnosticLines(result) where !(options.quiet && line.contains(": note: ")) { pendingErrors += line + "\n" }
         report.add(result)
     }
 
@@ -268,7 +268,7 @@ public final class Runner {
         if options.format == .json {
             sink.standardOutput(report.json())
         }
-        if !(options.write && options.paths == ["-"]) {
+        if !(options.write && options.paths == ["-"]) && !options.quiet {
             sink.standardError(report.summaryLine() + "\n")
         }
     }

@@ -82,12 +82,17 @@ struct Migrate: ParsableCommand {
     var shard: String?
 
     @Option(help: "Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.")
-    var color: ColorMode = .auto
+    var color: Colour.Mode = .auto
+
+    @Flag(help: "No notes and no summary line: only diffs and errors.")
+    var quiet = false
+
+    @Flag(help: "With --check: held-back passes count as pending too.")
+    var strict = false
 
     @Flag(help: "Ignore .plist-migrate.json files.")
     var noConfig = false
 
-    enum ColorMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -121,8 +126,10 @@ struct Migrate: ParsableCommand {
         options.useConfig = !noConfig
         options.listedPaths = try filesFrom.map(Self.readList) ?? []
         let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
-        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        options.color = format == .text && (color == .always || (color == .auto && stdoutIsTerminal && !noColor))
+        options.color = format == .text
+            && Colour.enabled(color, isTerminal: stdoutIsTerminal, environment: ProcessInfo.processInfo.environment)
+        options.quiet = quiet
+        options.strict = strict
         // Progress goes to stderr, so it shows whenever stderr is a terminal; it is cleared
         // before any output, whatever stdout is.
         options.progress = isatty(STDERR_FILENO) == 1
@@ -214,11 +221,32 @@ struct Lint: ParsableCommand {
         abstract: "Report what is wrong with ATS settings, with the migration that fixes it.",
         discussion: "Exit status: 0 no error-level findings, 1 error-level findings, 2 a file could not be read or parsed.")
 
-    @Argument(help: "Plist files or directories to walk for *.plist.")
+    @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input.")
     var paths: [String]
 
-    @Option(help: "text, json, or sarif (SARIF 2.1.0, for GitHub code scanning).")
+    @Option(help: "text, json, sarif (SARIF 2.1.0, for GitHub code scanning), or github (workflow commands).")
     var format: LintRunner.Format = .text
+
+    @Option(help: ArgumentHelp("Leave out the findings recorded in FILE (by rule, file and key path).", valueName: "FILE"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Record every current finding in FILE, for --baseline, and exit 0.", valueName: "FILE"))
+    var writeBaseline: String?
+
+    @Flag(help: "Warnings fail too (exit 1).")
+    var strict = false
+
+    @Flag(help: "No notes and no summary line.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("The name standard input (-) has in messages.", valueName: "PATH"))
+    var stdinPath: String?
+
+    @Flag(help: "Ignore .plist-migrate.json files.")
+    var noConfig = false
+
+    @Option(help: "Colour the text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), always, never.")
+    var color: Colour.Mode = .auto
 
     @Option(help: ArgumentHelp("Skip walked files matching GLOB (repeatable).", valueName: "GLOB"))
     var exclude: [String] = []
@@ -240,6 +268,15 @@ struct Lint: ParsableCommand {
     func run() throws {
         var runner = LintRunner(paths: paths)
         runner.minimumOS = minOS
+        runner.baseline = baseline
+        runner.writeBaseline = writeBaseline
+        runner.strict = strict
+        runner.quiet = quiet
+        runner.useConfig = !noConfig
+        if let stdinPath { runner.stdinPath = stdinPath }
+        runner.color = format == .text
+            && Colour.enabled(color, isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+        runner.readStandardInput = { Array(FileHandle.standardInput.readDataToEndOfFile()) }
         runner.format = format
         runner.excludes = exclude.map(Glob.init)
         runner.includes = include.map(Glob.init)
@@ -249,6 +286,7 @@ struct Lint: ParsableCommand {
 }
 
 extension LintRunner.Format: ExpressibleByArgument {}
+extension Colour.Mode: ExpressibleByArgument {}
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the migrations in the order they run.")

@@ -21,7 +21,7 @@ import Testing
         #expect(decoded.files[2].error?.line == 7)
         #expect(decoded.files[3].skipReason == "no NSAppTransportSecurity")
         #expect(decoded.summary == Report.Summary(
-            scanned: 4, changed: 1, unchanged: 1, skipped: 1, errors: 1, conflicts: 1,
+            scanned: 4, changed: 1, unchanged: 1, skipped: 1, errors: 1, conflicts: 1, heldBack: 1,
             skippedReasons: ["no NSAppTransportSecurity": 1], editsPerPass: ["ATS004": 1],
             deploymentTargetSources: ["unknown": 2]))
         #expect(decoded.files[0].deploymentTarget == Report.TargetRecord(minimumOS: nil, source: "unknown"))

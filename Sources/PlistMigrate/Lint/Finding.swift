@@ -17,6 +17,25 @@ public struct Finding: Sendable, Codable, Equatable {
     public var message: String
     /// The migration that fixes it, when one does.
     public var fix: String?
+    /// The entry it is about (`NSAppTransportSecurity:NSExceptionDomains:example.com`): what a
+    /// baseline matches, so that edits elsewhere do not move it.
+    public var keyPath: String?
+
+    enum CodingKeys: String, CodingKey {
+        case ruleID = "ruleId", severity, path, line, column, message, fix, keyPath
+    }
+
+    public init(ruleID: String, severity: Severity, path: String, line: Int, column: Int, message: String,
+                fix: String? = nil, keyPath: String? = nil) {
+        self.ruleID = ruleID
+        self.severity = severity
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+        self.fix = fix
+        self.keyPath = keyPath
+    }
 
     /// `path:line:column: severity: [RULE] message (fix: ID name)`
     public var text: String {
@@ -62,6 +81,8 @@ public struct LintRule: Sendable, Equatable {
                  severity: .error, help: "Apple's reader keeps the last of duplicate keys; the earlier ones are dead text."),
         LintRule(id: "L010", name: "build-setting-reference", summary: "Domain key or value set by a build setting",
                  severity: .note, help: "Xcode substitutes $(NAME) and ${NAME} when it builds the Info.plist; their values are not known here, so the entry cannot be checked or migrated. Check the built app's Info.plist."),
+        LintRule(id: "L011", name: "unused-suppression", summary: "A plist-migrate:disable comment that silences nothing",
+                 severity: .warning, help: "Remove the comment, or correct the rule it names; stale suppressions hide nothing but still read as if they did."),
         LintRule(id: "L009", name: "parse-error", summary: "The file is not a plist that can be read",
                  severity: .error, help: "Fix the XML or plist structure first."),
     ]

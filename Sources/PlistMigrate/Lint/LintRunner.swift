@@ -2,9 +2,10 @@ import Foundation
 import ATSPolicy
 import PlistDOM
 
-/// Runs the linter over paths (same discovery as the migrations) and renders the findings.
+/// Runs the linter over paths (same discovery and configuration as the migrations) and renders
+/// the findings.
 public struct LintRunner {
-    public enum Format: String, Sendable, CaseIterable { case text, json, sarif }
+    public enum Format: String, Sendable, CaseIterable { case text, json, sarif, github }
 
     public var paths: [String]
     public var format: Format = .text
@@ -12,14 +13,28 @@ public struct LintRunner {
     public var includes: [Glob] = []
     /// `--min-os`; without it each file's nearest project, else the plist's own keys.
     public var minimumOS: String?
+    /// Read `.plist-migrate.json` files (`exclude`, `skip`, and the `lint` section).
+    public var useConfig = true
+    /// `--baseline FILE`: findings it lists (by rule, file and key path) are not reported.
+    public var baseline: String?
+    /// `--write-baseline FILE`: record every finding there and report success.
+    public var writeBaseline: String?
+    /// `--strict`: warnings fail too.
+    public var strict = false
+    /// `--quiet`: no notes, no summary.
+    public var quiet = false
+    /// `--stdin-path`: the name standard input (`-`) has in messages.
+    public var stdinPath = "<stdin>"
+    public var color = false
+    public var readStandardInput: () -> [UInt8] = { [] }
     public static var version: String { ToolVersion.current }
 
     public init(paths: [String]) {
         self.paths = paths
     }
 
-    /// Exit status: 0 no error-level findings, 1 error-level findings, 2 a file could not be read
-    /// or parsed.
+    /// Exit status: 0 no error-level findings (no warnings either, with `--strict`), 1 some, 2
+    /// a file could not be read or parsed, or the baseline could not be read.
     public func run(sink: any OutputSink) -> Int32 {
         let (files, missing) = FileDiscovery(excludes: excludes, includes: includes).discover(paths)
         var findings: [Finding] = []
@@ -28,14 +43,31 @@ public struct LintRunner {
             findings.append(Finding(ruleID: "L009", severity: .error, path: path, line: 1, column: 1, message: error.message))
         }
         let projects = ProjectDeploymentTargets()
-        for file in files where file.path != "-" {
+        let configs = ConfigResolver()
+        for file in files {
+            let display = file.path == "-" ? stdinPath : PathBytes.display(file.path)
+            var config: Config?
+            if useConfig, file.path != "-" {
+                switch configs.config(forFile: file.path) {
+                case .failure(let error):
+                    sink.standardError(error.line + "\n")
+                    return 2
+                case .success(let found):
+                    config = found
+                }
+                if let config, !file.explicit, Runner.isExcluded(file.path, by: config) { continue }
+            }
             let bytes: [UInt8]
-            do {
-                bytes = try FileIO.load(file.path).bytes
-            } catch {
-                findings.append(Finding(ruleID: "L009", severity: .error, path: PathBytes.display(file.path), line: 1, column: 1, message: error.message))
-                unreadable = true
-                continue
+            if file.path == "-" {
+                bytes = readStandardInput()
+            } else {
+                do {
+                    bytes = try FileIO.load(file.path).bytes
+                } catch {
+                    findings.append(Finding(ruleID: "L009", severity: .error, path: display, line: 1, column: 1, message: error.message))
+                    unreadable = true
+                    continue
+                }
             }
             // Walked files: binary/JSON/OpenStep ones are not ours, and ones that cannot hold the
             // ATS key are only checked for broken XML.
@@ -43,15 +75,64 @@ public struct LintRunner {
                 if isNotAPlist(bytes) { continue }
                 if case .some(.some) = try? FileMigrator.skipReasonWithoutTree(bytes) { continue }
             }
-            let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") } ?? projects.target(forFile: file.path)
-            let fileFindings = Linter.lint(bytes, path: PathBytes.display(file.path), deploymentTarget: target,
-                                           skipPreprocessed: !file.explicit)
+            let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
+                ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
+            var fileFindings = Linter.lint(bytes, path: display, deploymentTarget: target, skipPreprocessed: !file.explicit)
             if fileFindings.contains(where: { $0.ruleID == "L009" }) { unreadable = true }
+            if let config { fileFindings = Self.applying(config, to: fileFindings) }
             findings += fileFindings
         }
+        if let writeBaseline {
+            do {
+                try Baseline(findings: findings).write(to: writeBaseline)
+            } catch {
+                sink.standardError("\(writeBaseline): error: cannot write the baseline: \(error)\n")
+                return 2
+            }
+            sink.standardError("plist-migrate lint: \(count(findings.count, "finding")) written to \(writeBaseline)\n")
+            return unreadable ? 2 : 0
+        }
+        if let baseline {
+            do {
+                findings = try Baseline.read(baseline).filtering(findings)
+            } catch {
+                sink.standardError("\(baseline): error: cannot read the baseline: \(error)\n")
+                return 2
+            }
+        }
+        let shown = quiet ? findings.filter { $0.severity != .note } : findings
+        render(shown, sink: sink)
+        let errors = findings.filter { $0.severity == .error }.count
+        let warnings = findings.filter { $0.severity == .warning }.count
+        let notes = findings.filter { $0.severity == .note }.count
+        if !quiet {
+            sink.standardError("plist-migrate lint: \(count(files.count, "file")) checked, \(count(errors, "error")), "
+                + "\(count(warnings, "warning")), \(count(notes, "note"))\n")
+        }
+        if unreadable { return 2 }
+        return errors > 0 || (strict && warnings > 0) ? 1 : 0
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    /// A config's `skip` (migration rules), `lint.disable` and `lint.severity`.
+    static func applying(_ config: Config, to findings: [Finding]) -> [Finding] {
+        let skipped = Set((config.selection.skip ?? []).map { $0.uppercased() })
+        return findings.compactMap { finding in
+            if skipped.contains(finding.ruleID) || config.lint.disable.contains(finding.ruleID) { return nil }
+            var finding = finding
+            if let severity = config.lint.severity[finding.ruleID] { finding.severity = severity }
+            return finding
+        }
+    }
+
+    private func render(_ findings: [Finding], sink: any OutputSink) {
         switch format {
         case .text:
-            sink.standardOutput(Array(findings.map { $0.text + "\n" }.joined().utf8))
+            let text = findings.map { $0.text + "\n" }.joined()
+            sink.standardOutput(Array((color ? Colour.lint(text) : text).utf8))
+        case .github:
+            sink.standardOutput(Array(findings.map { GitHubAnnotations.line($0) + "\n" }.joined().utf8))
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -62,14 +143,6 @@ public struct LintRunner {
             let data = (try? JSONSerialization.data(withJSONObject: sarif, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
             sink.standardOutput(Array(data) + [0x0A])
         }
-        let errors = findings.filter { $0.severity == .error }.count
-        let warnings = findings.filter { $0.severity == .warning }.count
-        let notes = findings.filter { $0.severity == .note }.count
-        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-        sink.standardError("plist-migrate lint: \(count(files.count, "file")) checked, \(count(errors, "error")), "
-            + "\(count(warnings, "warning")), \(count(notes, "note"))\n")
-        if unreadable { return 2 }
-        return errors > 0 ? 1 : 0
     }
 
     struct JSONReport: Codable {
@@ -84,5 +157,68 @@ public struct LintRunner {
         } catch {
             return error.kind == .notAPropertyList || error.kind == .preprocessed
         }
+    }
+}
+
+/// GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`, for
+/// repositories without code scanning.
+enum GitHubAnnotations {
+    static func line(_ finding: Finding) -> String {
+        let command = switch finding.severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .note: "notice"
+        }
+        let properties = "file=\(escapeProperty(finding.path)),line=\(finding.line),col=\(finding.column),"
+            + "title=\(escapeProperty("plist-migrate \(finding.ruleID)"))"
+        return "::\(command) \(properties)::\(escapeData(finding.message))"
+    }
+
+    /// The escaping GitHub's runner applies to command data: `%`, CR and LF.
+    static func escapeData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// Properties also escape `:` and `,`.
+    static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}
+
+/// `--write-baseline` / `--baseline`: findings recorded by rule, file and key path (the line is
+/// not part of it, so edits elsewhere in the file do not break the baseline).
+struct Baseline: Codable {
+    struct Entry: Codable, Hashable {
+        var ruleId: String
+        var path: String
+        /// The entry's key path, or the message for findings about no entry.
+        var keyPath: String
+    }
+
+    var schemaVersion = 1
+    var findings: [Entry]
+
+    init(findings: [Finding]) {
+        self.findings = Array(Set(findings.map(Self.entry))).sorted { ($0.path, $0.keyPath, $0.ruleId) < ($1.path, $1.keyPath, $1.ruleId) }
+    }
+
+    static func entry(_ finding: Finding) -> Entry {
+        Entry(ruleId: finding.ruleID, path: finding.path, keyPath: finding.keyPath ?? finding.message)
+    }
+
+    static func read(_ path: String) throws -> Baseline {
+        try JSONDecoder().decode(Baseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try (encoder.encode(self) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
+    }
+
+    func filtering(_ current: [Finding]) -> [Finding] {
+        let known = Set(findings)
+        return current.filter { !known.contains(Self.entry($0)) }
     }
 }

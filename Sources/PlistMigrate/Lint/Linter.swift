@@ -49,7 +49,8 @@ public enum Linter {
         if let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads), arbitrary.value.isTrue {
             add("L005", arbitrary.key, "NSAllowsArbitraryLoads is true: ATS is off for every host without an exception; App Review asks for a justification")
         }
-        return findings.sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
+        var context = LintContext(document: document, bytes: bytes)
+        return context.apply(findings, path: path).sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
     }
 
     /// Each migration, run alone on the unedited file: every edit it would make is a finding.

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import PlistMigrate
+
+/// A lint a team can tune (issue #14): inline suppressions, config, baseline, strict/quiet,
+/// GitHub annotations, standard input, colour rules.
+@Suite struct LintToolbeltTests {
+    static let suppressed = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>NSAppTransportSecurity</key>
+        \t<dict>
+        \t\t<!-- plist-migrate:disable L005 ATS003 -->
+        \t\t<key>NSAllowsArbitraryLoads</key>
+        \t\t<true/>
+        \t\t<key>NSExceptionDomains</key>
+        \t\t<dict>
+        \t\t\t<!-- plist-migrate:disable-next-line ATS004 -->
+        \t\t\t<key>API.Example.com</key>
+        \t\t\t<dict/>
+        \t\t\t<key>Other.Example.com</key>
+        \t\t\t<dict/>
+        \t\t</dict>
+        \t\t<!-- plist-migrate:disable L007 -->
+        \t\t<key>NSAllowsLocalNetworking</key>
+        \t\t<true/>
+        \t</dict>
+        </dict>
+        </plist>
+
+        """
+
+    @Test func inlineSuppressionsSilenceTheirEntryLineOrFileAndUnusedOnesAreFindings() {
+        let findings = Linter.lint(Array(Self.suppressed.utf8), path: "Info.plist")
+        let rules = findings.map { "\($0.line):\($0.ruleID)" }
+        #expect(!rules.contains("7:L005") && !rules.contains("7:ATS003"), "the entry after disable is silenced")
+        #expect(!rules.contains("12:ATS004"), "the next line is silenced")
+        #expect(rules.contains("14:ATS004"), "only the next line")
+        #expect(findings.contains { $0.ruleID == "L011" && $0.line == 17 && $0.message.hasPrefix("unused suppression") })
+        let file = Self.suppressed.replacingOccurrences(of: "<!-- plist-migrate:disable L007 -->", with: "<!-- plist-migrate:disable-file ATS004 -->")
+        #expect(!Linter.lint(Array(file.utf8), path: "Info.plist").contains { $0.ruleID == "ATS004" || $0.ruleID == "L011" })
+    }
+
+    @Test func findingsCarryKeyPathsAndJSONSpellsRuleIdLikeSARIF() throws {
+        let finding = try #require(Linter.lint(Array(Self.suppressed.utf8), path: "Info.plist").first { $0.ruleID == "ATS004" })
+        #expect(finding.keyPath == "NSAppTransportSecurity:NSExceptionDomains:Other.Example.com")
+        let json = String(decoding: try JSONEncoder().encode(finding), as: UTF8.self)
+        #expect(json.contains("\"ruleId\":\"ATS004\"") && !json.contains("ruleID"))
+    }
+
+    func workspace() throws -> URL {
+        let directory = try temporaryDirectory()
+        _ = try copyFixture("lint/everything.plist", to: directory, as: "App/Info.plist")
+        return directory
+    }
+
+    @Test func theConfigDisablesRulesSetsSeveritiesAndSkipsAndExcludes() throws {
+        let directory = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = try tool(["lint", "."], in: directory)
+        #expect(before.text.contains("[L005]") && before.text.contains("error: [L007]"))
+        try #"{ "lint": { "disable": ["L005"], "severity": { "L007": "warning" } }, "skip": ["ATS005"] }"#
+            .write(to: directory.appendingPathComponent(".plist-migrate.json"), atomically: true, encoding: .utf8)
+        let after = try tool(["lint", "."], in: directory)
+        #expect(!after.text.contains("[L005]") && !after.text.contains("[ATS005]"))
+        #expect(after.text.contains("warning: [L007]") && !after.text.contains("error: [L007]"))
+        try #"{ "exclude": ["App/**"] }"#.write(to: directory.appendingPathComponent(".plist-migrate.json"), atomically: true, encoding: .utf8)
+        #expect(try tool(["lint", "."], in: directory).text.isEmpty, "lint honours exclude")
+        try #"{ "lint": { "disable": ["L999"] } }"#.write(to: directory.appendingPathComponent(".plist-migrate.json"), atomically: true, encoding: .utf8)
+        let invalid = try tool(["lint", "."], in: directory)
+        #expect(invalid.status == 2 && invalid.stderr.contains("\"lint.disable\": unknown rule"))
+    }
+
+    @Test func aBaselineSurvivesEditsElsewhereAndLetsNewFindingsThrough() throws {
+        let directory = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try tool(["lint", "--write-baseline", "base.json", "."], in: directory).status == 0)
+        let file = directory.appendingPathComponent("App/Info.plist")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        // Lines move (a comment above everything), and one new problem appears.
+        text = text.replacingOccurrences(of: "<dict>", with: "<!-- moved\n down\n two lines -->\n<dict>", options: [], range: text.range(of: "<dict>"))
+        text = text.replacingOccurrences(of: "<key>NSExceptionDomains</key>", with: "<key>NSAllowsArbitraryLoadsInWebContent</key><string>yes</string><key>NSExceptionDomains</key>")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let result = try tool(["lint", "--baseline", "base.json", "."], in: directory)
+        let lines = result.text.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains("[ATS008]") == true, "only the new finding: \(result.text)")
+    }
+
+    @Test func strictQuietGithubAndStandardInput() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let warningOnly = "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict></dict></plist>"
+        try warningOnly.write(to: directory.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
+        #expect(try tool(["lint", "Info.plist"], in: directory).status == 0)
+        #expect(try tool(["lint", "--strict", "Info.plist"], in: directory).status == 1)
+        let quiet = try tool(["lint", "--quiet", "Info.plist"], in: directory)
+        #expect(!quiet.text.contains(": note: ") && quiet.stderr.isEmpty)
+        let github = try tool(["lint", "--format", "github", "Info.plist"], in: directory)
+        #expect(github.text.hasPrefix("::notice file=Info.plist,line=1,col="))
+        #expect(github.text.contains("::warning file=Info.plist,line=1,") && github.text.contains("title=plist-migrate L005::"))
+        let stdin = try tool(["lint", "-", "--stdin-path", "App/Info.plist"], in: directory, input: Data(warningOnly.utf8))
+        #expect(stdin.text.contains("App/Info.plist:1:") && stdin.text.contains("[L005]"), "lint - reads standard input")
+        #expect(GitHubAnnotations.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")
+    }
+
+    @Test func colourFollowsTheEnvironment() {
+        #expect(Colour.enabled(.auto, isTerminal: true, environment: [:]))
+        #expect(!Colour.enabled(.auto, isTerminal: true, environment: ["NO_COLOR": "1"]))
+        #expect(!Colour.enabled(.auto, isTerminal: true, environment: ["TERM": "dumb"]))
+        #expect(Colour.enabled(.auto, isTerminal: false, environment: ["FORCE_COLOR": "1"]))
+        #expect(!Colour.enabled(.auto, isTerminal: false, environment: [:]))
+        #expect(Colour.enabled(.always, isTerminal: false, environment: ["NO_COLOR": "1"]))
+        #expect(Colour.lint("a:1:1: error: [X] m").contains("\u{1B}[1;31merror\u{1B}[0m"))
+    }
+
+    @Test func migrateQuietAndStrict() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("ATS003/tabs.before.plist", to: directory, as: "Info.plist")
+        let check = try tool(["--check", "Info.plist"], in: directory)
+        #expect(check.status == 0 && check.stderr.contains("note:"))
+        #expect(try tool(["--check", "--strict", "Info.plist"], in: directory).status == 1, "held back counts as pending")
+        let quiet = try tool(["--quiet", "Info.plist"], in: directory)
+        #expect(quiet.stderr.isEmpty)
+    }
+}
