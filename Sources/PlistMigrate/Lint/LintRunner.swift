@@ -139,7 +139,8 @@ public struct LintRunner {
             let document = JSONReport(schemaVersion: 1, findings: findings)
             sink.standardOutput(Array((try? encoder.encode(document)) ?? Data()) + [0x0A])
         case .sarif:
-            let sarif = SARIF.document(findings: findings, rules: LintRule.all, root: SARIF.repositoryRoot(), version: Self.version)
+            let sarif = SARIF.document(findings: findings, rules: LintRule.all, root: SARIF.repositoryRoot(), version: Self.version,
+                                       executionSuccessful: !findings.contains { $0.ruleID == "L009" })
             let data = (try? JSONSerialization.data(withJSONObject: sarif, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
             sink.standardOutput(Array(data) + [0x0A])
         }

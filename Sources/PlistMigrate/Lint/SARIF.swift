@@ -6,16 +6,43 @@ import Foundation
 public enum SARIF {
     public static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
-    public static func document(findings: [Finding], rules: [LintRule], root: String, version: String) -> [String: Any] {
+    /// Apple's ATS key reference: where every rule's background is documented.
+    static let helpUri = "https://developer.apple.com/documentation/bundleresources/information-property-list/nsapptransportsecurity"
+
+    /// GitHub's security-severity scale (0–10) for each level.
+    static func securitySeverity(_ severity: Finding.Severity) -> String {
+        switch severity {
+        case .error: "7.0"
+        case .warning: "4.0"
+        case .note: "1.0"
+        }
+    }
+
+    /// Stable across unrelated edits: the rule, the file and the entry's key path (or the
+    /// message for findings about no entry), never the line. FNV-1a 64, hex.
+    static func fingerprint(_ finding: Finding, uri: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(finding.ruleID)|\(uri)|\(finding.keyPath ?? finding.message)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    public static func document(
+        findings: [Finding], rules: [LintRule], root: String, version: String, executionSuccessful: Bool = true
+    ) -> [String: Any] {
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let results: [[String: Any]] = findings.map { finding in
+            let location = uri(finding.path, root: root)
             var result: [String: Any] = [
                 "ruleId": finding.ruleID,
+                "partialFingerprints": ["plistMigrateFinding/v1": fingerprint(finding, uri: location)],
                 "level": finding.severity.rawValue,
                 "message": ["text": finding.message + (finding.fix.map { " Fix: plist-migrate --only \($0)." } ?? "")],
                 "locations": [[
                     "physicalLocation": [
-                        "artifactLocation": ["uri": uri(finding.path, root: root), "uriBaseId": "%SRCROOT%"],
+                        "artifactLocation": ["uri": location, "uriBaseId": "%SRCROOT%"],
                         "region": ["startLine": finding.line, "startColumn": finding.column],
                     ],
                 ]],
@@ -29,8 +56,14 @@ public enum SARIF {
                 "name": rule.name,
                 "shortDescription": ["text": rule.summary],
                 "fullDescription": ["text": rule.help],
-                "help": ["text": rule.help],
+                "help": ["text": rule.help, "markdown": "**\(rule.id) \(rule.name)**: \(rule.summary).\n\n\(rule.help)"],
+                "helpUri": helpUri,
                 "defaultConfiguration": ["level": rule.severity.rawValue],
+                "properties": [
+                    "tags": ["security", "app-transport-security"],
+                    "security-severity": securitySeverity(rule.severity),
+                    "precision": "high",
+                ],
             ]
         }
         return [
@@ -39,10 +72,13 @@ public enum SARIF {
             "runs": [[
                 "tool": ["driver": [
                     "name": "plist-migrate",
-                    "informationUri": "https://github.com/plist-migrate/plist-migrate",
+                    "version": version,
                     "semanticVersion": version,
                     "rules": driverRules,
                 ]],
+                "columnKind": "unicodeCodePoints",
+                "automationDetails": ["id": "plist-migrate/lint/"],
+                "invocations": [["executionSuccessful": executionSuccessful]],
                 "originalUriBaseIds": ["%SRCROOT%": ["uri": "file://" + percentEncoded(root.hasSuffix("/") ? root : root + "/")]],
                 "results": results,
             ]],

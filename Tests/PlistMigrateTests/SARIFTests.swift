@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import PlistMigrate
+
+/// SARIF that GitHub code scanning uses fully (issue #14).
+@Suite struct SARIFTests {
+    static func sarif(_ directory: URL) throws -> [String: Any] {
+        let result = try tool(["lint", "--format", "sarif", "."], in: directory)
+        return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+    }
+
+    static func firstRun(_ log: [String: Any]) throws -> [String: Any] {
+        try #require((log["runs"] as? [[String: Any]])?.first)
+    }
+
+    @Test func fingerprintsAreStableAcrossUnrelatedEditsAndRulesCarryWhatGitHubReads() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try copyFixture("lint/everything.plist", to: directory, as: "App/Info.plist")
+        let before = try Self.firstRun(try Self.sarif(directory))
+        var text = try String(contentsOf: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "<plist version=\"1.0\">", with: "<!-- unrelated\nedit -->\n<plist version=\"1.0\">")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let after = try Self.firstRun(try Self.sarif(directory))
+        func prints(_ run: [String: Any]) -> [String] {
+            ((run["results"] as? [[String: Any]]) ?? []).compactMap { ($0["partialFingerprints"] as? [String: String])?["plistMigrateFinding/v1"] }
+        }
+        func lines(_ run: [String: Any]) -> [Int] {
+            ((run["results"] as? [[String: Any]]) ?? []).compactMap {
+                ((($0["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])?["startLine"] as? Int
+            }
+        }
+        #expect(!prints(before).isEmpty && prints(before).count == (before["results"] as? [Any])?.count)
+        #expect(prints(before) == prints(after), "the same findings keep their fingerprints")
+        #expect(lines(before) != lines(after), "though their lines moved")
+        #expect(Set(prints(before)).count == prints(before).count, "no two findings share a fingerprint")
+
+        #expect(before["columnKind"] as? String == "unicodeCodePoints")
+        #expect((before["automationDetails"] as? [String: Any])?["id"] as? String == "plist-migrate/lint/")
+        #expect(((before["invocations"] as? [[String: Any]])?.first)?["executionSuccessful"] as? Bool == true)
+        let driver = try #require((before["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["semanticVersion"] as? String == ToolVersion.current && driver["version"] as? String == ToolVersion.current)
+        #expect(driver["informationUri"] == nil, "no placeholder address")
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        for rule in rules {
+            let properties = try #require(rule["properties"] as? [String: Any])
+            #expect((properties["tags"] as? [String])?.contains("security") == true)
+            #expect(Double(properties["security-severity"] as? String ?? "") != nil)
+            #expect(properties["precision"] as? String == "high")
+            #expect((rule["help"] as? [String: Any])?["markdown"] is String)
+            #expect((rule["helpUri"] as? String)?.hasPrefix("https://developer.apple.com/") == true)
+        }
+    }
+
+    /// Validated against the official SARIF 2.1.0 schema (OASIS, oasis-tcs/sarif-spec,
+    /// sarif-2.1/schema/sarif-schema-2.1.0.json). Project files may not carry a copy fetched
+    /// here, so the schema is read from ../shared/schemas/ where the project's shared data
+    /// lives; without it the test says so and does not pretend to have validated.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: Paths.corpus.deletingLastPathComponent()
+                    .appendingPathComponent("schemas/sarif-schema-2.1.0.json").path),
+                   "../shared/schemas/sarif-schema-2.1.0.json is not there"))
+    func sarifValidatesAgainstTheOfficialSchema() throws {
+        let schema = Paths.corpus.deletingLastPathComponent().appendingPathComponent("schemas/sarif-schema-2.1.0.json")
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("lint/everything.plist", to: directory, as: "App/Info.plist")
+        let output = try tool(["lint", "--format", "sarif", "."], in: directory)
+        try output.stdout.write(to: directory.appendingPathComponent("out.sarif"))
+        let check = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import json, sys, jsonschema
+            jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+            """, schema.path, "out.sarif"], in: directory)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+}
