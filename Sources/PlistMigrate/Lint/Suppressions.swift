@@ -41,22 +41,29 @@ struct LintContext {
         var starts = [0]
         for (index, byte) in bytes.enumerated() where byte == 0x0A { starts.append(index + 1) }
         lineStarts = starts
-        collect(document.rootValue, path: [])
+        spans = Self.spans(of: document.rootValue)
         spans.sort { ($0.range.lowerBound, -$0.range.count) < ($1.range.lowerBound, -$1.range.count) }
         findSuppressions(bytes)
     }
 
-    private mutating func collect(_ container: PlistElement, path: [String]) {
-        func add(_ key: PlistElement?, _ value: PlistElement, _ path: [String]) {
-            guard let start = (key ?? value).sourceOffset, let valueStart = value.sourceOffset else { return }
-            spans.append(Span(keyPath: path.joined(separator: ":"), range: start..<(valueStart + value.bytes.count)))
-            collect(value, path: path)
+    /// Every entry and array item below `root`, depth first, with an explicit stack.
+    private static func spans(of root: PlistElement) -> [Span] {
+        var result: [Span] = []
+        var pending: [(container: PlistElement, path: [String])] = [(root, [])]
+        while let (container, path) = pending.popLast() {
+            var items: [(key: PlistElement?, value: PlistElement, path: [String])] = []
+            if container.name == "dict" {
+                items = container.entries.map { ($0.key, $0.value, path + [$0.name]) }
+            } else if container.name == "array" {
+                items = container.children.enumerated().map { (nil, $0.element, path + [String($0.offset)]) }
+            }
+            for item in items {
+                guard let start = (item.key ?? item.value).sourceOffset, let valueStart = item.value.sourceOffset else { continue }
+                result.append(Span(keyPath: item.path.joined(separator: ":"), range: start..<(valueStart + item.value.bytes.count)))
+                pending.append((item.value, item.path))
+            }
         }
-        if container.name == "dict" {
-            for entry in container.entries { add(entry.key, entry.value, path + [entry.name]) }
-        } else if container.name == "array" {
-            for (index, item) in container.children.enumerated() { add(nil, item, path + [String(index)]) }
-        }
+        return result
     }
 
     func line(of offset: Int) -> Int {

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The JSON outputs match their published schemas (`schemas/`, JSON Schema 2020-12), checked
+/// with Python's jsonschema over real outputs: changes, conflicts, errors, skips, held-back
+/// passes, every explain field.
+@Suite struct JSONSchemaTests {
+    func validate(_ output: Data, against schema: String, in directory: URL) throws {
+        let file = directory.appendingPathComponent("output-\(UUID().uuidString).json")
+        try output.write(to: file)
+        let check = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import json, sys, jsonschema
+            jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+            """, Paths.repository.appendingPathComponent("schemas/\(schema).schema.json").path, file.path], in: directory)
+        #expect(check.status == 0, "\(schema): \(check.stderr)")
+    }
+
+    @Test func everyJSONOutputMatchesItsSchema() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("ATS004/bad-wildcards.before.plist", to: directory, as: "A/Info.plist")
+        _ = try copyFixture("ATS003/tabs.before.plist", to: directory, as: "B/Info.plist")
+        _ = try copyFixture("errors/mismatched-tag.plist", to: directory, as: "C/Info.plist")
+        _ = try copyFixture("roundtrip/all-types.plist", to: directory, as: "D/Settings.plist")
+        _ = try copyFixture("gate/ATS002-arbitrary-loads-ignored.before.plist", to: directory, as: "E/Info.plist")
+        _ = try copyFixture("lint/everything.plist", to: directory, as: "F/Info.plist")
+        try validate(try tool(["--format", "json", "."], in: directory).stdout, against: "migrate-report", in: directory)
+        try validate(try tool(["--format", "json", "--allow-policy-change", "--min-os", "ios15", "."], in: directory).stdout,
+                     against: "migrate-report", in: directory)
+        try validate(try tool(["lint", "--format", "json", "."], in: directory).stdout, against: "lint-report", in: directory)
+        try validate(try tool(["list", "--format", "json"], in: directory).stdout, against: "list", in: directory)
+        try validate(try tool(["explain", "--format", "json", "E/Info.plist"], in: directory).stdout, against: "explain-report", in: directory)
+        try validate(try tool(["explain", "--format", "json", "F/Info.plist", "--host", "http://api.example.com:80/x"], in: directory).stdout,
+                     against: "explain-report", in: directory)
+        let write = try tool(["--format", "json", "--write", "B/Info.plist", "A/Info.plist"], in: directory)
+        try validate(write.stdout, against: "migrate-report", in: directory)
+    }
+
+    /// A schema that accepted anything would prove nothing: an output with a wrong field fails.
+    @Test func theSchemasRejectAWrongDocument() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("wrong.json")
+        try Data(#"{"schemaVersion": 1, "findings": [{"ruleID": "L005", "severity": "fatal"}]}"#.utf8).write(to: file)
+        let check = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import json, sys, jsonschema
+            jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+            """, Paths.repository.appendingPathComponent("schemas/lint-report.schema.json").path, file.path], in: directory)
+        #expect(check.status != 0)
+    }
+}
