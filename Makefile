@@ -1,0 +1,26 @@
+# plist-migrate: build, man page, install.  make install PREFIX=/opt/tools
+PREFIX ?= /usr/local
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+MANOUT = .build/man
+
+.PHONY: build man install uninstall test
+
+build:
+	swift build -c release --product plist-migrate
+
+# swift-argument-parser's generate-manual plugin writes plist-migrate.1 from the command's own help.
+man:
+	mkdir -p $(MANOUT)
+	swift package --allow-writing-to-directory $(MANOUT) generate-manual --output-directory $(MANOUT)
+
+install: build man
+	install -d $(BINDIR) $(MANDIR)
+	install -m 755 .build/release/plist-migrate $(BINDIR)/plist-migrate
+	install -m 644 $(MANOUT)/plist-migrate.1 $(MANDIR)/plist-migrate.1
+
+uninstall:
+	rm -f $(BINDIR)/plist-migrate $(MANDIR)/plist-migrate.1
+
+test:
+	swift test

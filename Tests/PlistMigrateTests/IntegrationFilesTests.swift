@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// The integration files people expect (issue #14) are well formed: the pre-commit manifest
+/// (checked by `pre-commit validate-manifest` where pre-commit is installed, by its required
+/// fields otherwise) and the composite GitHub Action.
+@Suite struct IntegrationFilesTests {
+    func python(_ script: String, _ arguments: [String] = []) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, in: Paths.repository)
+    }
+
+    @Test func thePreCommitManifestIsValid() throws {
+        let which = try run(URL(fileURLWithPath: "/usr/bin/env"), ["sh", "-c", "command -v pre-commit"], in: Paths.repository)
+        if which.status == 0 {
+            let validated = try run(URL(fileURLWithPath: "/usr/bin/env"), ["pre-commit", "validate-manifest", ".pre-commit-hooks.yaml"], in: Paths.repository)
+            #expect(validated.status == 0, "\(validated.text)\(validated.stderr)")
+        }
+        let fields = try python("""
+            import yaml
+            hooks = yaml.safe_load(open('.pre-commit-hooks.yaml'))
+            assert [h['id'] for h in hooks] == ['plist-migrate-check', 'plist-migrate-lint'], hooks
+            for h in hooks:
+                assert h['language'] == 'swift' and h['entry'].startswith('plist-migrate'), h
+                assert set(h['types']) == {'plist', 'text'}, h
+            """)
+        #expect(fields.status == 0, "\(fields.stderr)")
+    }
+
+    @Test func theActionIsACompositeThatBuildsAndRunsTheTool() throws {
+        let checked = try python("""
+            import yaml
+            action = yaml.safe_load(open('action.yml'))
+            assert action['runs']['using'] == 'composite'
+            assert {'command', 'path', 'sarif-file', 'min-os'} <= set(action['inputs'])
+            steps = action['runs']['steps']
+            assert all('shell' in s for s in steps if 'run' in s), steps
+            assert any('swift build -c release' in s.get('run', '') for s in steps)
+            assert any('lint --format sarif' in s.get('run', '') and '--check' in s.get('run', '') for s in steps)
+            """)
+        #expect(checked.status == 0, "\(checked.stderr)")
+    }
+}
