@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PlistMigrate", targets: ["PlistMigrate"]),
         .executable(name: "plist-migrate", targets: ["plist-migrate"]),
         .executable(name: "plist-fuzz", targets: ["PlistFuzz"]),
+        .plugin(name: "PlistMigratePlugin", targets: ["PlistMigratePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,6 +34,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `swift package plist-migrate …` in any package that depends on this one, Linux included.
+        .plugin(
+            name: "PlistMigratePlugin",
+            capability: .command(
+                intent: .custom(verb: "plist-migrate", description: "Migrate (or check, lint, explain) the ATS settings of the package's plists"),
+                permissions: [.writeToPackageDirectory(reason: "plist-migrate --write rewrites Info.plist files in place")]),
+            dependencies: ["plist-migrate"]),
         // Fuzz/run.sh builds this with libFuzzer; a plain build replays inputs given as arguments.
         .executableTarget(name: "PlistFuzz", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"], path: "Fuzz/PlistFuzz"),
         .testTarget(name: "PlistDOMTests", dependencies: ["PlistDOM"]),
