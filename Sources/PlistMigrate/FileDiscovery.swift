@@ -142,9 +142,7 @@ public struct FileDiscovery: Sendable {
         defer { closedir(handle) }
         var directories: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                PathBytes.string(raw.prefix { $0 != 0 })
-            }
+            let name = PathBytes.name(of: entry)
             if name == "." || name == ".." { continue }
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR): directories.append(name)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// File names are bytes; Swift strings are Unicode. A path read from the system (a directory
 /// entry, `git ls-files -z`, an argument) keeps every byte: valid UTF-8 decodes as usual, and
 /// each byte that is not part of valid UTF-8 becomes one private-use scalar, U+10FF80 + (byte −
@@ -5,6 +11,15 @@
 /// call, and `display(_:)` shows those bytes as `\xNN` in reports. (A real U+10FF80…U+10FFFF in
 /// a name is kept as its raw bytes the same way, so the mapping stays reversible.)
 public enum PathBytes {
+    /// The name of a directory entry, as a path string. Read through the pointer up to its NUL:
+    /// the kernel packs entries, so the last one in `readdir`'s buffer may be shorter than
+    /// `dirent`, and copying the whole `d_name` array would read past the buffer.
+    public static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+        return string(UnsafeRawBufferPointer(start: start, count: strlen(start)))
+    }
+
     private static let base: UInt32 = 0x10FF00
 
     public static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {

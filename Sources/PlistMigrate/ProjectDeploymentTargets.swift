@@ -45,7 +45,7 @@ final class ProjectDeploymentTargets: @unchecked Sendable {
         guard let handle = opendir(PathBytes.c(directory)) else { return nil }
         var projects: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { PathBytes.string($0.prefix { $0 != 0 }) }
+            let name = PathBytes.name(of: entry)
             if name.hasSuffix(".xcodeproj") { projects.append(name) }
         }
         closedir(handle)

@@ -46,7 +46,7 @@ extension Invariants {
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = PathBytes.name(of: entry)
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
