@@ -37,14 +37,19 @@ import Testing
         #expect(try Data(contentsOf: file) == before)
     }
 
-    @Test func aHundredMegabyteFileIsRefusedUnread() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+    /// `Big.plist` of `size` bytes in `dir`, sparse: nothing on disk.
+    func sparseFile(_ size: UInt64, in dir: URL) throws {
         let url = dir.appendingPathComponent("Big.plist")
         #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
-        try handle.truncate(atOffset: 100 << 20)  // sparse: 100 MB long, nothing on disk
+        try handle.truncate(atOffset: size)
         try handle.close()
+    }
+
+    @Test func aHundredMegabyteFileIsRefusedUnread() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try sparseFile(100 << 20, in: dir)
         let result = try tool(["--write", "Big.plist"], in: dir)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("Big.plist: error: file too large (104857600 bytes; the limit is 33554432 bytes, 32 MiB)\n"))
@@ -54,11 +59,7 @@ import Testing
     @Test func oneByteOverTheLimitSaysBytes() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("Big.plist")
-        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.truncate(atOffset: (32 << 20) + 1)
-        try handle.close()
+        try sparseFile((32 << 20) + 1, in: dir)
         let result = try tool(["Big.plist"], in: dir)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("Big.plist: error: file too large (33554433 bytes; the limit is 33554432 bytes, 32 MiB)\n"))

@@ -5,14 +5,19 @@ import Testing
 /// with Python's jsonschema over real outputs: changes, conflicts, errors, skips, held-back
 /// passes, every explain field.
 @Suite struct JSONSchemaTests {
-    func validate(_ output: Data, against schema: String, in directory: URL) throws {
+    /// Python's jsonschema on `output` against `schemas/SCHEMA.schema.json`.
+    func check(_ output: Data, against schema: String, in directory: URL) throws -> ProcessResult {
         let file = directory.appendingPathComponent("output-\(UUID().uuidString).json")
         try output.write(to: file)
-        let check = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+        return try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
             import json, sys, jsonschema
             jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
             """, Paths.repository.appendingPathComponent("schemas/\(schema).schema.json").path, file.path], in: directory)
-        #expect(check.status == 0, "\(schema): \(check.stderr)")
+    }
+
+    func validate(_ output: Data, against schema: String, in directory: URL) throws {
+        let result = try check(output, against: schema, in: directory)
+        #expect(result.status == 0, "\(schema): \(result.stderr)")
     }
 
     @Test func everyJSONOutputMatchesItsSchema() throws {
@@ -40,12 +45,7 @@ import Testing
     @Test func theSchemasRejectAWrongDocument() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("wrong.json")
-        try Data(#"{"schemaVersion": 1, "findings": [{"ruleID": "L005", "severity": "fatal"}]}"#.utf8).write(to: file)
-        let check = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
-            import json, sys, jsonschema
-            jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
-            """, Paths.repository.appendingPathComponent("schemas/lint-report.schema.json").path, file.path], in: directory)
-        #expect(check.status != 0)
+        let wrong = Data(#"{"schemaVersion": 1, "findings": [{"ruleID": "L005", "severity": "fatal"}]}"#.utf8)
+        #expect(try check(wrong, against: "lint-report", in: directory).status != 0)
     }
 }
