@@ -17,7 +17,8 @@ extension FileIO {
     /// file still is what was read (`expected`, `original`), and keeps its identity.
     ///
     /// 1. Refuses what cannot be replaced without loss: a file this user may not write (by the
-    ///    real permission, `faccessat`, and not read-only by its mode), a file with other hard
+    ///    real permission, `faccessat`: a read-only mount, an immutable file, another user's
+    ///    file; root may write a 0444 file, as `sed -i` would, and it keeps its mode), a file with other hard
     ///    links (replacing it would split them), a file already open for writing elsewhere.
     /// 2. Writes a temp file beside it with the same owner, group, mode and extended attributes
     ///    (ACLs included), and syncs it.
@@ -43,7 +44,6 @@ extension FileIO {
         guard now == expected, current == original else {
             throw FileError("changed on disk since it was read; not overwritten")
         }
-        guard now.mode & 0o222 != 0 else { throw FileError("file is read-only; not overwritten") }
         guard faccessat(AT_FDCWD, PathBytes.c(target), W_OK, AT_EACCESS) == 0 else {
             throw FileError("not writable by this user (\(errnoText())); not overwritten")
         }

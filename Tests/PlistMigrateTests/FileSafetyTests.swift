@@ -44,17 +44,40 @@ import Testing
         #expect(directory.stderr.hasPrefix("x.plist: error: is a directory, not a plist file\n"))
     }
 
-    @Test func readOnlyFileIsReportedAndTheRestGoOn() throws {
+    /// A file this user may not write is refused, by the real permission: for root an
+    /// immutable file (`chattr +i`), for anyone else a 0444 one. The other files still go.
+    @Test func aFileThisUserMayNotWriteIsReportedAndTheRestGoOn() throws {
         let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
         let locked = try copyFixture("ATS002/tabs.before.plist", to: dir, as: "A/Info.plist")
         let open = try copyFixture("ATS002/spaces.before.plist", to: dir, as: "B/Info.plist")
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: locked.path)
+        let chattr = URL(fileURLWithPath: "/usr/bin/chattr")
+        if geteuid() == 0 {
+            try #require(try run(chattr, ["+i", locked.path], in: dir).status == 0, "chattr +i is needed to make root's file unwritable")
+        } else {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: locked.path)
+        }
+        defer {
+            _ = try? run(chattr, ["-i", locked.path], in: dir)
+            try? FileManager.default.removeItem(at: dir)
+        }
         let before = try Data(contentsOf: locked)
         let result = try tool(["--write", "."], in: dir)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("A/Info.plist: error: file is read-only; not overwritten"))
+        #expect(result.stderr.contains("A/Info.plist: error: not writable by this user ("), "\(result.stderr)")
         #expect(try Data(contentsOf: locked) == before)
         #expect(try Data(contentsOf: open) == Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS002/spaces.after.plist")))
+    }
+
+    /// Mode bits are not the permission: root may replace a 0444 file (as `sed -i` would), and
+    /// the file keeps its 0444 mode.
+    @Test(.enabled(if: geteuid() == 0, "only root may write a 0444 file"))
+    func rootMigratesAReadOnlyModeFileAndKeepsTheMode() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try copyFixture("ATS002/tabs.before.plist", to: dir, as: "Info.plist")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file.path)
+        #expect(try tool(["--write", "Info.plist"], in: dir).status == 0)
+        #expect(try Data(contentsOf: file) == Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS002/tabs.after.plist")))
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o444)
     }
 }
