@@ -158,8 +158,11 @@ struct Explain: ParsableCommand {
             per OS era. With --host: the decision for that host and the keys that made it.
             """)
 
-    @Argument(help: "The plist file.")
+    @Argument(help: "The plist file; - reads standard input.")
     var file: String
+
+    @Option(help: ArgumentHelp("The name standard input (-) has in the output.", valueName: "PATH"))
+    var stdinPath: String?
 
     @Option(help: ArgumentHelp("Only this OS, e.g. ios9, ios16, ipados17, tvos15, visionos1, macos10.11, macos14.", valueName: "OS"))
     var os: String?
@@ -193,10 +196,11 @@ struct Explain: ParsableCommand {
         let input = host.flatMap(HostInput.init)
         var explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: input?.host, kind: kind, minimumOS: minOS)
         explainer.hostNotes = input?.notes ?? []
-        let path = FileDiscovery.displayPath(file)
-        let report: Explainer.Report
+        let path = file == "-" ? (stdinPath ?? "<stdin>") : FileDiscovery.displayPath(file)
+        var report: Explainer.Report
         do {
-            report = try explainer.explain(try FileIO.load(file).bytes, path: path)
+            let bytes = file == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : try FileIO.load(file).bytes
+            report = try explainer.explain(bytes, path: file == "-" ? "-" : path)
         } catch let error as FileError {
             FileHandle.standardError.write(Data((error.line(path: path) + "\n").utf8))
             throw ExitCode(2)
@@ -204,6 +208,7 @@ struct Explain: ParsableCommand {
             FileHandle.standardError.write(Data("\(path):\(error.location): error: \(error.message)\n".utf8))
             throw ExitCode(2)
         }
+        report.path = path
         switch format {
         case .text: print(explainer.text(report), terminator: "")
         case .json:

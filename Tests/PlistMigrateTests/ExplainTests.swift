@@ -72,3 +72,14 @@ extension ExplainTests {
         }
     }
 }
+
+extension ExplainTests {
+    @Test func explainReadsStandardInput() throws {
+        let bytes = try Data(contentsOf: Paths.fixtures.appendingPathComponent("demo/ShopApp-Dev/Info.plist"))
+        let result = try tool(["explain", "-", "--stdin-path", "App/Info.plist", "--os", "ios16", "--host", "example.com", "--kind", "urlSession"],
+                              in: FileManager.default.temporaryDirectory, input: bytes)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.text.hasPrefix("App/Info.plist\n"))
+        #expect(result.text.contains("because NSAllowsArbitraryLoads (line 9): turns ATS off"))
+    }
+}
