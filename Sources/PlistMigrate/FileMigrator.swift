@@ -37,13 +37,9 @@ public struct FileMigrator: Sendable {
             }
             document = try PlistDocument(parsing: bytes)
         } catch {
-            if skipIfNotApplicable && error.kind == .notAPropertyList {
+            if skipIfNotApplicable, let reason = Self.skipReason(error.kind) {
                 result.status = .skipped
-                result.skipReason = "not an XML property list"
-            } else if skipIfNotApplicable && error.kind == .preprocessed {
-                // The repository builds fine: Xcode preprocesses this file. Not an error here.
-                result.status = .skipped
-                result.skipReason = "preprocessed Info.plist (#if directives)"
+                result.skipReason = reason
             } else {
                 result.status = .error
                 result.error = FileError(error.message, at: error.location)
@@ -261,10 +257,9 @@ public struct FileMigrator: Sendable {
         guard cannotHoldAppTransportSecurity(bytes) else { return nil }
         do {
             try PlistDocument.checkWellFormed(bytes)
-        } catch where error.kind == .notAPropertyList {
-            return "not an XML property list"
-        } catch where error.kind == .preprocessed {
-            return "preprocessed Info.plist (#if directives)"
+        } catch {
+            guard let reason = skipReason(error.kind) else { throw error }
+            return reason
         }
         return "no NSAppTransportSecurity"
     }
@@ -273,6 +268,16 @@ public struct FileMigrator: Sendable {
     /// plain name nor a character reference or CDATA section that could spell it.
     static func cannotHoldAppTransportSecurity(_ bytes: [UInt8]) -> Bool {
         !bytes.containsBytes(atsMarker) && !bytes.containsBytes(Array("&#".utf8)) && !bytes.containsBytes(Array("[CDATA[".utf8))
+    }
+
+    /// Why a walked file whose parse failed this way is skipped rather than an error: it is not
+    /// an XML plist, or Xcode preprocesses it (the repository builds fine).
+    static func skipReason(_ kind: ParseError.Kind) -> String? {
+        switch kind {
+        case .notAPropertyList: "not an XML property list"
+        case .preprocessed: "preprocessed Info.plist (#if directives)"
+        case .unsupported, .malformed: nil
+        }
     }
 
     private static let atsMarker = Array("NSAppTransport".utf8)
