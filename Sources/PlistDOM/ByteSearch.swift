@@ -33,7 +33,7 @@ extension Array where Element == UInt8 {
 
 extension ArraySlice where Element == UInt8 {
     /// The index where `needle` first starts.
-    func firstOffset(of needle: [UInt8]) -> Int? {
+    public func firstOffset(of needle: [UInt8]) -> Int? {
         withUnsafeBufferPointer { $0.firstOffset(of: needle) }.map { startIndex + $0 }
     }
 }

@@ -86,8 +86,8 @@ struct LintContext {
     private mutating func findSuppressions(_ bytes: [UInt8]) {
         let open = Array("<!--".utf8), close = Array("-->".utf8)
         var index = 0
-        while let start = bytes.firstRange(of: open, from: index) {
-            guard let end = bytes.firstRange(of: close, from: start + open.count) else { break }
+        while let start = bytes[index...].firstOffset(of: open) {
+            guard let end = bytes[(start + open.count)...].firstOffset(of: close) else { break }
             index = end + close.count
             let text = String(decoding: bytes[(start + open.count)..<end], as: UTF8.self)
             let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0.isNewline || $0 == "\t" }).map(String.init)
@@ -133,17 +133,5 @@ struct LintContext {
                                     : "unknown directive \(suppression.text) (use disable, disable-next-line or disable-file)"))
         }
         return kept
-    }
-}
-
-extension Array where Element == UInt8 {
-    func firstRange(of needle: [UInt8], from start: Int) -> Int? {
-        guard needle.count > 0, start <= count - needle.count else { return nil }
-        var index = start
-        while index <= count - needle.count {
-            if self[index] == needle[0] && self[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }
