@@ -27,6 +27,13 @@ public struct DeploymentTarget: Sendable, Hashable {
         self.source = source
     }
 
+    /// A platform (`ios`, `macos`, …) and a version as build settings and Info.plists write it
+    /// (`15.0`); `nil` for anything but digits and dots, such as a `$(…)` reference.
+    public init?(platform: String, version: String, source: String) {
+        guard !version.isEmpty, version.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
+        self.init(platform + version, source: source)
+    }
+
     /// The lowest of several targets (several projects or build configurations).
     public static func lowest(_ targets: [DeploymentTarget], source: String) -> DeploymentTarget? {
         guard let first = targets.min(by: { $0.minimumEra < $1.minimumEra }) else { return nil }

@@ -192,9 +192,7 @@ public struct FileMigrator: Sendable {
         for (key, platform) in [("MinimumOSVersion", "ios"), ("LSMinimumSystemVersion", "macos")] {
             guard let value = root[key: key], value.name == "string" else { continue }
             let version = value.text.filter { !$0.isWhitespace }
-            guard !version.isEmpty, version.allSatisfy({ $0.isNumber || $0 == "." }),
-                let target = DeploymentTarget(platform + version, source: "")
-            else { continue }
+            guard let target = DeploymentTarget(platform: platform, version: version, source: "") else { continue }
             targets.append(target)
             keys.append(key)
         }

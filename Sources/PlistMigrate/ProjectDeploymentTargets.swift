@@ -70,9 +70,7 @@ final class ProjectDeploymentTargets: @unchecked Sendable {
             for (name, platform) in settings where line.contains(name) {
                 guard let equals = line.firstIndex(of: "=") else { continue }
                 let value = line[line.index(after: equals)...].filter { $0 != " " && $0 != "\t" && $0 != ";" && $0 != "\"" }
-                guard !value.isEmpty, value.allSatisfy({ $0.isNumber || $0 == "." }),
-                    let target = DeploymentTarget(platform + value, source: "")
-                else { continue }
+                guard let target = DeploymentTarget(platform: platform, version: value, source: "") else { continue }
                 targets.append(target)
             }
         }
