@@ -24,7 +24,8 @@ public struct DropIgnoredArbitraryLoads: Migration {
     public let impact = Impact.spelling
     public let intent = PolicyIntent.provablyNoPolicyChange
 
-    static let overridingKeys = [
+    /// The keys whose presence makes iOS 10+/macOS 10.12+ ignore `NSAllowsArbitraryLoads`.
+    public static let overridingKeys = [
         ATSKey.allowsArbitraryLoadsForMedia, ATSKey.allowsArbitraryLoadsInWebContent, ATSKey.allowsLocalNetworking,
     ]
 

@@ -48,8 +48,7 @@ public enum Linter {
         checkDomains(ats, add)
         if let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads), arbitrary.value.isTrue {
             // iOS 10+/macOS 10.12+ ignore it when a later key is present (any value).
-            let later = [ATSKey.allowsArbitraryLoadsForMedia, ATSKey.allowsArbitraryLoadsInWebContent, ATSKey.allowsLocalNetworking]
-                .first { ats.entry($0) != nil }
+            let later = DropIgnoredArbitraryLoads.overridingKeys.first { ats.entry($0) != nil }
             let effect = later.map { "it turns ATS off only on iOS 9/macOS 10.11 (later systems ignore it because \($0) is present)" }
                 ?? "ATS is off for every host without an exception"
             add("L005", arbitrary.key, "NSAllowsArbitraryLoads is true: \(effect); App Review asks for a justification")
