@@ -30,7 +30,7 @@ public struct FileMigrator: Sendable {
         result.output = bytes
         var document: PlistDocument
         do {
-            if skipIfNotApplicable, let reason = try Self.skipReasonWithoutTree(bytes) {
+            if skipIfNotApplicable, let reason = Self.skipReasonWithoutTree(bytes) {
                 result.status = .skipped
                 result.skipReason = reason
                 return result
@@ -248,24 +248,23 @@ public struct FileMigrator: Sendable {
         return diagnostics.isEmpty ? nil : diagnostics
     }
 
-    /// For a file found by walking: why it can be skipped without building a tree, or `nil` when
-    /// it needs the full parse. A file that cannot hold the ATS key is never edited, so it gets a
-    /// well-formedness check only (with the preflight, once); broken XML still throws.
-    static func skipReasonWithoutTree(_ bytes: [UInt8]) throws(ParseError) -> String? {
-        guard cannotHoldAppTransportSecurity(bytes) else { return nil }
-        do {
-            try PlistDocument.checkWellFormed(bytes)
-        } catch {
-            guard let reason = skipReason(error.kind) else { throw error }
-            return reason
-        }
-        return "no NSAppTransportSecurity"
+    /// For a file found by walking: why it can be skipped without any XML parse, or `nil` when
+    /// it needs the full parse. A file that cannot hold the ATS key is never edited, and whether
+    /// an unrelated plist is well-formed is not this tool's business (repositories keep broken
+    /// test fixtures on purpose).
+    static func skipReasonWithoutTree(_ bytes: [UInt8]) -> String? {
+        cannotHoldAppTransportSecurity(bytes) ? "no NSAppTransportSecurity" : nil
     }
 
     /// True when no spelling of the key `NSAppTransportSecurity` can be in `bytes`: neither the
-    /// plain name nor a character reference or CDATA section that could spell it.
+    /// plain name nor a character reference or CDATA section that could spell it. UTF-16 and
+    /// UTF-32 text spells it with NUL bytes between the letters, so such files always get the
+    /// full parse (which names their encoding).
     static func cannotHoldAppTransportSecurity(_ bytes: [UInt8]) -> Bool {
-        !bytes.containsBytes(atsMarker) && !bytes.containsBytes(Array("&#".utf8)) && !bytes.containsBytes(Array("[CDATA[".utf8))
+        if bytes.prefix(4).contains(0) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            return false
+        }
+        return !bytes.containsBytes(atsMarker) && !bytes.containsBytes(Array("&#".utf8)) && !bytes.containsBytes(Array("[CDATA[".utf8))
     }
 
     /// Why a walked file whose parse failed this way is skipped rather than an error: it is not

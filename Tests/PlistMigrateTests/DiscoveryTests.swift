@@ -95,23 +95,35 @@ import Testing
 }
 
 extension DiscoveryTests {
-    /// Walked files without the ATS key are checked for well-formed XML only; everything the
-    /// tool may edit, or is told to read, gets the full plist validation.
-    @Test func walkedFilesWithoutATSAreCheckedForBrokenXMLOnly() throws {
+    /// Walked files whose bytes cannot spell the ATS key are skipped without any parse, broken
+    /// or not; the files the tool may edit, or is told to read, get the full validation.
+    @Test func walkedFilesWithoutATSAreNotParsed() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         _ = try copyFixture("errors/bad-date.plist", to: dir, as: "Settings/Root.plist")
         _ = try copyFixture("errors/mismatched-tag.plist", to: dir, as: "Broken/Root.plist")
         _ = try copyFixture("hostile/billion-laughs.plist", to: dir, as: "Evil/Root.plist")
+        _ = try copyFixture("errors/utf16-le.plist", to: dir, as: "Wide/Root.plist")
+        let brokenATS = "<plist><dict><key>NSAppTransportSecurity</key><dict></array></dict></plist>\n"
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("App"), withIntermediateDirectories: true)
+        try Data(brokenATS.utf8).write(to: dir.appendingPathComponent("App/Info.plist"))
         let walked = try tool(["."], in: dir)
         #expect(walked.status == 2)
-        #expect(walked.stderr.contains("Broken/Root.plist:7:9: error: Opening and ending tag mismatch"))
-        #expect(walked.stderr.contains("Evil/Root.plist:3:21: error: entity declarations are not allowed"))
-        #expect(!walked.stderr.contains("Settings/Root.plist"), "valid XML without ATS is skipped, not validated")
-        #expect(walked.stderr.contains("3 files scanned, 0 would change, 0 unchanged, 1 skipped (1 no NSAppTransportSecurity), 2 errors"))
-        let named = try tool(["Settings/Root.plist"], in: dir)
-        #expect(named.status == 2)
-        #expect(named.stderr.contains("Settings/Root.plist:6:2: error: invalid <date> \"yesterday\""))
+        #expect(walked.stderr.contains("App/Info.plist:1:61: error: Opening and ending tag mismatch: dict line 1 and array"), "\(walked.stderr)")
+        #expect(walked.stderr.contains("Wide/Root.plist:1:1: error: "), "UTF-16 could spell the key: parsed, and named")
+        for quiet in ["Settings/Root.plist", "Broken/Root.plist", "Evil/Root.plist"] {
+            #expect(!walked.stderr.contains(quiet), "\(quiet) cannot hold the ATS key: not parsed")
+        }
+        #expect(walked.stderr.contains("5 files scanned, 0 would change, 0 unchanged, 3 skipped (3 no NSAppTransportSecurity), 2 errors"), "\(walked.stderr)")
+        for (named, message) in [
+            ("Settings/Root.plist", "Settings/Root.plist:6:2: error: invalid <date> \"yesterday\""),
+            ("Broken/Root.plist", "Broken/Root.plist:7:9: error: Opening and ending tag mismatch"),
+            ("Evil/Root.plist", "Evil/Root.plist:3:21: error: entity declarations are not allowed"),
+        ] {
+            let result = try tool([named], in: dir)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
     }
 
     @Test func walkedFilesWithATSGetFullValidation() throws {

@@ -25,7 +25,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try copyFixture("ATS004/bad-wildcards.before.plist", to: directory, as: "A/Info.plist")
         _ = try copyFixture("ATS003/tabs.before.plist", to: directory, as: "B/Info.plist")
-        _ = try copyFixture("errors/mismatched-tag.plist", to: directory, as: "C/Info.plist")
+        _ = try copyFixture("errors/mismatched-tag-in-ats.plist", to: directory, as: "C/Info.plist")
         _ = try copyFixture("roundtrip/all-types.plist", to: directory, as: "D/Settings.plist")
         _ = try copyFixture("gate/ATS002-arbitrary-loads-ignored.before.plist", to: directory, as: "E/Info.plist")
         _ = try copyFixture("lint/everything.plist", to: directory, as: "F/Info.plist")

@@ -9,7 +9,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         _ = try copyFixture("ATS004/bad-wildcards.before.plist", to: dir, as: "A/Info.plist")
         _ = try copyFixture("ATS003/tabs.before.plist", to: dir, as: "B/Info.plist")
-        _ = try copyFixture("errors/mismatched-tag.plist", to: dir, as: "C/Info.plist")
+        _ = try copyFixture("errors/mismatched-tag-in-ats.plist", to: dir, as: "C/Info.plist")
         _ = try copyFixture("roundtrip/all-types.plist", to: dir, as: "D/Settings.plist")
         let result = try tool(["--format", "json", "."], in: dir)
         #expect(result.status == 2)
@@ -18,7 +18,7 @@ import Testing
         #expect(decoded.files.map(\.status) == ["changed", "unchanged", "error", "skipped"])
         #expect(decoded.files[0].diagnostics.count == 2)
         #expect(decoded.files[1].heldBack == ["ATS003"])
-        #expect(decoded.files[2].error?.line == 7)
+        #expect(decoded.files[2].error?.line == 9)
         #expect(decoded.files[3].skipReason == "no NSAppTransportSecurity")
         #expect(decoded.summary == Report.Summary(
             scanned: 4, changed: 1, unchanged: 1, skipped: 1, errors: 1, conflicts: 1, heldBack: 1,

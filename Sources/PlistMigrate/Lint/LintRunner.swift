@@ -69,11 +69,10 @@ public struct LintRunner {
                     continue
                 }
             }
-            // Walked files: binary/JSON/OpenStep ones are not ours, and ones that cannot hold the
-            // ATS key are only checked for broken XML.
+            // Walked files: binary/JSON/OpenStep ones, and ones that cannot hold the ATS key, are
+            // not ours (not even parsed).
             if !file.explicit {
-                if isNotAPlist(bytes) { continue }
-                if case .some(.some) = try? FileMigrator.skipReasonWithoutTree(bytes) { continue }
+                if isNotAPlist(bytes) || FileMigrator.skipReasonWithoutTree(bytes) != nil { continue }
             }
             let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
                 ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
