@@ -103,7 +103,7 @@ public final class MigrationSession {
     public func replace(_ value: PlistElement, with newValue: NewValue) {
         guard willEdit() else { return }
         if let dict = document.parent(of: value), let path = document.keyPath(of: dict),
-            let entry = dict.entries.first(where: { $0.value === value })
+            let entry = dict.entries.first(where: { $0.value == value })
         {
             record(.replace(dict: path, key: entry.name, value: newValue.plistValue), at: value)
         }
@@ -141,7 +141,7 @@ public final class MigrationSession {
     /// conflict is reported. Returns whether the entry was renamed.
     @discardableResult
     public func renameDomainKey(_ entry: DictEntry, to name: String, in domains: PlistElement, intended: PlistValue? = nil) -> Bool {
-        guard let existing = domains.entries.first(where: { $0.name == name && $0.key !== entry.key }) else {
+        guard let existing = domains.entries.first(where: { $0.name == name && $0.key != entry.key }) else {
             rename(entry, to: name)
             return true
         }

@@ -9,37 +9,42 @@ public struct DictEntry {
 extension PlistElement {
     /// The entries of a `<dict>`, in document order (empty for any other element).
     public var entries: [DictEntry] {
-        guard name == "dict" else { return [] }
+        guard node.kind == .dict else { return [] }
         var result: [DictEntry] = []
-        var pendingKey: PlistElement?
-        for child in childElements {
-            if child.name == "key" {
+        var pendingKey: Int32 = -1
+        var child = node.firstChild
+        while child >= 0 {
+            let childNode = document.nodes[Int(child)]
+            if childNode.kind == .key {
                 pendingKey = child
-            } else if let key = pendingKey {
-                result.append(DictEntry(key: key, value: child))
-                pendingKey = nil
+            } else if pendingKey >= 0 {
+                result.append(DictEntry(key: PlistElement(document, pendingKey), value: PlistElement(document, child)))
+                pendingKey = -1
             }
+            child = childNode.next
         }
         return result
     }
 
     /// The entry of a `<dict>` whose key is `name`. With duplicate keys it is the last one, as
     /// Apple's property-list reader (and Python's plistlib) keep the last value. A scan that
-    /// builds no arrays.
+    /// builds no arrays and no strings.
     public func entry(_ name: String) -> DictEntry? {
-        guard self.name == "dict" else { return nil }
+        guard node.kind == .dict else { return nil }
         var found: DictEntry?
-        var matchingKey: PlistElement?
+        var matchingKey: Int32 = -1
         var afterKey = false
-        for piece in pieces {
-            guard case .element(let child) = piece else { continue }
-            if child.name == "key" {
+        var child = node.firstChild
+        while child >= 0 {
+            let childNode = document.nodes[Int(child)]
+            if childNode.kind == .key {
                 afterKey = true
-                matchingKey = child.text == name ? child : nil
+                matchingKey = document.text(of: child, equals: name) ? child : -1
             } else if afterKey {
-                if let key = matchingKey { found = DictEntry(key: key, value: child) }
+                if matchingKey >= 0 { found = DictEntry(key: PlistElement(document, matchingKey), value: PlistElement(document, child)) }
                 afterKey = false
             }
+            child = childNode.next
         }
         return found
     }
@@ -53,12 +58,12 @@ extension PlistElement {
     public func value(at path: [String]) -> PlistElement? {
         var current: PlistElement? = self
         for step in path {
-            guard let dict = current, dict.name == "dict" else { return nil }
+            guard let dict = current, dict.node.kind == .dict else { return nil }
             current = dict[key: step]
         }
         return current
     }
 
     /// Whether this is `<true/>`.
-    public var isTrue: Bool { name == "true" }
+    public var isTrue: Bool { node.kind == .true }
 }

@@ -45,7 +45,7 @@ struct LayoutStyle {
     /// The whitespace between the first key and its value found in the document.
     private static func firstSeparator(_ element: PlistElement) -> ArraySlice<UInt8>? {
         if element.name == "dict", let entry = element.entries.first,
-            let separator = element.gap(between: entry.key, and: entry.value), separator.isAllWhitespace
+            let separator = element.document.gap(between: entry.key.index, and: entry.value.index), separator.isAllWhitespace
         {
             return separator
         }
@@ -56,17 +56,3 @@ struct LayoutStyle {
     }
 }
 
-extension PlistElement {
-    /// The raw bytes between two adjacent-in-order children (empty when they touch).
-    func gap(between first: PlistElement, and second: PlistElement) -> ArraySlice<UInt8>? {
-        guard let start = index(of: first), let end = index(of: second), start < end else { return nil }
-        var bytes: [UInt8] = []
-        for piece in pieces[(start + 1)..<end] {
-            switch piece {
-            case .gap(let raw): bytes.append(contentsOf: raw)
-            case .element: return nil
-            }
-        }
-        return bytes[...]
-    }
-}

@@ -6,38 +6,37 @@ public enum NewValue: Sendable, Equatable {
     /// An empty dict, written `<dict/>`.
     case emptyDict
 
-    func makeElement(style: LayoutStyle, indent: [UInt8]) -> PlistElement {
-        let element: PlistElement
+    var made: MadeElement {
         switch self {
-        case .bool(let value):
-            element = Self.element(value ? "true" : "false", text: nil)
-        case .string(let text):
-            element = Self.element("string", text: text)
-        case .integer(let value):
-            element = Self.element("integer", text: String(value))
-        case .emptyDict:
-            element = Self.element("dict", text: nil)
+        case .bool(let value): MadeElement(value ? .true : .false, text: nil)
+        case .string(let text): MadeElement(.string, text: text)
+        case .integer(let value): MadeElement(.integer, text: String(value))
+        case .emptyDict: MadeElement(.dict, text: nil)
         }
-        element.indentHint = indent
-        return element
+    }
+}
+
+/// An element an edit writes: `<name>escaped text</name>`, or `<name/>` without text.
+struct MadeElement {
+    let kind: NodeKind
+    let fragment: Fragment
+    let text: String
+
+    init(_ kind: NodeKind, text: String?) {
+        let name = kind.name ?? ""
+        self.kind = kind
+        self.text = text ?? ""
+        if let text {
+            let escaped = XMLEscaping.escape(text)
+            fragment = Fragment(
+                startTag: Array("<\(name)>".utf8), content: escaped.isEmpty ? [] : [.bytes(escaped)],
+                endTag: Array("</\(name)>".utf8))
+        } else {
+            fragment = Fragment(startTag: Array("<\(name)/>".utf8), content: [], endTag: nil)
+        }
     }
 
-    static func keyElement(_ name: String) -> PlistElement {
-        element("key", text: name)
-    }
-
-    /// `<name>escaped text</name>`, or `<name/>` when `text` is nil.
-    private static func element(_ name: String, text: String?) -> PlistElement {
-        guard let text else {
-            return PlistElement(
-                name: name, startTag: ArraySlice("<\(name)/>".utf8), endTag: nil,
-                pieces: [], text: "", sourceOffset: nil, kind: PlistKind(rawValue: name))
-        }
-        return PlistElement(
-            name: name, startTag: ArraySlice("<\(name)>".utf8), endTag: ArraySlice("</\(name)>".utf8),
-            pieces: text.isEmpty ? [] : [.gap(ArraySlice(XMLEscaping.escape(text)))],
-            text: text, sourceOffset: nil, kind: PlistKind(rawValue: name))
-    }
+    static func key(_ name: String) -> MadeElement { MadeElement(.key, text: name) }
 }
 
 enum XMLEscaping {

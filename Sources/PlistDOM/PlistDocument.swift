@@ -1,18 +1,35 @@
 /// A parsed XML property list that prints back byte for byte and can be edited in place.
 ///
-/// The document is the bytes before the root element (XML declaration, DOCTYPE, comments),
-/// the root `<plist>` element, and the bytes after it. Every byte of the input belongs to
-/// exactly one of these, so `bytes` is a concatenation and an unedited document prints
-/// exactly the input.
+/// The tree is flat: one array of plain `Node`s holding byte offsets into the one source
+/// buffer, linked parent/child/sibling by index. Edits never touch the source: each is a
+/// `Splice` (replace a byte range), and printing is the source with its splices applied, so an
+/// unedited document prints its input by construction.
 public final class PlistDocument {
-    var prolog: ArraySlice<UInt8>
-    /// The `<plist>` element.
-    public let root: PlistElement
-    var epilog: ArraySlice<UInt8>
+    let source: [UInt8]
+    @exclusivity(unchecked) var nodes: [Node]
+    let rootIndex: Int32
+    /// Text of elements whose text is not their raw content bytes, or was set by an edit.
+    var texts: [Int32: String] = [:]
+    /// The first run of non-whitespace text directly inside a container (invalid in a plist).
+    var strayTexts: [Int32: String] = [:]
+    /// Bytes of elements made or rewritten by edits.
+    var fragments: [Int32: Fragment] = [:]
+    /// Leading whitespace of the line an edit-made value was meant to start on.
+    var indentHints: [Int32: [UInt8]] = [:]
+    var splices: [Splice] = []
+    var afterValueSplice: [Int32: Int] = [:]
+    /// Offsets of the insertions after values, so a removal stops in front of them.
+    var afterValueOffsets: Set<Int> = []
+    var beforeKeySplice: [Int32: Int] = [:]
+    var replacementSplice: [Int32: Int] = [:]
+    /// Where each element made by an edit sits: in a splice's items or a fragment's content.
+    var homes: [Int32: Home] = [:]
+    enum Home { case splice(Int), fragment(Int32) }
+    private var sortedSplices: [Int]?
+
     let lines: LineTable
     /// How this file lays out entries; new entries copy it.
     private(set) lazy var style = LayoutStyle(source: source, root: root, lines: lines)
-    private let source: [UInt8]
     /// Counts edits; unchanged means the document still prints its input.
     public internal(set) var revision = 0
 
@@ -21,31 +38,26 @@ public final class PlistDocument {
     public init(parsing bytes: [UInt8]) throws(ParseError) {
         try Preflight.check(bytes)
         try Self.checkEncoding(bytes)
-        lines = LineTable(bytes)
+        let lines = LineTable(bytes)
         let builder = SAXTreeBuilder(source: bytes, lines: lines)
         builder.run()
         if let failure = builder.failure {
             let location = failure.location ?? lines.location(of: failure.offset ?? 0)
             throw Preflight.explain(ParseError(failure.message, at: location), in: bytes)
         }
-        guard let root = builder.root, let range = builder.rootRange else {
+        guard let rootIndex = builder.rootIndex else {
             throw ParseError("no root element", at: SourceLocation(line: 1, column: 1))
         }
-        self.prolog = bytes[..<range.lowerBound]
-        self.root = root
-        self.epilog = bytes[range.upperBound...]
         self.source = bytes
+        self.lines = lines
+        self.nodes = builder.nodes
+        self.texts = builder.texts
+        self.strayTexts = builder.strayTexts
+        self.rootIndex = rootIndex
         do {
             try PlistValidator(lines: lines).validate(root: root)
         } catch {
             throw Preflight.explain(error, in: bytes)
-        }
-        // Losslessness is checked, not assumed: every element's pieces were verified to tile
-        // its bytes; the prolog, root and epilog must tile the file.
-        if prolog.count + range.count + epilog.count != bytes.count {
-            throw ParseError(
-                "internal: the parsed tree does not cover the file; refusing to edit it",
-                at: SourceLocation(line: 1, column: 1))
         }
     }
 
@@ -56,7 +68,7 @@ public final class PlistDocument {
     }
 
     /// Checks that `bytes` pass the preflight and are well-formed XML with no entity tricks,
-    /// without building a tree or checking plist structure: for files no edit will touch.
+    /// without building a tree or checking plist structure.
     public static func checkWellFormed(_ bytes: [UInt8]) throws(ParseError) {
         try Preflight.check(bytes)
         try checkEncoding(bytes)
@@ -73,24 +85,151 @@ public final class PlistDocument {
         try self.init(parsing: Array(text.utf8))
     }
 
-    /// The document's bytes as they print now.
-    public var bytes: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(prolog.count + epilog.count + 4096)
-        out.append(contentsOf: prolog)
-        root.write(to: &out)
-        out.append(contentsOf: epilog)
-        return out
-    }
+    /// The `<plist>` element.
+    public var root: PlistElement { PlistElement(self, rootIndex) }
 
     /// The single value inside `<plist>` (validation guarantees there is one).
-    public var rootValue: PlistElement {
-        var values = root.childElements.makeIterator()
-        return values.next()!
-    }
+    public var rootValue: PlistElement { PlistElement(self, nodes[Int(rootIndex)].firstChild) }
 
     /// The decoded value tree of the whole document.
     public var value: PlistValue { PlistValue(rootValue) }
+
+    /// The document's bytes as they print now: the source with every splice applied.
+    public var bytes: [UInt8] {
+        guard !splices.isEmpty else { return source }
+        var out: [UInt8] = []
+        out.reserveCapacity(source.count + 256)
+        print(0..<source.count, into: &out)
+        return out
+    }
+
+    // MARK: - Reading nodes
+
+    func name(of index: Int32) -> String {
+        if let name = nodes[Int(index)].kind.name { return name }
+        let node = nodes[Int(index)]
+        guard node.hasSource else { return "" }
+        let tag = source[Int(node.start + 1)..<Int(node.startTagEnd)]
+        return String(decoding: tag.prefix { !ASCII.isWhitespace($0) && $0 != ASCII.gt && $0 != ASCII.slash }, as: UTF8.self)
+    }
+
+    func text(of index: Int32) -> String {
+        let node = nodes[Int(index)]
+        if node.hasStoredText { return texts[index] ?? "" }
+        guard node.hasSource, !node.hadChildElements else { return "" }
+        return String(decoding: source[Int(node.startTagEnd)..<Int(node.endTagStart)], as: UTF8.self)
+    }
+
+    func text(of index: Int32, equals string: String) -> Bool {
+        let node = nodes[Int(index)]
+        if node.hasStoredText || !node.hasSource || node.hadChildElements { return text(of: index) == string }
+        let content = source[Int(node.startTagEnd)..<Int(node.endTagStart)]
+        var string = string
+        return string.withUTF8 { utf8 in content.elementsEqual(utf8) }
+    }
+
+    /// Whether `index` is still in the tree (an edit may have removed it or an ancestor).
+    func isAttached(_ index: Int32) -> Bool {
+        var current = index
+        while true {
+            let parent = nodes[Int(current)].parent
+            if parent < 0 { return current == rootIndex }
+            current = parent
+        }
+    }
+
+    // MARK: - Printing
+
+    func printedBytes(of index: Int32) -> [UInt8] {
+        var out: [UInt8] = []
+        let node = nodes[Int(index)]
+        if node.hasFragment {
+            render(fragmentOf: index, into: &out)
+        } else if node.hasSource {
+            print(Int(node.start)..<Int(node.end), into: &out, insertionsAtEdges: false)
+        }
+        return out
+    }
+
+    /// Appends the bytes of `range` of the source as they print now. Splices inside the range
+    /// apply; with `insertionsAtEdges` false, insertions exactly at its ends (which belong to
+    /// the neighbours) do not.
+    func print(_ range: Range<Int>, into out: inout [UInt8], insertionsAtEdges: Bool = true) {
+        var cursor = range.lowerBound
+        for index in orderedSplices() {
+            let splice = splices[index]
+            if splice.lower < range.lowerBound { continue }
+            if splice.lower > range.upperBound { break }
+            if splice.upper > range.upperBound { continue }
+            let isInsertion = splice.role != .replacement
+            if isInsertion {
+                if !insertionsAtEdges && (splice.lower == range.lowerBound || splice.lower == range.upperBound) { continue }
+                // Into a dict still in the tree and not rewritten since.
+                guard isAttached(splice.anchor), !nodes[Int(splice.anchor)].hasFragment else { continue }
+                if splice.lower > cursor {
+                    out.append(contentsOf: source[cursor..<splice.lower])
+                    cursor = splice.lower
+                }
+                render(splice.items, into: &out)
+                continue
+            }
+            if splice.lower < cursor {
+                // Inside a range already replaced: a removal that reaches further extends it.
+                if splice.items.isEmpty, splice.upper > cursor, isRemoval(index) { cursor = splice.upper }
+                continue
+            }
+            out.append(contentsOf: source[cursor..<splice.lower])
+            render(splice.items, into: &out)
+            cursor = splice.upper
+        }
+        if cursor < range.upperBound { out.append(contentsOf: source[cursor..<range.upperBound]) }
+    }
+
+    private func isRemoval(_ index: Int) -> Bool {
+        splices[index].role == .replacement && splices[index].anchor < 0
+    }
+
+    /// Splice indices by offset; at one offset insertions after a value come first, then
+    /// insertions before a key, then replacements, the widest first.
+    private func orderedSplices() -> [Int] {
+        if let sortedSplices { return sortedSplices }
+        let order = splices.indices.sorted { a, b in
+            let x = splices[a], y = splices[b]
+            if x.lower != y.lower { return x.lower < y.lower }
+            if x.role != y.role { return x.role.rawValue < y.role.rawValue }
+            if x.upper != y.upper { return x.upper > y.upper }
+            return a < b
+        }
+        sortedSplices = order
+        return order
+    }
+
+    func render(_ items: [Item], into out: inout [UInt8]) {
+        for item in items {
+            switch item {
+            case .bytes(let bytes): out.append(contentsOf: bytes)
+            case .node(let index): render(fragmentOf: index, into: &out)
+            }
+        }
+    }
+
+    func render(fragmentOf index: Int32, into out: inout [UInt8]) {
+        guard let fragment = fragments[index] else { return }
+        out.append(contentsOf: fragment.startTag)
+        render(fragment.content, into: &out)
+        if let endTag = fragment.endTag { out.append(contentsOf: endTag) }
+    }
+
+    /// Records a new splice and returns its index.
+    func addSplice(_ splice: Splice) -> Int {
+        splices.append(splice)
+        sortedSplices = nil
+        return splices.count - 1
+    }
+
+    func spliceChanged() {
+        sortedSplices = nil
+    }
 
     /// libxml2 reads every file as UTF-8 here (`XML_PARSE_IGNORE_ENC`), which is exact for ASCII
     /// files whatever they declare, and wrong for non-ASCII text in another declared encoding.
@@ -117,40 +256,72 @@ public final class PlistDocument {
 }
 
 extension PlistDocument {
-    /// Where `element` sits in the document's current bytes.
-    public func byteRange(of element: PlistElement) -> Range<Int>? {
-        var offset = prolog.count
-        func walk(_ node: PlistElement) -> Range<Int>? {
-            if node === element { return offset..<(offset + node.bytes.count) }
-            offset += node.startTag.count
-            for piece in node.pieces {
-                switch piece {
-                case .gap(let raw): offset += raw.count
-                case .element(let child): if let found = walk(child) { return found }
-                }
+    /// The file rebuilt from the tree alone: the bytes before the root, then each element as its
+    /// start tag, its children with the trivia around them, and its end tag. Equal to the input
+    /// exactly when the spans are in order, do not overlap and leave no byte out; `nil` when
+    /// they overlap. (Losslessness is a property of the tree, checked over the corpus.)
+    func bytesFromSpans() -> [UInt8]? {
+        var out: [UInt8] = []
+        func emit(_ index: Int32) -> Bool {
+            let node = nodes[Int(index)]
+            out.append(contentsOf: source[Int(node.start)..<Int(node.startTagEnd)])
+            var cursor = Int(node.startTagEnd)
+            var child = node.firstChild
+            while child >= 0 {
+                let start = Int(nodes[Int(child)].start)
+                guard start >= cursor else { return false }
+                out.append(contentsOf: source[cursor..<start])
+                guard emit(child) else { return false }
+                cursor = Int(nodes[Int(child)].end)
+                child = nodes[Int(child)].next
             }
-            offset += node.endTag?.count ?? 0
-            return nil
+            guard Int(node.endTagStart) >= cursor, node.end >= node.endTagStart else { return false }
+            out.append(contentsOf: source[cursor..<Int(node.end)])
+            return true
         }
-        return walk(root)
+        let root = nodes[Int(rootIndex)]
+        out.append(contentsOf: source[..<Int(root.start)])
+        guard emit(rootIndex) else { return nil }
+        out.append(contentsOf: source[Int(root.end)...])
+        return out
     }
-}
 
-extension PlistDocument {
+    /// Where `element` sits in the document's current bytes; `nil` for an element that is no
+    /// longer in the document or was made by an edit.
+    public func byteRange(of element: PlistElement) -> Range<Int>? {
+        guard isAttached(element.index), let offset = element.sourceOffset else { return nil }
+        let length = element.bytes.count
+        if revision == 0 { return offset..<(offset + length) }
+        var ancestor = nodes[Int(element.index)].parent
+        while ancestor >= 0 {
+            if nodes[Int(ancestor)].hasFragment { return nil }
+            ancestor = nodes[Int(ancestor)].parent
+        }
+        var prefix: [UInt8] = []
+        print(0..<offset, into: &prefix)
+        return prefix.count..<(prefix.count + length)
+    }
+
+    /// The element that contains `element`.
+    public func parent(of element: PlistElement) -> PlistElement? {
+        let parent = nodes[Int(element.index)].parent
+        return parent < 0 ? nil : PlistElement(self, parent)
+    }
+
     /// The keys leading from the root value to `element` through dicts (`[]` for the root
     /// value itself); `nil` if it is not reachable through dicts alone.
     public func keyPath(of element: PlistElement) -> [String]? {
-        // Builds the path on the way back out (innermost key first): no path copy per entry.
-        func search(_ node: PlistElement) -> [String]? {
-            if node === element { return [] }
-            for entry in node.entries {
-                if var found = search(entry.value) {
-                    found.append(entry.name)
-                    return found
-                }
-            }
-            return nil
+        let target = rootValue.index
+        var path: [String] = []
+        var current = element.index
+        while current != target {
+            let node = nodes[Int(current)]
+            guard node.parent >= 0, nodes[Int(node.parent)].kind == .dict, node.previous >= 0,
+                nodes[Int(node.previous)].kind == .key, node.kind != .key
+            else { return nil }
+            path.append(text(of: node.previous))
+            current = node.parent
         }
-        return search(rootValue).map { Array($0.reversed()) }
+        return isAttached(current) ? path.reversed() : nil
     }
 }

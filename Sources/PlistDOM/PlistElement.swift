@@ -1,101 +1,79 @@
-/// One XML element of a property list, with every byte it was written with.
-///
-/// An element owns its start tag, its content and its end tag as raw bytes. Content is a
-/// sequence of pieces: child elements, and the raw bytes between them ("gaps": whitespace,
-/// comments, text, CDATA). Printing an element is the concatenation of those bytes, so an
-/// element nobody edited prints exactly as it was read.
-public final class PlistElement {
-    public enum Piece {
-        case gap(ArraySlice<UInt8>)
-        case element(PlistElement)
+/// A handle to one XML element of a property list: its document and its place in the
+/// document's flat tree. Cheap to copy and compare; valid as long as its document lives.
+public struct PlistElement: Hashable {
+    let document: PlistDocument
+    let index: Int32
+
+    init(_ document: PlistDocument, _ index: Int32) {
+        self.document = document
+        self.index = index
     }
+
+    public static func == (lhs: PlistElement, rhs: PlistElement) -> Bool {
+        lhs.index == rhs.index && lhs.document === rhs.document
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(index)
+    }
+
+    var node: Node { document.nodes[Int(index)] }
 
     /// The element name, e.g. `dict`, `key`, `true`.
-    public internal(set) var name: String {
-        didSet { kind = PlistKind(rawValue: name) }
-    }
+    public var name: String { document.name(of: index) }
+
     /// The value kind this element spells, or `nil` for `plist` and unknown names.
-    public private(set) var kind: PlistKind?
-    var startTag: ArraySlice<UInt8>
-    /// `nil` for an empty-element tag such as `<true/>` or `<dict />`.
-    var endTag: ArraySlice<UInt8>?
-    var pieces: [Piece]
-    /// Decoded character content (entities and CDATA resolved, comments dropped).
-    public internal(set) var text: String
+    public var kind: PlistKind? { node.kind.plistKind }
+
+    /// Decoded character content (entities and CDATA resolved, comments dropped); empty for an
+    /// element that holds elements.
+    public var text: String { document.text(of: index) }
+
     /// Byte offset of the start tag in the parsed source; `nil` for elements made by an edit.
-    public let sourceOffset: Int?
+    public var sourceOffset: Int? {
+        let node = node
+        return node.hasSource ? Int(node.start) : nil
+    }
+
     /// Line and column (1-based) in the parsed source; `nil` for elements made by an edit.
     public var location: SourceLocation? {
-        guard let sourceOffset, let lines else { return nil }
-        return lines.location(of: sourceOffset)
-    }
-    var lines: LineTable?
-    /// The first run of non-whitespace text directly inside a container (invalid in a plist).
-    var strayText: String?
-    /// Leading whitespace of the line this element started on, for elements made by an edit.
-    var indentHint: [UInt8]?
-
-    init(
-        name: String, startTag: ArraySlice<UInt8>, endTag: ArraySlice<UInt8>?,
-        pieces: [Piece], text: String, sourceOffset: Int?, kind: PlistKind?
-    ) {
-        self.name = name
-        self.kind = kind
-        self.startTag = startTag
-        self.endTag = endTag
-        self.pieces = pieces
-        self.text = text
-        self.sourceOffset = sourceOffset
-    }
-
-
-    /// Child elements, in document order.
-    public var children: [PlistElement] {
-        Array(childElements)
-    }
-
-    /// Child elements, in document order, without building an array.
-    public var childElements: ChildElements { ChildElements(pieces: pieces) }
-
-    public struct ChildElements: Sequence {
-        let pieces: [Piece]
-
-        public struct Iterator: IteratorProtocol {
-            var base: IndexingIterator<[Piece]>
-            public mutating func next() -> PlistElement? {
-                while let piece = base.next() {
-                    if case .element(let element) = piece { return element }
-                }
-                return nil
-            }
-        }
-
-        public func makeIterator() -> Iterator { Iterator(base: pieces.makeIterator()) }
+        sourceOffset.map { document.lines.location(of: $0) }
     }
 
     /// Whether the element is written as an empty-element tag (`<dict/>`).
-    public var isSelfClosing: Bool { endTag == nil }
+    public var isSelfClosing: Bool { node.isSelfClosing }
 
     /// The element's bytes exactly as they would be printed now.
-    public var bytes: [UInt8] {
-        var out: [UInt8] = []
-        write(to: &out)
-        return out
-    }
+    public var bytes: [UInt8] { document.printedBytes(of: index) }
 
-    func write(to out: inout [UInt8]) {
-        out.append(contentsOf: startTag)
-        for piece in pieces {
-            switch piece {
-            case .gap(let raw): out.append(contentsOf: raw)
-            case .element(let child): child.write(to: &out)
+    /// Child elements, in document order.
+    public var children: [PlistElement] { Array(childElements) }
+
+    /// Child elements, in document order, without building an array.
+    public var childElements: ChildElements { ChildElements(document: document, first: node.firstChild) }
+
+    public struct ChildElements: Sequence {
+        let document: PlistDocument
+        let first: Int32
+
+        public struct Iterator: IteratorProtocol {
+            let document: PlistDocument
+            var current: Int32
+
+            public mutating func next() -> PlistElement? {
+                guard current >= 0 else { return nil }
+                let element = PlistElement(document, current)
+                current = document.nodes[Int(current)].next
+                return element
             }
         }
-        if let endTag { out.append(contentsOf: endTag) }
+
+        public func makeIterator() -> Iterator { Iterator(document: document, current: first) }
     }
 
-    func index(of child: PlistElement) -> Int? {
-        pieces.firstIndex { if case .element(let e) = $0 { e === child } else { false } }
+    /// Whether the decoded text equals `string`, without building a String for source text.
+    func textEquals(_ string: String) -> Bool {
+        document.text(of: index, equals: string)
     }
 }
 

@@ -27,8 +27,7 @@ struct PlistValidator {
             try checkNoText(in: element)
             var expectKey = true
             var last: PlistElement?
-            for piece in element.pieces {
-                guard case .element(let child) = piece else { continue }
+            for child in element.childElements {
                 last = child
                 if expectKey {
                     guard child.name == "key" else {
@@ -45,9 +44,7 @@ struct PlistValidator {
             }
         case .array:
             try checkNoText(in: element)
-            for piece in element.pieces {
-                if case .element(let child) = piece { try validateValue(child) }
-            }
+            for child in element.childElements { try validateValue(child) }
         case .string, .key:
             try checkLeaf(element)
         case .true, .false:
@@ -79,16 +76,14 @@ struct PlistValidator {
     }
 
     private func checkLeaf(_ element: PlistElement) throws(ParseError) {
-        for piece in element.pieces {
-            if case .element(let child) = piece {
-                throw error("<\(element.name)> cannot contain <\(child.name)>", child)
-            }
+        if let child = element.childElements.first(where: { _ in true }) {
+            throw error("<\(element.name)> cannot contain <\(child.name)>", child)
         }
     }
 
     /// Containers hold elements, whitespace and comments only.
     private func checkNoText(in element: PlistElement) throws(ParseError) {
-        if let stray = element.strayText ?? nonWhitespace(element.text) {
+        if let stray = element.document.strayTexts[element.index] ?? nonWhitespace(element.text) {
             throw error("unexpected text \"\(stray)\" in <\(element.name)>", element)
         }
     }

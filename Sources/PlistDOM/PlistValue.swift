@@ -15,17 +15,16 @@ public indirect enum PlistValue: Hashable, Sendable {
 
     /// Decodes an element the validator accepted.
     public init(_ element: PlistElement) {
-        let trimmed = element.text.trimmingWhitespace
-        switch element.name {
-        case "string", "key": self = .string(element.text)
-        case "integer": self = .integer(PlistValue.parseInteger(trimmed) ?? 0)
-        case "real": self = .real(PlistValue.parseReal(trimmed) ?? .nan)
-        case "true": self = .bool(true)
-        case "false": self = .bool(false)
-        case "date": self = .date(String(trimmed))
-        case "data": self = .data(Base64.decode(element.text) ?? [])
-        case "array": self = .array(element.children.map(PlistValue.init))
-        default:
+        switch element.kind {
+        case .string?, .key?: self = .string(element.text)
+        case .integer?: self = .integer(PlistValue.parseInteger(element.text.trimmingWhitespace) ?? 0)
+        case .real?: self = .real(PlistValue.parseReal(element.text.trimmingWhitespace) ?? .nan)
+        case .true?: self = .bool(true)
+        case .false?: self = .bool(false)
+        case .date?: self = .date(String(element.text.trimmingWhitespace))
+        case .data?: self = .data(Base64.decode(element.text) ?? [])
+        case .array?: self = .array(element.children.map(PlistValue.init))
+        case .dict?, nil:
             // A later duplicate key replaces an earlier one, as in Apple's reader.
             var dict: [String: PlistValue] = [:]
             for entry in element.entries {

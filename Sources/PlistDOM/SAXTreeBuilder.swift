@@ -5,7 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs libxml2's SAX2 parser over UTF-8 bytes and builds `PlistElement`s with exact byte spans.
+/// Runs libxml2's SAX2 parser over UTF-8 bytes and builds the flat tree of `Node`s with exact
+/// byte spans.
 ///
 /// libxml2 checks well-formedness and decodes text; the byte positions come from
 /// `xmlByteConsumed` inside the element callbacks (see shared/notes/libxml2-lossless.md):
@@ -15,18 +16,11 @@ final class SAXTreeBuilder {
     static let maximumDepth = 512
 
     private struct Frame {
-        let name: String
-        let kind: PlistKind?
-        let startTag: Range<Int>
-        let selfClosing: Bool
-        /// Where this element's pieces start in the builder's shared `pieces` buffer.
-        let firstPiece: Int
+        let node: Int32
+        /// Where the next child may start: the end of the start tag or of the last child.
         var cursor: Int
         var hasChildren = false
-        /// Bytes covered by `pieces`, to prove they tile the element exactly.
-        var contentLength = 0
         var strayText: String?
-
 
         mutating func noteStray(_ bytes: ArraySlice<UInt8>) {
             guard strayText == nil, let first = bytes.firstIndex(where: { !ASCII.isWhitespace($0) }) else { return }
@@ -39,14 +33,14 @@ final class SAXTreeBuilder {
     private let lines: LineTable
     // The callbacks run one at a time on one thread; the dynamic checks cost ~5% of a parse.
     @exclusivity(unchecked) private var stack: [Frame] = []
-    /// Character content of the innermost open element while it has no child element: only
-    /// that element's text is kept (leaves do not nest), so one buffer serves the whole parse.
+    /// Decoded character content of the innermost open element while it has no child element:
+    /// only that element's text is kept (leaves do not nest), so one buffer serves the parse.
     @exclusivity(unchecked) private var text: [UInt8] = []
-    /// The pieces of every open element, innermost last; an element takes its own (one exact
-    /// allocation) when it closes.
-    @exclusivity(unchecked) private var pieces: [PlistElement.Piece] = []
-    private(set) var root: PlistElement?
-    private(set) var rootRange: Range<Int>?
+    @exclusivity(unchecked) private(set) var nodes: [Node] = []
+    /// Texts that differ from their raw content bytes (entities, CDATA, comments, `\r\n`).
+    private(set) var texts: [Int32: String] = [:]
+    private(set) var strayTexts: [Int32: String] = [:]
+    private(set) var rootIndex: Int32?
     private(set) var failure: (message: String, offset: Int?, location: SourceLocation?)?
     private var context: xmlParserCtxtPtr?
 
@@ -57,9 +51,10 @@ final class SAXTreeBuilder {
         self.source = source
         self.lines = lines
         self.buildTree = buildTree
+        if buildTree { nodes.reserveCapacity(source.count / 40 + 8) }
     }
 
-    /// Parses; on return either `root` is set or `failure` says why not.
+    /// Parses; on return either `rootIndex` is set or `failure` says why not.
     func run() {
         SAXTreeBuilder.installRefusingEntityLoader
         let parsed: Bool = source.withUnsafeBufferPointer { buffer in
@@ -85,7 +80,7 @@ final class SAXTreeBuilder {
             xmlParseDocument(ctxt)
             return ctxt.pointee.wellFormed != 0
         }
-        if failure == nil && (!parsed || (buildTree && root == nil)) {
+        if failure == nil && (!parsed || (buildTree && rootIndex == nil)) {
             fail("not well-formed XML")
         }
     }
@@ -97,68 +92,71 @@ final class SAXTreeBuilder {
         return Int(xmlByteConsumed(context))
     }
 
-    fileprivate func startElement(_ name: String, kind: PlistKind?) {
+    fileprivate func startElement(_ kind: NodeKind, nameLength: Int, localName: UnsafePointer<xmlChar>) {
         guard failure == nil else { return }
         if stack.count >= SAXTreeBuilder.maximumDepth {
             fail("nesting deeper than \(SAXTreeBuilder.maximumDepth) levels", at: consumed)
             return
         }
         let position = consumed
-        guard position < source.count, source[position] == ASCII.gt || source[position] == ASCII.slash
-        else { return failSpan(name, at: position) }
+        guard nameLength > 0, position < source.count, source[position] == ASCII.gt || source[position] == ASCII.slash
+        else { return failSpan(saxString(localName), at: position) }
         let selfClosing = source[position] == ASCII.slash
         let tagEnd = position + (selfClosing ? 2 : 1)
-        guard let tagStart = source[..<position].lastIndex(of: ASCII.lt), tagEnd <= source.count
-        else { return failSpan(name, at: position) }
-        appendGap(upTo: tagStart)
-        if !stack.isEmpty, !stack[stack.count - 1].hasChildren {
-            // Its first child makes the parent a container: its text so far is only checked.
-            stack[stack.count - 1].hasChildren = true
-            stack[stack.count - 1].noteStray(text[...])
+        guard let tagStart = source[..<position].lastIndex(of: ASCII.lt), tagEnd <= source.count,
+            stack.last.map({ tagStart >= $0.cursor }) ?? true,
+            verifyStartTag(tagStart..<tagEnd, name: localName, nameLength: nameLength)
+        else { return failSpan(saxString(localName), at: position) }
+        let index = Int32(nodes.count)
+        var node = Node(
+            kind: kind, isSelfClosing: selfClosing, start: Int32(tagStart), startTagEnd: Int32(tagEnd),
+            endTagStart: Int32(tagEnd), end: Int32(tagEnd))
+        if let parent = stack.last?.node {
+            node.parent = parent
+            let previous = nodes[Int(parent)].lastChild
+            node.previous = previous
+            if previous >= 0 { nodes[Int(previous)].next = index } else { nodes[Int(parent)].firstChild = index }
+            nodes[Int(parent)].lastChild = index
+            if !stack[stack.count - 1].hasChildren {
+                // Its first child makes the parent a container: its text so far is only checked.
+                stack[stack.count - 1].hasChildren = true
+                nodes[Int(parent)].hadChildElements = true
+                stack[stack.count - 1].noteStray(text[...])
+            }
         }
+        nodes.append(node)
         text.removeAll(keepingCapacity: true)
-        stack.append(Frame(
-            name: name, kind: kind, startTag: tagStart..<tagEnd,
-            selfClosing: selfClosing, firstPiece: pieces.count, cursor: tagEnd))
+        stack.append(Frame(node: index, cursor: tagEnd))
     }
 
     fileprivate func endElement() {
-        guard failure == nil, var frame = stack.popLast() else { return }
+        guard failure == nil, let frame = stack.popLast() else { return }
+        let index = Int(frame.node)
+        let nameLength = name(of: index).utf8.count
         let end = consumed
-        let endTag: Range<Int>?
-        if frame.selfClosing {
-            guard end == frame.startTag.upperBound else { return failSpan(frame.name, at: end) }
-            endTag = nil
+        if nodes[index].isSelfClosing {
+            guard end == Int(nodes[index].end) else { return failSpan(name(of: index), at: end) }
         } else {
             guard end <= source.count, end > frame.cursor,
-                let start = source[frame.cursor..<end].lastIndex(of: ASCII.lt)
-            else { return failSpan(frame.name, at: end) }
-            if start > frame.cursor {
-                pieces.append(.gap(source[frame.cursor..<start]))
-                frame.contentLength += start - frame.cursor
+                let start = source[frame.cursor..<end].lastIndex(of: ASCII.lt),
+                verifyEndTag(start..<end, of: index, nameLength: nameLength)
+            else { return failSpan(name(of: index), at: end) }
+            nodes[index].endTagStart = Int32(start)
+            nodes[index].end = Int32(end)
+            if !frame.hasChildren {
+                let raw = source[Int(nodes[index].startTagEnd)..<start]
+                if !raw.elementsEqual(text) {
+                    texts[frame.node] = String(decoding: text, as: UTF8.self)
+                    nodes[index].hasStoredText = true
+                }
             }
-            endTag = start..<end
         }
-        let element = PlistElement(
-            name: frame.name,
-            startTag: source[frame.startTag],
-            endTag: endTag.map { source[$0] },
-            pieces: Array(pieces[frame.firstPiece...]),
-            text: frame.hasChildren ? "" : String(decoding: text, as: UTF8.self),
-            sourceOffset: frame.startTag.lowerBound, kind: frame.kind)
         text.removeAll(keepingCapacity: true)
-        pieces.removeSubrange(frame.firstPiece...)
-        element.lines = lines
-        element.strayText = frame.strayText
-        let elementEnd = endTag?.upperBound ?? frame.startTag.upperBound
-        guard verify(frame, endTag: endTag, elementEnd: elementEnd) else { return failSpan(frame.name, at: frame.startTag.lowerBound) }
+        if let stray = frame.strayText { strayTexts[frame.node] = stray }
         if stack.isEmpty {
-            root = element
-            rootRange = frame.startTag.lowerBound..<elementEnd
+            rootIndex = frame.node
         } else {
-            pieces.append(.element(element))
-            stack[stack.count - 1].contentLength += elementEnd - frame.startTag.lowerBound
-            stack[stack.count - 1].cursor = elementEnd
+            stack[stack.count - 1].cursor = end
         }
     }
 
@@ -182,48 +180,37 @@ final class SAXTreeBuilder {
         if let context { xmlStopParser(context) }
     }
 
-    private func appendGap(upTo offset: Int) {
-        guard !stack.isEmpty else { return }
-        let cursor = stack[stack.count - 1].cursor
-        if offset > cursor {
-            pieces.append(.gap(source[cursor..<offset]))
-            stack[stack.count - 1].contentLength += offset - cursor
-        }
-    }
-
-    /// The spans libxml2's positions gave are checked against the bytes before they are used:
-    /// `<name` opens the start tag and `>` closes it, `</name` opens the end tag and `>` closes
-    /// it, and start tag + pieces + end tag cover the element's bytes exactly, with no gap or
-    /// overlap. So printing the untouched element is its source, by construction.
-    private func verify(_ frame: Frame, endTag: Range<Int>?, elementEnd: Int) -> Bool {
-        let name = frame.name.utf8
-        let start = frame.startTag
-        guard source[start.lowerBound] == ASCII.lt,
-            sourceHas(frame.name, at: start.lowerBound + 1),
-            source[start.upperBound - 1] == ASCII.gt,
-            start.lowerBound + 1 + name.count < start.upperBound
+    /// libxml2's positions are checked against the bytes before they are used: `<name` opens
+    /// the start tag and `>` closes it, `</name` opens the end tag and `>` closes it, and each
+    /// child starts at or after the end of the one before. So the spans tile the file and
+    /// printing the untouched tree is its source, by construction.
+    private func verifyStartTag(_ tag: Range<Int>, name: UnsafePointer<xmlChar>, nameLength: Int) -> Bool {
+        guard source[tag.lowerBound] == ASCII.lt, source[tag.upperBound - 1] == ASCII.gt,
+            tag.lowerBound + 1 + nameLength < tag.upperBound,
+            source.withUnsafeBufferPointer({ memcmp($0.baseAddress! + tag.lowerBound + 1, name, nameLength) == 0 })
         else { return false }
-        let afterName = source[start.lowerBound + 1 + name.count]
-        guard ASCII.isWhitespace(afterName) || afterName == ASCII.gt || afterName == ASCII.slash else { return false }
-        if let endTag {
-            guard source[endTag.lowerBound] == ASCII.lt, source[endTag.lowerBound + 1] == ASCII.slash,
-                sourceHas(frame.name, at: endTag.lowerBound + 2), source[endTag.upperBound - 1] == ASCII.gt
-            else { return false }
-        }
-        let covered = start.count + frame.contentLength + (endTag?.count ?? 0)
-        return covered == elementEnd - frame.startTag.lowerBound
+        let afterName = source[tag.lowerBound + 1 + nameLength]
+        return ASCII.isWhitespace(afterName) || afterName == ASCII.gt || afterName == ASCII.slash
     }
 
-    private func sourceHas(_ name: String, at offset: Int) -> Bool {
-        var name = name
-        return name.withUTF8 { bytes in
-            offset + bytes.count <= source.count
-                && source.withUnsafeBufferPointer { memcmp($0.baseAddress! + offset, bytes.baseAddress!, bytes.count) == 0 }
+    private func verifyEndTag(_ tag: Range<Int>, of index: Int, nameLength: Int) -> Bool {
+        let nameStart = Int(nodes[index].start) + 1
+        guard tag.count >= nameLength + 3, source[tag.lowerBound] == ASCII.lt, source[tag.lowerBound + 1] == ASCII.slash,
+            source[tag.upperBound - 1] == ASCII.gt
+        else { return false }
+        return source.withUnsafeBufferPointer {
+            memcmp($0.baseAddress! + nameStart, $0.baseAddress! + tag.lowerBound + 2, nameLength) == 0
         }
     }
 
     private func failSpan(_ name: String, at offset: Int) {
         fail("could not map <\(name)> to its exact bytes; refusing to edit this file", at: offset)
+    }
+
+    private func name(of index: Int) -> String {
+        if let name = nodes[index].kind.name { return name }
+        let tag = source[(Int(nodes[index].start) + 1)..<Int(nodes[index].startTagEnd)]
+        return String(decoding: tag.prefix { !ASCII.isWhitespace($0) && $0 != ASCII.gt && $0 != ASCII.slash && $0 != UInt8(ascii: ":") }, as: UTF8.self)
     }
 
     // MARK: - libxml2 wiring
@@ -245,9 +232,10 @@ final class SAXTreeBuilder {
                 sax.pointee.cdataBlock = nil
             }
         }
-        sax.pointee.startElementNs = { ctx, localname, _, _, _, _, _, _, _ in
-            let (name, kind) = elementName(localname)
-            saxBuilder(ctx)?.startElement(name, kind: kind)
+        sax.pointee.startElementNs = { ctx, localname, prefix, _, _, _, _, _, _ in
+            let (kind, length) = elementKind(localname, prefix: prefix)
+            guard let localname else { return }
+            saxBuilder(ctx)?.startElement(kind, nameLength: length, localName: localname)
         }
         sax.pointee.endElementNs = { ctx, _, _, _ in
             saxBuilder(ctx)?.endElement()
@@ -326,21 +314,22 @@ private func saxBuilder(_ ctx: UnsafeMutableRawPointer?) -> SAXTreeBuilder? {
     return Unmanaged<SAXTreeBuilder>.fromOpaque(raw).takeUnretainedValue()
 }
 
-/// The plist vocabulary is returned without building a new String for each element.
+/// The plist vocabulary, matched without building a String for each element.
 // Read-only after initialisation.
-nonisolated(unsafe) private let knownNames: [(name: String, cString: UnsafeMutablePointer<CChar>, kind: PlistKind?)] =
+nonisolated(unsafe) private let knownNames: [(cString: UnsafeMutablePointer<CChar>, kind: NodeKind, length: Int)] =
     ["key", "string", "dict", "true", "false", "integer", "array", "real", "date", "data", "plist"].map {
-        ($0, strdup($0)!, PlistKind(rawValue: $0))
+        (strdup($0)!, PlistKind(rawValue: $0).map(NodeKind.init) ?? .plist, $0.utf8.count)
     }
 
-/// An element's name and the value kind it spells (every kind is a known name).
-private func elementName(_ pointer: UnsafePointer<xmlChar>?) -> (String, PlistKind?) {
-    guard let pointer else { return ("", nil) }
+/// An element's kind and the byte length of its name.
+private func elementKind(_ pointer: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> (kind: NodeKind, length: Int) {
+    // A prefixed name (`x:dict`) is refused: length 0 fails the span check, as plists never use one.
+    guard let pointer, prefix == nil else { return (.other, 0) }
     let first = CChar(bitPattern: pointer[0])
     for known in knownNames where known.cString[0] == first {
-        if strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), known.cString) == 0 { return (known.name, known.kind) }
+        if strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), known.cString) == 0 { return (known.kind, known.length) }
     }
-    return (String(cString: pointer), nil)
+    return (.other, strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self)))
 }
 
 private func saxString(_ pointer: UnsafePointer<xmlChar>?) -> String {

@@ -116,7 +116,7 @@ import Testing
         return [(path, element)] + element.entries.flatMap { dicts($0.value, path: path + [$0.name]) }
     }
 
-    @Test(arguments: 0..<200)
+    @Test(arguments: 0..<1000)
     func printParsePrintAndRandomEdits(seed: Int) throws {
         var rng = SplitMix64(state: UInt64(seed) &* 7919)
         var counter = 0
@@ -134,7 +134,7 @@ import Testing
         #expect(document.bytes == Array(text.utf8))
         #expect(document.value == model.value)
 
-        for _ in 0..<Int.random(in: 1...6, using: &rng) {
+        for _ in 0..<Int.random(in: 1...10, using: &rng) {
             let (path, dict) = Self.dicts(document.rootValue).randomElement(using: &rng)!
             let entries = dict.entries
             counter += 1
@@ -152,8 +152,10 @@ import Testing
                 model = Self.update(model, at: path) { $0[$0.firstIndex { $0.0 == entry.name }!].1 = .bool(true) }
             default:
                 let after = Bool.random(using: &rng) ? entries.randomElement(using: &rng) : nil
-                try document.insert(key: fresh, value: .string("v & <\(counter)>"), into: dict, after: after)
-                model = Self.update(model, at: path) { $0.append((fresh, .string("v & <\(counter)>"))) }
+                // Sometimes an empty dict, which a later step may pick and insert into.
+                let emptyDict = Int.random(in: 0..<3, using: &rng) == 0
+                try document.insert(key: fresh, value: emptyDict ? .emptyDict : .string("v & <\(counter)>"), into: dict, after: after)
+                model = Self.update(model, at: path) { $0.append((fresh, emptyDict ? .dict([]) : .string("v & <\(counter)>"))) }
             }
         }
         let reparsed = try PlistDocument(parsing: document.bytes)

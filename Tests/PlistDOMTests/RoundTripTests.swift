@@ -21,6 +21,8 @@ import Testing
                     continue
                 }
                 checked += 1
+                // Printing returns the source when nothing was edited; the spans must also tile it.
+                #expect(document.bytesFromSpans() == input, "\(file.path): the element spans do not tile the file")
                 let output = document.bytes
                 if output != input {
                     let offset = zip(output, input).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(output.count, input.count)
