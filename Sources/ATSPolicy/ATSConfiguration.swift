@@ -24,6 +24,8 @@ public struct ATSConfiguration: Sendable, Equatable {
         public var key: String
         public var line: Int
         public var matcher: Matcher = .nothing
+        /// The host the key is meant to name, however it is written (`PolicyReach.hostName`).
+        public var meantHost: String = ""
         public var includesSubdomains: Setting<Bool>?
         public var allowsInsecureHTTP: Setting<Bool>?
         public var minimumTLS: Setting<String>?
@@ -105,6 +107,7 @@ public struct ATSConfiguration: Sendable, Equatable {
         return element.entries.map { entry in
             var rule = DomainRule(key: entry.name, line: entry.key.location?.line ?? 0)
             rule.matcher = matcher(for: entry.name)
+            rule.meantHost = PolicyReach.hostName(ofDomainKey: entry.name)
             guard entry.value.name == "dict" else { return rule }
             let settings = entry.value
             rule.includesSubdomains = bool(settings, "NSIncludesSubdomains")

@@ -23,7 +23,7 @@ public enum PolicyDelta {
             for rule in config.exceptionDomains + config.pinnedDomains {
                 // The host the key is meant to name (scheme, `*.`, port and path stripped), so
                 // that a key that starts to match shows the change on that host.
-                let name = PolicyReach.hostName(ofDomainKey: rule.key)
+                let name = rule.meantHost
                 guard !name.isEmpty, !name.contains("*"), rule.matcher != .resolvedAtBuildTime else { continue }
                 for host in [Host(name), Host("sub." + name)] where seen.insert(host).inserted {
                     classes.append(HostClass(label: host.name, host: host))
@@ -44,15 +44,18 @@ public enum PolicyDelta {
         include: (Host, LoadKind) -> Bool = { _, _ in true }
     ) -> [String] {
         if before.isPolicyEquivalent(to: after) { return ["no policy change"] }
+        let indexedBefore = PolicyEngine.Indexed(before), indexedAfter = PolicyEngine.Indexed(after)
         var output: [String] = []
         for hostClass in hostClasses([before, after]) {
             // Per era: the change text → the kinds that changed that way, in kind order.
             var perEra: [(era: OSEra, change: String, kinds: [LoadKind])] = []
+            // A host none of whose loads count needs no decisions.
+            guard LoadKind.allCases.contains(where: { include(hostClass.host, $0) }) else { continue }
             for era in eras {
                 var order: [String] = []
                 var kindsByChange: [String: [LoadKind]] = [:]
-                let olds = PolicyEngine.decideAllKinds(before, era: era, host: hostClass.host)
-                let news = PolicyEngine.decideAllKinds(after, era: era, host: hostClass.host)
+                let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases)
+                let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases)
                 for (index, kind) in LoadKind.allCases.enumerated() where include(hostClass.host, kind) {
                     let old = olds[index]
                     let new = news[index]

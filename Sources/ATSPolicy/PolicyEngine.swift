@@ -96,14 +96,32 @@ public enum PolicyEngine {
     }
 
     static func decide(_ config: ATSConfiguration, era: OSEra, host: Host, kinds: [LoadKind]) -> [Decision] {
+        decide(Indexed(config), era: era, host: host, kinds: kinds)
+    }
+
+    /// A configuration with its domain rules indexed once, for many decisions.
+    struct Indexed: Sendable {
+        let config: ATSConfiguration
+        let exceptions: DomainRuleIndex
+        let pins: DomainRuleIndex
+
+        init(_ config: ATSConfiguration) {
+            self.config = config
+            exceptions = DomainRuleIndex(config.exceptionDomains)
+            pins = DomainRuleIndex(config.pinnedDomains)
+        }
+    }
+
+    static func decide(_ indexed: Indexed, era: OSEra, host: Host, kinds: [LoadKind]) -> [Decision] {
+        let config = indexed.config
         var notes: [String] = []
         var ignored: [Decision.Reason] = []
-        let rule = matchingRule(config.exceptionDomains, host: host, era: era, notes: &notes, ignored: &ignored)
+        let rule = indexed.exceptions.matchingRule(host: host, era: era, notes: &notes, ignored: &ignored)
         var pinNotes: [String] = []
         // NSPinnedDomains: its page's availability is iOS 14.0+/macOS 11.0+; that pins apply
         // to matching hosts whatever the exception domains say is an inference (the two
         // dictionaries are separate keys).
-        let pins = era >= .ios14 ? matchingRule(config.pinnedDomains, host: host, era: era, notes: &pinNotes, ignored: &ignored) : nil
+        let pins = era >= .ios14 ? indexed.pins.matchingRule(host: host, era: era, notes: &pinNotes, ignored: &ignored) : nil
         if era < .ios14, let line = config.keyLines["NSPinnedDomains"] {
             ignored.append(.init(key: "NSPinnedDomains", line: line, rule: "not read before iOS 14/macOS 11 (its page's availability)"))
         }
@@ -164,13 +182,11 @@ public enum PolicyEngine {
             case .nothing:
                 continue
             case .resolvedAtBuildTime:
-                notes.append("\(rule.key) (line \(rule.line)) is a build setting resolved when the app is built; "
-                    + "if it names \(host.name), that entry decides instead")
+                notes.append(buildTimeNote(rule, host: host))
             case .address(let network, let prefix):
                 guard let address = host.address, address.isIn(network, prefix: prefix) else { continue }
                 guard era >= .ios17 else {
-                    ignored.append(.init(key: "NSExceptionDomains › \(rule.key)", line: rule.line,
-                        rule: "covers \(host.name) but is not read here: IP addresses and ranges are exception keys from iOS 17/macOS 14"))
+                    ignored.append(addressTooEarly(rule, host: host))
                     continue
                 }
                 exact = exact ?? rule
@@ -180,13 +196,35 @@ public enum PolicyEngine {
             }
         }
         for rule in rules where rule.matcher == .nothing {
-            let meant = PolicyReach.hostName(ofDomainKey: rule.key)
+            let meant = rule.meantHost
             if meant == host.name || (rule.key.hasPrefix("*.") && host.name.hasSuffix("." + meant)) {
-                notes.append("NSExceptionDomains › \(rule.key) (line \(rule.line)) seems meant for \(host.name), but breaks "
-                    + "Apple's rules for keys (lowercase, no wildcard, no port); Apple does not document what the system does "
-                    + "with it, so it is counted as matching nothing")
+                notes.append(unmatchedKeyNote(rule, host: host))
             }
         }
+        return choose(exact: exact, parents: parents, host: host, notes: &notes)
+    }
+
+    static func buildTimeNote(_ rule: ATSConfiguration.DomainRule, host: Host) -> String {
+        "\(rule.key) (line \(rule.line)) is a build setting resolved when the app is built; "
+            + "if it names \(host.name), that entry decides instead"
+    }
+
+    static func addressTooEarly(_ rule: ATSConfiguration.DomainRule, host: Host) -> Decision.Reason {
+        .init(key: "NSExceptionDomains › \(rule.key)", line: rule.line,
+              rule: "covers \(host.name) but is not read here: IP addresses and ranges are exception keys from iOS 17/macOS 14")
+    }
+
+    static func unmatchedKeyNote(_ rule: ATSConfiguration.DomainRule, host: Host) -> String {
+        "NSExceptionDomains › \(rule.key) (line \(rule.line)) seems meant for \(host.name), but breaks "
+            + "Apple's rules for keys (lowercase, no wildcard, no port); Apple does not document what the system does "
+            + "with it, so it is counted as matching nothing"
+    }
+
+    /// An exact entry wins over parents (an open question when both exist); among parents the
+    /// longest key.
+    static func choose(
+        exact: ATSConfiguration.DomainRule?, parents: [ATSConfiguration.DomainRule], host: Host, notes: inout [String]
+    ) -> ATSConfiguration.DomainRule? {
         if let exact {
             if let parent = parents.first {
                 notes.append("\(exact.key) and \(parent.key) (with NSIncludesSubdomains) both cover \(host.name); Apple does "

@@ -49,21 +49,34 @@ public struct PolicyReach: Sendable, Equatable {
 
     /// Whether a change to `kind` loads of `host` lies inside this reach.
     public func contains(_ host: Host, _ kind: LoadKind) -> Bool {
-        if everything || kinds.contains(kind) { return true }
-        if localHosts && host.isLocal { return true }
-        return domains.contains { domain in
-            let name = Self.hostName(ofDomainKey: domain)
-            return !name.isEmpty && (host.name == name || host.name.hasSuffix("." + name))
+        matcher()(host, kind)
+    }
+
+    /// `contains` with the domain keys' host names worked out once, for many questions.
+    public func matcher() -> @Sendable (Host, LoadKind) -> Bool {
+        let names = domains.map(Self.hostName(ofDomainKey:)).filter { !$0.isEmpty }
+        let everything = everything, kinds = kinds, localHosts = localHosts
+        return { host, kind in
+            if everything || kinds.contains(kind) { return true }
+            if localHosts && host.isLocal { return true }
+            return names.contains { name in
+                host.name == name || (host.name.utf8.count > name.utf8.count && host.name.hasSuffix("." + name))
+            }
         }
     }
 
     /// The host a domain key is meant to name: `https://*.Example.com:8443/x` → `example.com`.
     static func hostName(ofDomainKey key: String) -> String {
-        var name = Substring(key.lowercased())
-        if let scheme = name.firstRange(of: "://") { name = name[scheme.upperBound...] }
-        if name.hasPrefix("*.") { name = name.dropFirst(2) }
-        if let slash = name.firstIndex(of: "/") { name = name[..<slash] }
-        if name.filter({ $0 == ":" }).count == 1, let colon = name.firstIndex(of: ":") { name = name[..<colon] }
-        return String(name)
+        // Most keys are already a plain lowercase host name: nothing to strip.
+        if key.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }) {
+            return key
+        }
+        var name = Array(key.lowercased().utf8)[...]
+        let scheme = Array("://".utf8)
+        if let start = name.indices.first(where: { name[$0...].starts(with: scheme) }) { name = name[(start + 3)...] }
+        if name.starts(with: Array("*.".utf8)) { name = name.dropFirst(2) }
+        if let slash = name.firstIndex(of: UInt8(ascii: "/")) { name = name[..<slash] }
+        if name.filter({ $0 == UInt8(ascii: ":") }).count == 1, let colon = name.firstIndex(of: UInt8(ascii: ":")) { name = name[..<colon] }
+        return String(decoding: name, as: UTF8.self)
     }
 }

@@ -141,12 +141,19 @@ enum JSONValue: Decodable {
 /// after the directory that holds `.git` (the repository root).
 public final class ConfigResolver: @unchecked Sendable {
     private var cache: [String: Result<Config?, Config.ConfigError>] = [:]
+    private let directories: DirectoryFacts
 
-    public init() {}
+    public convenience init() {
+        self.init(directories: DirectoryFacts())
+    }
+
+    init(directories: DirectoryFacts) {
+        self.directories = directories
+    }
 
     public func config(forFile path: String) -> Result<Config?, Config.ConfigError> {
         let absolute = FileIO.absolute(path)
-        var directory = (absolute as NSString).deletingLastPathComponent
+        var directory = DirectoryFacts.parent(of: absolute) ?? ""
         var visited: [String] = []
         var found: Result<Config?, Config.ConfigError> = .success(nil)
         while true {
@@ -155,8 +162,9 @@ public final class ConfigResolver: @unchecked Sendable {
                 break
             }
             visited.append(directory)
+            let facts = directories.facts(of: directory)
             let candidate = directory + "/" + Config.fileName
-            if FileIO.exists(candidate), let data = try? FileIO.load(candidate).bytes {
+            if facts.hasConfig, let data = try? FileIO.load(candidate).bytes {
                 do {
                     found = .success(try Config(path: Self.relative(candidate), data: Data(data)))
                 } catch {
@@ -164,8 +172,8 @@ public final class ConfigResolver: @unchecked Sendable {
                 }
                 break
             }
-            if FileIO.exists(directory + "/.git") || directory == "/" || directory.isEmpty { break }
-            directory = (directory as NSString).deletingLastPathComponent
+            guard !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
+            directory = parent
         }
         for dir in visited { cache[dir] = found }
         return found

@@ -22,6 +22,8 @@ public struct FileDiscovery: Sendable {
     public var excludes: [Glob] = []
     public var includes: [Glob] = []
     public var useGit = true
+    /// Told what each walked directory holds, for the look-ups that run later.
+    var directories: DirectoryFacts?
 
     public init(excludes: [Glob] = [], includes: [Glob] = [], useGit: Bool = true) {
         self.excludes = excludes
@@ -53,7 +55,7 @@ public struct FileDiscovery: Sendable {
             if info.st_mode & S_IFMT == S_IFDIR, path.hasSuffix(".plist") {
                 errors.append((PathBytes.display(path), FileError("is a directory, not a plist file")))
             } else if info.st_mode & S_IFMT == S_IFDIR {
-                let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil) ?? Self.walk(raw)
+                let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil) ?? Self.walk(raw, recordingInto: directories)
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) {
                     temporaryFiles.append(path == "." ? relative : path + "/" + relative)
                 }
@@ -125,25 +127,29 @@ public struct FileDiscovery: Sendable {
     /// Every non-symlink, non-directory entry below `directory`, relative, skipping the
     /// skipped directories. Directories are opened relative to their parent's descriptor, so
     /// the kernel never resolves a full path again.
-    static func walk(_ directory: String) -> [String] {
+    static func walk(_ directory: String, recordingInto facts: DirectoryFacts? = nil) -> [String] {
         let fd = open(PathBytes.c(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         var found: [String] = []
-        walk(descriptor: fd, prefix: "", into: &found)
+        let absolute = facts.map { _ in FileIO.absolute(directory) }
+        walk(descriptor: fd, prefix: "", into: &found, recording: facts.flatMap { f in absolute.map { (f, $0 == "/" ? "" : $0) } })
         return found
     }
 
-    /// Takes ownership of `descriptor`.
-    private static func walk(descriptor: Int32, prefix: String, into found: inout [String]) {
+    /// Takes ownership of `descriptor`. With `recording`, tells the directory facts what each
+    /// listed directory holds (`.git`, a config, projects), so later look-ups read nothing.
+    private static func walk(descriptor: Int32, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?) {
         guard let handle = fdopendir(descriptor) else {
             close(descriptor)
             return
         }
         defer { closedir(handle) }
         var directories: [String] = []
+        var notable: [String] = []
         while let entry = readdir(handle) {
             let name = PathBytes.name(of: entry)
             if name == "." || name == ".." { continue }
+            if recording != nil, name == ".git" || name == Config.fileName || name.hasSuffix(".xcodeproj") { notable.append(name) }
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR): directories.append(name)
             case Int32(DT_LNK): continue
@@ -155,9 +161,12 @@ public struct FileDiscovery: Sendable {
             default: found.append(prefix + name)
             }
         }
+        if let (facts, base) = recording {
+            facts.record(prefix.isEmpty ? base : base + "/" + prefix.dropLast(), names: notable)
+        }
         for name in directories where !skippedDirectories.contains(name) {
             let child = openat(dirfd(handle), PathBytes.c(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if child >= 0 { walk(descriptor: child, prefix: prefix + name + "/", into: &found) }
+            if child >= 0 { walk(descriptor: child, prefix: prefix + name + "/", into: &found, recording: recording) }
         }
     }
 }

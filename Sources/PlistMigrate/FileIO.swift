@@ -85,14 +85,18 @@ extension FileIO {
         return stat(PathBytes.c(path), &info) == 0
     }
 
+    /// The working directory, read once: the tool never changes it, and a run resolves every
+    /// relative path against the same one.
+    static let workingDirectory: String = {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "" }
+        return PathBytes.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+    }()
+
     /// `path` made absolute against the working directory, with `.` and `..` steps resolved
     /// textually (symlinks are not resolved).
     static func absolute(_ path: String) -> String {
-        var base = ""
-        if !path.hasPrefix("/") {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            if getcwd(&buffer, buffer.count) != nil { base = PathBytes.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }) }
-        }
+        let base = path.hasPrefix("/") ? "" : workingDirectory
         var parts: [Substring] = []
         for part in (base + "/" + path).split(separator: "/") {
             if part == "." || part.isEmpty { continue }

@@ -171,7 +171,8 @@ public struct FileMigrator: Sendable {
                 }
             }
         }
-        let outside = PolicyDelta.lines(before: before, after: after, eras: eras, include: { !reach.contains($0, $1) })
+        let inside = reach.matcher()
+        let outside = PolicyDelta.lines(before: before, after: after, eras: eras, include: { !inside($0, $1) })
         guard outside != ["no policy change"] else { return nil }
         let shown = outside.prefix(2).joined(separator: "; and ") + (outside.count > 2 ? "; and \(outside.count - 2) more" : "")
         let unknown = target == nil ? " (no deployment target known, so every OS counts: give --min-os or minimumOS)" : ""

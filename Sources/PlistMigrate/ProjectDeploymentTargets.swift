@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ATSPolicy
+import Foundation
 
 /// Finds an app's deployment target in the nearest enclosing Xcode project: the directory of
 /// the file, then each parent (stopping after the repository root), is searched for
@@ -13,6 +14,12 @@ import ATSPolicy
 /// not read. One look-up per directory.
 final class ProjectDeploymentTargets: @unchecked Sendable {
     private var cache: [String: DeploymentTarget?] = [:]
+    private let lock = NSLock()
+    private let directories: DirectoryFacts
+
+    init(directories: DirectoryFacts = DirectoryFacts()) {
+        self.directories = directories
+    }
 
     static let settings: [(name: String, platform: String)] = [
         ("IPHONEOS_DEPLOYMENT_TARGET", "ios"), ("MACOSX_DEPLOYMENT_TARGET", "macos"),
@@ -21,37 +28,32 @@ final class ProjectDeploymentTargets: @unchecked Sendable {
 
     func target(forFile path: String) -> DeploymentTarget? {
         let absolute = FileIO.absolute(path)
-        var directory = String(absolute[..<(absolute.lastIndex(of: "/") ?? absolute.startIndex)])
+        var directory = DirectoryFacts.parent(of: absolute) ?? ""
         var visited: [String] = []
         var found: DeploymentTarget?
         while true {
-            if let cached = cache[directory] {
+            if let cached = lock.withLock({ cache[directory] }) {
                 found = cached
                 break
             }
             visited.append(directory)
-            if let target = Self.target(inDirectory: directory.isEmpty ? "/" : directory) {
+            let facts = directories.facts(of: directory)
+            if let target = Self.target(inDirectory: directory.isEmpty ? "/" : directory, projects: facts.projects) {
                 found = target
                 break
             }
-            if directory.isEmpty || FileIO.exists(directory + "/.git") { break }
-            directory = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
+            guard !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
+            directory = parent
         }
-        for dir in visited { cache[dir] = found }
+        lock.withLock { for dir in visited { cache[dir] = found } }
         return found
     }
 
-    static func target(inDirectory directory: String) -> DeploymentTarget? {
-        guard let handle = opendir(PathBytes.c(directory)) else { return nil }
-        var projects: [String] = []
-        while let entry = readdir(handle) {
-            let name = PathBytes.name(of: entry)
-            if name.hasSuffix(".xcodeproj") { projects.append(name) }
-        }
-        closedir(handle)
+    static func target(inDirectory directory: String, projects: [String]) -> DeploymentTarget? {
+        guard !projects.isEmpty else { return nil }
         var targets: [DeploymentTarget] = []
         var sources: [String] = []
-        for project in projects.sorted() {
+        for project in projects {
             let file = (directory == "/" ? "" : directory) + "/" + project + "/project.pbxproj"
             guard let bytes = try? FileIO.load(file).bytes else { continue }
             let found = versions(in: String(decoding: bytes, as: UTF8.self))

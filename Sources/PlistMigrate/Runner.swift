@@ -12,6 +12,8 @@ public final class Runner {
     let options: RunOptions
     let sink: any OutputSink
     let readStandardInput: () -> [UInt8]
+    /// What the walk saw in each directory, for the config, project and repository look-ups.
+    private let directories = DirectoryFacts()
     private var report: Report
     /// Output of the current batch, written in one go.
     private var pendingOutput: [UInt8] = []
@@ -42,7 +44,8 @@ public final class Runner {
     /// Runs and returns the exit status: 0 fine, 1 `--check` found pending changes,
     /// 2 a file failed (parse, conflict, I/O, invalid config).
     public func run() -> Int32 {
-        let discovery = FileDiscovery(excludes: options.excludes, includes: options.includes)
+        var discovery = FileDiscovery(excludes: options.excludes, includes: options.includes)
+        discovery.directories = directories
         var (files, missing, temporaryFiles) = discovery.discoverAll(options.paths)
         if options.write {
             for temp in temporaryFiles { FileIO.removeStaleTemporaryFile(temp) }
@@ -86,18 +89,32 @@ public final class Runner {
     struct Job: Sendable {
         var file: DiscoveredFile
         var migrator: FileMigrator
-        /// From `--min-os`, the config or the nearest project; `nil`: the plist's own, if any.
+        /// From `--min-os` or the config; else `projects` finds the nearest project's, only for
+        /// a file that may hold the ATS key; `nil` from both: the plist's own, if any.
         var deploymentTarget: DeploymentTarget?
-        /// `a/PATH` in diffs: relative to the file's repository root (or the working directory).
-        var diffPath: String
+        var projects: ProjectDeploymentTargets?
+        /// Gives `a/PATH` in diffs: relative to the file's repository root (or the working
+        /// directory).
+        var repositories: RepositoryRoots
+
+        /// Looked up while the files are processed (in parallel), not while they are planned.
+        func target(for bytes: [UInt8]) -> DeploymentTarget? {
+            if let deploymentTarget { return deploymentTarget }
+            guard let projects, file.path != "-", file.explicit || !FileMigrator.cannotHoldAppTransportSecurity(bytes) else { return nil }
+            return projects.target(forFile: file.path)
+        }
+
+        var diffPath: String {
+            file.path == "-" ? "-" : PathBytes.display(repositories.diffPath(for: file.path))
+        }
     }
 
     /// Pairs each file with the plan its nearest config and the command line give it, and drops
     /// walked files a config excludes. Every invalid config is an error before anything runs.
     private func plan(_ files: [DiscoveredFile]) -> Result<[Job], PlanErrors> {
-        let resolver = ConfigResolver()
-        let projects = ProjectDeploymentTargets()
-        let repositories = RepositoryRoots()
+        let resolver = ConfigResolver(directories: directories)
+        let projects = ProjectDeploymentTargets(directories: directories)
+        let repositories = RepositoryRoots(directories: directories)
         var migrators: [Selection: FileMigrator] = [:]
         var errors: [Config.ConfigError] = []
         var jobs: [Job] = []
@@ -126,9 +143,8 @@ public final class Runner {
                 }
             }
             let target = selection.minimumOS.flatMap { DeploymentTarget($0, source: targetSource) }
-                ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
-            let diffPath = file.path == "-" ? "-" : PathBytes.display(repositories.diffPath(for: file.path))
-            jobs.append(Job(file: file, migrator: migrators[selection]!, deploymentTarget: target, diffPath: diffPath))
+            jobs.append(Job(file: file, migrator: migrators[selection]!, deploymentTarget: target, projects: projects,
+                            repositories: repositories))
         }
         return errors.isEmpty ? .success(jobs) : .failure(PlanErrors(errors: errors))
     }
@@ -197,7 +213,7 @@ public final class Runner {
                 return result
             }
         }
-        var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
+        var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.target(for: bytes),
                                               diffPath: job.diffPath)
         result.fingerprint = fingerprint
         if write, result.status == .changed, let fingerprint {

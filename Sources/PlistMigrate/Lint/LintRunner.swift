@@ -36,14 +36,17 @@ public struct LintRunner {
     /// Exit status: 0 no error-level findings (no warnings either, with `--strict`), 1 some, 2
     /// a file could not be read or parsed, or the baseline could not be read.
     public func run(sink: any OutputSink) -> Int32 {
-        let (files, missing) = FileDiscovery(excludes: excludes, includes: includes).discover(paths)
+        let directories = DirectoryFacts()
+        var discovery = FileDiscovery(excludes: excludes, includes: includes)
+        discovery.directories = directories
+        let (files, missing) = discovery.discover(paths)
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
         for (path, error) in missing {
             findings.append(Finding(ruleID: "L009", severity: .error, path: path, line: 1, column: 1, message: error.message))
         }
-        let projects = ProjectDeploymentTargets()
-        let configs = ConfigResolver()
+        let projects = ProjectDeploymentTargets(directories: directories)
+        let configs = ConfigResolver(directories: directories)
         for file in files {
             let display = file.path == "-" ? stdinPath : PathBytes.display(file.path)
             var config: Config?

@@ -1,0 +1,70 @@
+/// The domain rules of one dictionary (`NSExceptionDomains` or `NSPinnedDomains`) arranged for
+/// look-up by host name, so matching a host costs the same however many domains are listed.
+/// `PolicyEngine.matchingRule(_:host:era:notes:ignored:)` is the reference it must agree with
+/// (checked by a test); this is the same rules, found by key instead of by scan.
+struct DomainRuleIndex: Sendable {
+    let rules: [ATSConfiguration.DomainRule]
+    /// Positions in `rules`, each list in order.
+    private var byName: [String: [Int]] = [:]
+    private var subdomainParents: [String: [Int]] = [:]
+    private var buildTime: [Int] = []
+    private var addresses: [Int] = []
+    /// Keys that match nothing, by the host they seem meant for; wildcard ones apart.
+    private var unmatchedByMeant: [String: [Int]] = [:]
+    private var unmatchedWildcardsByMeant: [String: [Int]] = [:]
+
+    init(_ rules: [ATSConfiguration.DomainRule]) {
+        self.rules = rules
+        for (position, rule) in rules.enumerated() {
+            switch rule.matcher {
+            case .nothing:
+                unmatchedByMeant[rule.meantHost, default: []].append(position)
+                if rule.key.hasPrefix("*.") { unmatchedWildcardsByMeant[rule.meantHost, default: []].append(position) }
+            case .resolvedAtBuildTime:
+                buildTime.append(position)
+            case .address:
+                addresses.append(position)
+            case .name:
+                byName[rule.key, default: []].append(position)
+                if rule.includesSubdomains?.value == true { subdomainParents[rule.key, default: []].append(position) }
+            }
+        }
+    }
+
+    func matchingRule(host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason]) -> ATSConfiguration.DomainRule? {
+        var exactPosition = byName[host.name]?.first
+        for position in buildTime {
+            let rule = rules[position]
+            notes.append(PolicyEngine.buildTimeNote(rule, host: host))
+        }
+        for position in addresses {
+            guard case .address(let network, let prefix) = rules[position].matcher,
+                let address = host.address, address.isIn(network, prefix: prefix)
+            else { continue }
+            guard era >= .ios17 else {
+                ignored.append(PolicyEngine.addressTooEarly(rules[position], host: host))
+                continue
+            }
+            exactPosition = min(exactPosition ?? position, position)
+            break
+        }
+        // `label.domain` with a label that has no dot: the one domain a parent entry can be.
+        var parents: [ATSConfiguration.DomainRule] = []
+        if let dot = host.name.utf8.firstIndex(of: UInt8(ascii: ".")) {
+            let domain = String(host.name[host.name.index(after: dot)...])
+            if let found = subdomainParents[domain], PolicyEngine.isOneLabel(host.name, under: domain) {
+                parents = found.map { rules[$0] }
+            }
+        }
+        var unmatched = unmatchedByMeant[host.name] ?? []
+        var suffix = Substring(host.name)
+        while let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) {
+            suffix = suffix[suffix.index(after: dot)...]
+            unmatched += unmatchedWildcardsByMeant[String(suffix)] ?? []
+        }
+        for position in Set(unmatched).sorted() {
+            notes.append(PolicyEngine.unmatchedKeyNote(rules[position], host: host))
+        }
+        return PolicyEngine.choose(exact: exactPosition.map { rules[$0] }, parents: parents, host: host, notes: &notes)
+    }
+}

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// What the look-ups that climb from a file towards its repository root need to know about a
+/// directory: whether it holds `.git`, `.plist-migrate.json`, and which `*.xcodeproj`. Read
+/// with one `readdir` per directory and cached; directories the walk already listed cost no
+/// system call at all. Shared by the config, project and repository-root look-ups.
+final class DirectoryFacts: @unchecked Sendable {
+    struct Facts: Sendable {
+        var hasGit = false
+        var hasConfig = false
+        var projects: [String] = []
+    }
+
+    private var cache: [String: Facts] = [:]
+    private let lock = NSLock()
+
+    /// Facts of an absolute directory path (`""` is `/`).
+    func facts(of directory: String) -> Facts {
+        if let known = lock.withLock({ cache[directory] }) { return known }
+        let facts = Self.read(directory.isEmpty ? "/" : directory)
+        lock.withLock { cache[directory] = facts }
+        return facts
+    }
+
+    /// Records what a walk saw in `directory` (absolute), so no look-up reads it again.
+    func record(_ directory: String, names: [String]) {
+        let facts = Self.facts(from: names)
+        lock.withLock { cache[directory] = facts }
+    }
+
+    /// The parent of an absolute directory path; `nil` above `/`.
+    static func parent(of directory: String) -> String? {
+        guard !directory.isEmpty else { return nil }
+        return String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
+    }
+
+    private static func read(_ directory: String) -> Facts {
+        guard let handle = opendir(PathBytes.c(directory)) else { return Facts() }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = PathBytes.name(of: entry)
+            if name == ".git" || name == Config.fileName || name.hasSuffix(".xcodeproj") { names.append(name) }
+        }
+        return facts(from: names)
+    }
+
+    private static func facts(from names: [String]) -> Facts {
+        var facts = Facts()
+        for name in names {
+            if name == ".git" { facts.hasGit = true }
+            else if name == Config.fileName { facts.hasConfig = true }
+            else if name.hasSuffix(".xcodeproj") { facts.projects.append(name) }
+        }
+        facts.projects.sort()
+        return facts
+    }
+}

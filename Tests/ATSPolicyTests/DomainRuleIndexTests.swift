@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import PlistDOM
+@testable import ATSPolicy
+
+/// The indexed look-up of domain rules gives what the plain scan of Apple's rules gives: the
+/// same rule, the same open questions and the same ignored keys, in the same order.
+@Suite struct DomainRuleIndexTests {
+    static let corpus = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    func check(_ config: ATSConfiguration, hosts extra: [ATSPolicy.Host] = []) -> Int {
+        var compared = 0
+        let hosts = PolicyDelta.hostClasses([config]).map(\.host) + extra
+        for rules in [config.exceptionDomains, config.pinnedDomains] where !rules.isEmpty {
+            let index = DomainRuleIndex(rules)
+            for host in hosts {
+                for era in OSEra.allCases {
+                    var scanNotes: [String] = [], scanIgnored: [Decision.Reason] = []
+                    var indexNotes: [String] = [], indexIgnored: [Decision.Reason] = []
+                    let scanned = PolicyEngine.matchingRule(rules, host: host, era: era, notes: &scanNotes, ignored: &scanIgnored)
+                    let found = index.matchingRule(host: host, era: era, notes: &indexNotes, ignored: &indexIgnored)
+                    #expect(found == scanned, "\(host.name) \(era)")
+                    #expect(indexNotes == scanNotes, "\(host.name) \(era)")
+                    #expect(indexIgnored == scanIgnored, "\(host.name) \(era)")
+                    compared += 1
+                }
+            }
+        }
+        return compared
+    }
+
+    @Test func agreesWithTheScanOverTheCorpus() throws {
+        var compared = 0
+        for set in ["real", "wild"] {
+            let folder = Self.corpus.appendingPathComponent(set)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".plist") {
+                let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+                guard bytes.containsBytes(Array("NSExceptionDomains".utf8)) || bytes.containsBytes(Array("NSPinnedDomains".utf8)),
+                    let document = try? PlistDocument(parsing: bytes)
+                else { continue }
+                compared += check(ATSConfiguration(document: document))
+            }
+        }
+        #expect(compared > 5_000)
+    }
+
+    /// The cases the corpus may lack: every matcher kind, duplicates, parents at two depths,
+    /// wildcards and keys with capitals, addresses before iOS 17.
+    @Test func agreesOnEveryKindOfKey() throws {
+        let domains = [
+            ("example.com", true), ("example.com", false), ("api.example.com", true), ("*.example.com", false),
+            ("Example.COM", false), ("*.other.org", true), ("other.org:8443", false), ("$(API_HOST)", false),
+            ("10.0.0.0/8", false), ("10.1.2.3", false), ("fe80::/10", false), ("https://secure.example.com/path", false),
+        ]
+        var body = "<key>NSExceptionDomains</key><dict>"
+        for (key, subdomains) in domains {
+            body += "<key>\(key)</key><dict><key>NSIncludesSubdomains</key><\(subdomains)/></dict>"
+        }
+        body += "</dict>"
+        let document = try PlistDocument(parsing: "<plist><dict><key>NSAppTransportSecurity</key><dict>\(body)</dict></dict></plist>")
+        let hosts = ["example.com", "api.example.com", "v1.api.example.com", "x.example.com", "a.b.example.com",
+                     "other.org", "www.other.org", "10.1.2.3", "10.9.9.9", "fe80::1", "secure.example.com", "printer.local"]
+        #expect(check(ATSConfiguration(document: document), hosts: hosts.map { ATSPolicy.Host($0) }) > 100)
+    }
+}
