@@ -32,6 +32,8 @@ public struct CleanDomainKeys: Migration {
 
     /// `HTTPS://Example.com:8443/path/` → `Example.com` (case is ATS004's business).
     static func clean(_ key: String) -> String {
+        // Nothing to clean without a `/` or `:` (most keys): no searching.
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") }) else { return key }
         var name = Substring(key)
         for scheme in ["https://", "http://"] where name.lowercased().hasPrefix(scheme) {
             name = name.dropFirst(scheme.count)

@@ -2,7 +2,12 @@
 /// Info.plist. Its name is case-sensitive and its value unknown here, so such keys and values
 /// are never rewritten.
 public func containsBuildSettingReference(_ text: String) -> Bool {
-    text.contains("$(") || text.contains("${")
+    var afterDollar = false
+    for byte in text.utf8 {
+        if afterDollar, byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{") { return true }
+        afterDollar = byte == UInt8(ascii: "$")
+    }
+    return false
 }
 
 /// The App Transport Security key names the migrations read and write.

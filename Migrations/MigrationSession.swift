@@ -69,6 +69,10 @@ public final class MigrationSession {
         if let dict = document.parent(of: entry.key), let path = document.keyPath(of: dict) {
             record(.rename(dict: path, from: entry.name, to: name), at: entry.key)
         }
+        if let dict = document.parent(of: entry.key), keyIndexes[dict] != nil {
+            keyIndexes[dict]?[entry.name]?.removeAll { $0 == entry.key }
+            keyIndexes[dict]?[name, default: []].append(entry.key)
+        }
         document.rename(entry.key, to: name)
         editCount += 1
     }
@@ -78,6 +82,7 @@ public final class MigrationSession {
         let path = document.keyPath(of: dict)
         do {
             try document.remove(entry, from: dict)
+            keyIndexes[dict]?[entry.name]?.removeAll { $0 == entry.key }
             if let path { record(.remove(dict: path, key: entry.name), at: entry.key) }
             editCount += 1
         } catch {
@@ -91,6 +96,7 @@ public final class MigrationSession {
         do {
             let path = document.keyPath(of: dict)
             let inserted = try document.insert(key: key, value: value, into: dict, after: entry)
+            if keyIndexes[dict] != nil { keyIndexes[dict]?[key, default: []].append(inserted.key) }
             if let path { record(.insert(dict: path, key: key, value: value.plistValue), at: entry?.key ?? dict) }
             editCount += 1
             return inserted
@@ -135,13 +141,31 @@ public final class MigrationSession {
         }
     }
 
+    /// The keys of dicts with many entries by name, built on first use and kept up to date by
+    /// this session's edits, so a pass over every domain does not scan every domain for each.
+    private var keyIndexes: [PlistElement: [String: [PlistElement]]] = [:]
+
+    /// The entry of `dict` named `name` other than the one whose key is `other`: the first in
+    /// document order.
+    func entryNamed(_ name: String, in dict: PlistElement, other: PlistElement) -> DictEntry? {
+        if keyIndexes[dict] == nil {
+            var index: [String: [PlistElement]] = [:]
+            for entry in dict.entries { index[entry.name, default: []].append(entry.key) }
+            keyIndexes[dict] = index
+        }
+        let candidates = keyIndexes[dict]?[name]?.filter { $0 != other } ?? []
+        guard !candidates.isEmpty else { return nil }
+        // Several twins (rare): which comes first is the document's order.
+        return dict.entries.first { $0.name == name && $0.key != other }
+    }
+
     /// Renames a domain key of `domains` (NSExceptionDomains or NSPinnedDomains). If `name`
     /// already exists: when its value equals this entry's (as `intended`, the value this entry
     /// would have once fixed) the entry is redundant and goes; otherwise both stay and a
     /// conflict is reported. Returns whether the entry was renamed.
     @discardableResult
     public func renameDomainKey(_ entry: DictEntry, to name: String, in domains: PlistElement, intended: PlistValue? = nil) -> Bool {
-        guard let existing = domains.entries.first(where: { $0.name == name && $0.key != entry.key }) else {
+        guard let existing = entryNamed(name, in: domains, other: entry.key) else {
             rename(entry, to: name)
             return true
         }

@@ -17,33 +17,62 @@ public enum PlannedEdit: Sendable, Equatable {
         }
     }
 
-    /// Applies the edits, in order, to a value tree (a pure transformation of values).
+    /// Applies the edits, in order, to a value tree (a pure transformation of values). Each edit
+    /// costs the depth of its dict, however many edits and entries there are: the dicts on the
+    /// edited paths are opened once into mutable boxes and closed again at the end.
     public static func apply(_ edits: [PlannedEdit], to value: PlistValue) -> PlistValue {
-        edits.reduce(value) { $1.applied(to: $0) }
-    }
-
-    func applied(to value: PlistValue) -> PlistValue {
-        switch self {
-        case .rename(let path, let from, let to):
-            return Self.update(value, at: path[...]) { dict in
-                if let moved = dict.removeValue(forKey: from) { dict[to] = moved }
+        let root = DictBox(value)
+        for edit in edits {
+            switch edit {
+            case .rename(let path, let from, let to):
+                root.box(at: path[...])?.rename(from, to: to)
+            case .remove(let path, let key):
+                root.box(at: path[...])?.set(key, nil)
+            case .insert(let path, let key, let new), .replace(let path, let key, let new):
+                root.box(at: path[...])?.set(key, new)
             }
-        case .remove(let path, let key):
-            return Self.update(value, at: path[...]) { $0[key] = nil }
-        case .insert(let path, let key, let new), .replace(let path, let key, let new):
-            return Self.update(value, at: path[...]) { $0[key] = new }
         }
+        return root.value
     }
 
-    private static func update(_ value: PlistValue, at path: ArraySlice<String>, _ change: (inout [String: PlistValue]) -> Void) -> PlistValue {
-        guard case .dict(var dict) = value else { return value }
-        if let step = path.first {
-            guard let child = dict[step] else { return value }
-            dict[step] = update(child, at: path.dropFirst(), change)
-        } else {
-            change(&dict)
+    /// A dict of the value tree being edited, with the dicts below it that edits reach.
+    private final class DictBox {
+        /// `nil` when the value is not a dict (edits below it do nothing).
+        var entries: [String: PlistValue]?
+        let original: PlistValue
+        var opened: [String: DictBox] = [:]
+
+        init(_ value: PlistValue) {
+            original = value
+            if case .dict(let entries) = value { self.entries = entries }
         }
-        return .dict(dict)
+
+        func box(at path: ArraySlice<String>) -> DictBox? {
+            guard entries != nil else { return nil }
+            guard let step = path.first else { return self }
+            if opened[step] == nil {
+                guard let child = entries?[step] else { return nil }
+                opened[step] = DictBox(child)
+            }
+            return opened[step]?.box(at: path.dropFirst())
+        }
+
+        func rename(_ from: String, to: String) {
+            guard let moved = entries?.removeValue(forKey: from) else { return }
+            entries?[to] = moved
+            opened[to] = opened.removeValue(forKey: from)
+        }
+
+        func set(_ key: String, _ value: PlistValue?) {
+            entries?[key] = value
+            opened[key] = nil
+        }
+
+        var value: PlistValue {
+            guard var entries else { return original }
+            for (key, box) in opened { entries[key] = box.value }
+            return .dict(entries)
+        }
     }
 }
 

@@ -68,6 +68,17 @@ public struct ATSConfiguration: Sendable, Equatable {
 
     /// Whether two configurations decide every case the same way: the same values, whatever
     /// the keys were spelled (aliases) or which lines they are on.
+    /// Whether the keys outside the domain dicts are the same, so that a host no domain rule
+    /// matches (or one whose rule has the same settings in both) is decided the same way.
+    func hasSameGlobalSettings(as other: ATSConfiguration) -> Bool {
+        present == other.present
+            && allowsArbitraryLoads?.value == other.allowsArbitraryLoads?.value
+            && allowsArbitraryLoadsForMedia?.value == other.allowsArbitraryLoadsForMedia?.value
+            && allowsArbitraryLoadsInWebContent?.value == other.allowsArbitraryLoadsInWebContent?.value
+            && allowsLocalNetworking?.value == other.allowsLocalNetworking?.value
+            && Set(keyLines.keys) == Set(other.keyLines.keys)
+    }
+
     public func isPolicyEquivalent(to other: ATSConfiguration) -> Bool {
         func same(_ a: DomainRule, _ b: DomainRule) -> Bool {
             a.key == b.key && a.matcher == b.matcher
@@ -127,18 +138,30 @@ public struct ATSConfiguration: Sendable, Equatable {
     /// (inference: the stored copy of Apple's page breaks off before its range syntax, which the
     /// issue quotes as CIDR notation).
     static func matcher(for key: String) -> DomainRule.Matcher {
-        if key.contains("$(") || key.contains("${") { return .resolvedAtBuildTime }
-        guard !key.contains("*"), key == key.lowercased() else { return .nothing }
+        // The usual key, a lowercase host name with a letter in it, is a name: no searching.
+        var sawLetter = false
+        if key.utf8.allSatisfy({ byte in
+            let letter = (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D
+            sawLetter = sawLetter || letter
+            return letter || (byte >= 0x30 && byte <= 0x39) || byte == 0x2E
+        }), sawLetter {
+            return .name
+        }
+        let bytes = Array(key.utf8)
+        if zip(bytes, bytes.dropFirst()).contains(where: { $0 == UInt8(ascii: "$") && ($1 == UInt8(ascii: "(") || $1 == UInt8(ascii: "{")) }) {
+            return .resolvedAtBuildTime
+        }
+        guard !bytes.contains(UInt8(ascii: "*")), key == key.lowercased() else { return .nothing }
         let parts = key.split(separator: "/", omittingEmptySubsequences: false)
         if parts.count == 2, let network = IPAddress(String(parts[0])), parts[1].allSatisfy(\.isNumber),
             let prefix = Int(parts[1]), (0...(network.isIPv4 ? 32 : 128)).contains(prefix)
         {
             return .address(network: network, prefix: prefix)
         }
-        if key.contains("/") { return .nothing }
+        if bytes.contains(UInt8(ascii: "/")) { return .nothing }
         if let address = IPAddress(key) { return .address(network: address, prefix: address.isIPv4 ? 32 : 128) }
         // A port (`example.com:8443`) is not part of a host name.
-        if key.contains(":") { return .nothing }
+        if bytes.contains(UInt8(ascii: ":")) { return .nothing }
         return .name
     }
 

@@ -31,6 +31,16 @@ struct DomainRuleIndex: Sendable {
         }
     }
 
+    /// The rule that decides for a host name (not an IP address), without the open questions:
+    /// for names the match does not depend on the OS.
+    func ruleDeciding(name host: Host) -> ATSConfiguration.DomainRule? {
+        if let exact = byName[host.name]?.first { return rules[exact] }
+        guard let dot = host.name.utf8.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        let domain = String(host.name[host.name.index(after: dot)...])
+        guard let found = subdomainParents[domain], PolicyEngine.isOneLabel(host.name, under: domain) else { return nil }
+        return found.map { rules[$0] }.max { $0.key.count < $1.key.count }
+    }
+
     func matchingRule(host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason]) -> ATSConfiguration.DomainRule? {
         var exactPosition = byName[host.name]?.first
         for position in buildTime {

@@ -11,7 +11,12 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ name: String) {
         self.name = name.lowercased()
-        address = IPAddress(self.name)
+        // An IP literal is hex digits, dots and colons: most names are ruled out without a parse.
+        let mayBeAddress = self.name.utf8.allSatisfy {
+            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":")
+        }
+        address = mayBeAddress ? IPAddress(self.name) : nil
         isIPAddress = address != nil
         isLocal = isIPAddress || !self.name.contains(".") || self.name.hasSuffix(".local") || self.name.hasSuffix(".local.")
     }

@@ -43,33 +43,129 @@ public enum PolicyDelta {
         before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases,
         include: (Host, LoadKind) -> Bool = { _, _ in true }
     ) -> [String] {
-        if before.isPolicyEquivalent(to: after) { return ["no policy change"] }
-        let indexedBefore = PolicyEngine.Indexed(before), indexedAfter = PolicyEngine.Indexed(after)
-        var output: [String] = []
-        for hostClass in hostClasses([before, after]) {
-            // Per era: the change text → the kinds that changed that way, in kind order.
-            var perEra: [(era: OSEra, change: String, kinds: [LoadKind])] = []
-            // A host none of whose loads count needs no decisions.
-            guard LoadKind.allCases.contains(where: { include(hostClass.host, $0) }) else { continue }
-            for era in eras {
-                var order: [String] = []
-                var kindsByChange: [String: [LoadKind]] = [:]
-                let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases)
-                let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases)
-                for (index, kind) in LoadKind.allCases.enumerated() where include(hostClass.host, kind) {
-                    let old = olds[index]
-                    let new = news[index]
-                    guard !old.samePolicy(as: new) else { continue }
-                    let change = describe(old: old.policy, new: new.policy, host: hostClass.label)
-                    guard !change.isEmpty else { continue }
-                    if kindsByChange[change] == nil { order.append(change) }
-                    kindsByChange[change, default: []].append(kind)
-                }
-                perEra += order.map { (era, $0, kindsByChange[$0]!) }
-            }
-            output += merged(perEra)
+        Changes(before: before, after: after, eras: eras).lines(include: include)
+    }
+
+    /// Every decision that differs between two configurations, worked out once, so the lines
+    /// for several questions (all loads; loads outside a pass's reach) cost one set of decisions.
+    public struct Changes: Sendable {
+        struct Change: Sendable {
+            var era: OSEra
+            var kind: LoadKind
+            var text: String
         }
-        return output.isEmpty ? ["no policy change"] : output
+
+        /// Per host class, in order, its changes in era order, then kind order.
+        private var perHost: [(hostClass: HostClass, changes: [Change])] = []
+
+        public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases) {
+            if before.isPolicyEquivalent(to: after) { return }
+            let indexedBefore = PolicyEngine.Indexed(before), indexedAfter = PolicyEngine.Indexed(after)
+            let sameGlobal = before.hasSameGlobalSettings(as: after)
+            // Hosts decided by rules with the same settings change the same way, but for their
+            // name: their changes are worked out once (texts with a hole for the name).
+            var shared: [Signature: [(era: OSEra, kind: LoadKind, head: String, tail: String)]] = [:]
+            for hostClass in hostClasses([before, after]) {
+                let signature = sameGlobal && !hostClass.host.isIPAddress
+                    ? Signature(hostClass.host, indexedBefore, indexedAfter) : nil
+                // With the same global keys, a host name whose matching rules set the same policy
+                // in both is decided the same way on every OS (for names, which rule matches
+                // does not depend on the OS): no decisions needed.
+                if let signature, signature.before == signature.after, signature.beforePins == signature.afterPins { continue }
+                if let signature, let known = shared[signature] {
+                    let changes = known.map { Change(era: $0.era, kind: $0.kind, text: $0.head + hostClass.label + $0.tail) }
+                    if !changes.isEmpty { perHost.append((hostClass, changes)) }
+                    continue
+                }
+                var changes: [Change] = []
+                var templates: [(era: OSEra, kind: LoadKind, head: String, tail: String)] = []
+                for era in eras {
+                    let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases)
+                    let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases)
+                    for (index, kind) in LoadKind.allCases.enumerated() where !olds[index].samePolicy(as: news[index]) {
+                        let text = describe(old: olds[index].policy, new: news[index].policy, host: hostClass.label)
+                        guard !text.isEmpty else { continue }
+                        changes.append(Change(era: era, kind: kind, text: text))
+                        if signature != nil {
+                            let template = describe(old: olds[index].policy, new: news[index].policy, host: Self.hole)
+                            let parts = template.split(separator: Self.hole, maxSplits: 1, omittingEmptySubsequences: false)
+                            templates.append((era, kind, String(parts[0]), parts.count > 1 ? String(parts[1]) : ""))
+                        }
+                    }
+                }
+                if let signature { shared[signature] = templates }
+                if !changes.isEmpty { perHost.append((hostClass, changes)) }
+            }
+        }
+
+        private static let hole = "\u{1}"
+
+        /// What decides a host name's policy when the global keys are the same: the policy
+        /// settings of the exception and pinned-domain rules that match it, and whether it is local.
+        struct Signature: Hashable {
+            var before: PolicySettings?
+            var after: PolicySettings?
+            var beforePins: PolicySettings?
+            var afterPins: PolicySettings?
+            var isLocal: Bool
+
+            init(_ host: Host, _ before: PolicyEngine.Indexed, _ after: PolicyEngine.Indexed) {
+                self.before = before.exceptions.ruleDeciding(name: host).map(PolicySettings.init)
+                self.after = after.exceptions.ruleDeciding(name: host).map(PolicySettings.init)
+                beforePins = before.pins.ruleDeciding(name: host).map(PolicySettings.init)
+                afterPins = after.pins.ruleDeciding(name: host).map(PolicySettings.init)
+                isLocal = host.isLocal
+            }
+        }
+
+        /// The values of a domain rule that the policy of a host it matches depends on.
+        struct PolicySettings: Hashable {
+            var http: Bool?, tls: String?, secrecy: Bool?, transparency: Bool?
+            var caIdentities: [String], leafIdentities: [String]
+
+            init(_ rule: ATSConfiguration.DomainRule) {
+                http = rule.allowsInsecureHTTP?.value
+                tls = rule.minimumTLS?.value
+                secrecy = rule.requiresForwardSecrecy?.value
+                transparency = rule.requiresCertificateTransparency?.value
+                caIdentities = rule.pinnedCAIdentities
+                leafIdentities = rule.pinnedLeafIdentities
+            }
+        }
+
+        /// Whether any change is left for the host classes and kinds `include` keeps.
+        public func hasChanges(include: (Host, LoadKind) -> Bool) -> Bool {
+            perHost.contains { hostClass, changes in changes.contains { include(hostClass.host, $0.kind) } }
+        }
+
+        /// The lines for the host classes and kinds `include` keeps.
+        public func lines(include: (Host, LoadKind) -> Bool = { _, _ in true }) -> [String] {
+            var output: [String] = []
+            for (hostClass, changes) in perHost {
+                let kept = LoadKind.allCases.map { include(hostClass.host, $0) }
+                // Per era: the change text → the kinds that changed that way, in kind order.
+                var perEra: [(era: OSEra, change: String, kinds: [LoadKind])] = []
+                var index = 0
+                while index < changes.count {
+                    let era = changes[index].era
+                    // At most one entry per kind: a scan beats hashing the texts.
+                    var grouped: [(change: String, kinds: [LoadKind])] = []
+                    while index < changes.count, changes[index].era == era {
+                        let change = changes[index]
+                        index += 1
+                        guard kept[LoadKind.allCases.firstIndex(of: change.kind)!] else { continue }
+                        if let at = grouped.firstIndex(where: { $0.change == change.text }) {
+                            grouped[at].kinds.append(change.kind)
+                        } else {
+                            grouped.append((change.text, [change.kind]))
+                        }
+                    }
+                    perEra += grouped.map { (era, $0.change, $0.kinds) }
+                }
+                output += merged(perEra)
+            }
+            return output.isEmpty ? ["no policy change"] : output
+        }
     }
 
     static let fields = ["HTTP", "minimum TLS", "forward secrecy", "certificate transparency",
@@ -90,6 +186,13 @@ public enum PolicyDelta {
             }
         }
         return changed.first == "HTTP" ? ([head] + parts).joined(separator: "; ") : head + ": " + parts.joined(separator: "; ")
+    }
+
+    /// `change` with its `KINDS` placeholder replaced (a byte search: this runs once per line).
+    static func filling(_ change: String, kinds: String) -> String {
+        let bytes = Array(change.utf8), hole = Array("KINDS".utf8)
+        guard let at = bytes.indices.first(where: { bytes[$0...].starts(with: hole) }) else { return change }
+        return String(decoding: bytes[..<at], as: UTF8.self) + kinds + String(decoding: bytes[(at + hole.count)...], as: UTF8.self)
     }
 
     /// Joins adjacent eras with the same change and kinds into one line.
@@ -113,7 +216,7 @@ public enum PolicyDelta {
                     runEnd = era
                     continue
                 }
-                lines.append((runStart, "\(OSEra.label(from: runStart, through: runEnd)): " + group.change.replacing("KINDS", with: kinds)))
+                lines.append((runStart, "\(OSEra.label(from: runStart, through: runEnd)): " + Self.filling(group.change, kinds: kinds)))
                 if let era { runStart = era; runEnd = era }
             }
         }

@@ -54,14 +54,19 @@ public struct PolicyReach: Sendable, Equatable {
 
     /// `contains` with the domain keys' host names worked out once, for many questions.
     public func matcher() -> @Sendable (Host, LoadKind) -> Bool {
-        let names = domains.map(Self.hostName(ofDomainKey:)).filter { !$0.isEmpty }
+        let names = Set(domains.map(Self.hostName(ofDomainKey:)).filter { !$0.isEmpty })
         let everything = everything, kinds = kinds, localHosts = localHosts
         return { host, kind in
             if everything || kinds.contains(kind) { return true }
             if localHosts && host.isLocal { return true }
-            return names.contains { name in
-                host.name == name || (host.name.utf8.count > name.utf8.count && host.name.hasSuffix("." + name))
+            // The host itself, or any domain it is a subdomain of (each suffix after a dot).
+            if names.contains(host.name) { return true }
+            var rest = Substring(host.name)
+            while let dot = rest.utf8.firstIndex(of: UInt8(ascii: ".")) {
+                rest = rest[rest.index(after: dot)...]
+                if names.contains(String(rest)) { return true }
             }
+            return false
         }
     }
 

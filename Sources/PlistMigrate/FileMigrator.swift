@@ -107,8 +107,9 @@ public struct FileMigrator: Sendable {
                     continue
                 }
                 let changed = ATSConfiguration(document: document)
-                if let before = configuration,
-                    let reason = overreach(migration, session, before: before, after: changed, eras: eras, target: target)
+                let delta = configuration.map { PolicyDelta.Changes(before: $0, after: changed, eras: eras) }
+                if let before = configuration, let delta,
+                    let reason = overreach(migration, session, before: before, after: changed, delta: delta, target: target)
                 {
                     // Held back for this file: the tree goes back to the bytes before the pass.
                     heldBack[migration.id] = reason
@@ -127,7 +128,7 @@ public struct FileMigrator: Sendable {
                         id: migration.id, version: migration.version, name: migration.name,
                         impact: migration.impact, editCount: session.editCount, diff: diff,
                         // No snapshot means the pass edited behind its session's back; verify rejects that.
-                        policyDelta: configuration.map { PolicyDelta.lines(before: $0, after: changed, eras: eras) } ?? [],
+                        policyDelta: delta?.lines() ?? [],
                         round: round))
                 }
                 configuration = changed
@@ -157,7 +158,7 @@ public struct FileMigrator: Sendable {
     /// or `nil` when it stays inside it (or the pass was opted in to any change).
     private func overreach(
         _ migration: any Migration, _ session: MigrationSession, before: ATSConfiguration, after: ATSConfiguration,
-        eras: [OSEra], target: DeploymentTarget?
+        delta: PolicyDelta.Changes, target: DeploymentTarget?
     ) -> String? {
         guard migration.intent != .anyChange else { return nil }
         let optedIn = plan.policyChangeAllowed.contains(migration.id)
@@ -172,7 +173,8 @@ public struct FileMigrator: Sendable {
             }
         }
         let inside = reach.matcher()
-        let outside = PolicyDelta.lines(before: before, after: after, eras: eras, include: { !inside($0, $1) })
+        guard delta.hasChanges(include: { !inside($0, $1) }) else { return nil }
+        let outside = delta.lines(include: { !inside($0, $1) })
         guard outside != ["no policy change"] else { return nil }
         let shown = outside.prefix(2).joined(separator: "; and ") + (outside.count > 2 ? "; and \(outside.count - 2) more" : "")
         let unknown = target == nil ? " (no deployment target known, so every OS counts: give --min-os or minimumOS)" : ""

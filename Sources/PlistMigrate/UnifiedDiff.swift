@@ -166,13 +166,24 @@ public enum UnifiedDiff {
         }
         let oldMiddle = (head..<(old.count - tail)).map { number(old[$0]) }
         let newMiddle = (head..<(new.count - tail)).map { number(new[$0]) }
-        let difference = newMiddle.difference(from: oldMiddle)
         var removed = Set<Int>()
         var inserted = Set<Int>()
-        for change in difference {
-            switch change {
-            case .remove(let offset, _, _): removed.insert(head + offset)
-            case .insert(let offset, _, _): inserted.insert(head + offset)
+        for (oldRange, newRange) in segments(oldMiddle, newMiddle) {
+            // Small segments with no line in common (a renamed key): every line goes and comes,
+            // as Myers would say, without building its tables.
+            if oldRange.count <= 8, newRange.count <= 8,
+                !oldMiddle[oldRange].contains(where: { newMiddle[newRange].contains($0) })
+            {
+                for offset in oldRange { removed.insert(head + offset) }
+                for offset in newRange { inserted.insert(head + offset) }
+                continue
+            }
+            let difference = Array(newMiddle[newRange]).difference(from: Array(oldMiddle[oldRange]))
+            for change in difference {
+                switch change {
+                case .remove(let offset, _, _): removed.insert(head + oldRange.lowerBound + offset)
+                case .insert(let offset, _, _): inserted.insert(head + newRange.lowerBound + offset)
+                }
             }
         }
         var operations: [Operation] = []
@@ -194,6 +205,47 @@ public enum UnifiedDiff {
         }
         return operations
     }
+
+    /// Lines the standard library's Myers diff takes in one piece (its cost grows with lines ×
+    /// changes): every plist in the corpus. Beyond it the lines are cut into segments.
+    static let wholeDiffLimit = 4_000
+
+    /// The parts of two line lists to diff separately: the whole when they are short; else the
+    /// runs between resynchronisation points, where `resyncLines` lines agree again after a
+    /// change (nearest first), so a file with thousands of scattered edits costs about the
+    /// number of its lines.
+    static func segments(_ old: [Int], _ new: [Int]) -> [(Range<Int>, Range<Int>)] {
+        guard old.count + new.count > wholeDiffLimit else { return [(0..<old.count, 0..<new.count)] }
+        var result: [(Range<Int>, Range<Int>)] = []
+        var i = 0, j = 0
+        func agree(_ a: Int, _ b: Int) -> Bool {
+            guard a + resyncLines <= old.count, b + resyncLines <= new.count else { return false }
+            for k in 0..<resyncLines where old[a + k] != new[b + k] { return false }
+            return true
+        }
+        while i < old.count || j < new.count {
+            if i < old.count, j < new.count, old[i] == new[j] {
+                i += 1
+                j += 1
+                continue
+            }
+            var resync: (Int, Int)?
+            search: for distance in 1...resyncSearch {
+                for a in 0...distance where agree(i + a, j + distance - a) {
+                    resync = (i + a, j + distance - a)
+                    break search
+                }
+            }
+            let (oldEnd, newEnd) = resync ?? (old.count, new.count)
+            result.append((i..<oldEnd, j..<newEnd))
+            i = oldEnd
+            j = newEnd
+        }
+        return result
+    }
+
+    static let resyncLines = 3
+    static let resyncSearch = 256
 
     /// Ranges of `operations` to print: each change with its context, overlapping ones merged.
     static func hunks(_ operations: [Operation]) -> [Range<Int>] {

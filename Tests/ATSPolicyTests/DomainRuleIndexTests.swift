@@ -22,6 +22,7 @@ import PlistDOM
                     let scanned = PolicyEngine.matchingRule(rules, host: host, era: era, notes: &scanNotes, ignored: &scanIgnored)
                     let found = index.matchingRule(host: host, era: era, notes: &indexNotes, ignored: &indexIgnored)
                     #expect(found == scanned, "\(host.name) \(era)")
+                    if !host.isIPAddress { #expect(index.ruleDeciding(name: host) == scanned, "\(host.name) \(era)") }
                     #expect(indexNotes == scanNotes, "\(host.name) \(era)")
                     #expect(indexIgnored == scanIgnored, "\(host.name) \(era)")
                     compared += 1

@@ -98,6 +98,30 @@ import Testing
         }
     }
 
+    /// Past `wholeDiffLimit` lines the diff is cut into segments where the files agree again:
+    /// it still applies, and a file with thousands of scattered edits still gets its diff.
+    @Test func longFilesWithScatteredEditsAreDiffedInSegmentsThatApply() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            var lines = (0..<(3_000 + round * 100)).map { index in
+                ["\t<key>d\(index).example.com</key>\n", "\t<true/>\n", "\t<dict>\n", "\t</dict>\n"][index % 4]
+            }
+            let old = lines.joined()
+            for _ in 0..<Int.random(in: 50...600, using: &generator) {
+                let index = Int.random(in: 0..<lines.count, using: &generator)
+                switch Int.random(in: 0...2, using: &generator) {
+                case 0: lines.insert("\t<key>NSIncludesSubdomains</key>\n", at: index)
+                case 1: lines.remove(at: index)
+                default: lines[index] = lines[index].lowercased().replacingOccurrences(of: "d", with: "D")
+                }
+            }
+            let new = lines.joined()
+            #expect(lines.count > UnifiedDiff.wholeDiffLimit / 2, "long enough to be cut into segments")
+            guard let patch = diff(old, new) else { continue }
+            #expect(Self.apply(patch, to: old) == new)
+        }
+    }
+
     /// A minimal unified-diff applier for the test above (bytes: Swift's String would treat
     /// `\r\n` as one character).
     static func apply(_ patch: String, to text: String) -> String {
