@@ -2,6 +2,7 @@
 # Benchmark: plist-migrate's dry run against the floor (xmllint --noout) and a lossy Python
 # peer, on a deterministic 10,000-file monorepo built from ../shared/corpus.
 # usage: Benchmarks/run.sh [REPETITIONS] [FILE_COUNT]
+# Prints every bar of issue #15 side by side from one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-5}
@@ -34,20 +35,43 @@ measure() {
     echo "$median $rss"
 }
 
-echo "tree: $count files, $size; $reps repetitions, median wall time"
+# The files that carry the ATS key, for the "only what it edits" comparison.
+(cd "$work/monorepo" && grep -rl --include='*.plist' NSAppTransportSecurity . | sed 's|^\./||' | sort) > "$work/ats-list"
+(cd "$work/monorepo" && tr '\n' '\0' < "$work/ats-list") > "$work/ats-files"
+ats_count=$(wc -l < "$work/ats-list")
+python3 Benchmarks/many-domains.py "$work/many-domains.plist" 10000
+
+echo "tree: $count files, $size, $ats_count with NSAppTransportSecurity; $reps repetitions, median wall time"
 echo "dry run says: $("$bin" --no-config "$work/monorepo" 2>&1 >/dev/null | tail -1)"
 read -r t_j1 r_j1 < <(measure "$bin" --jobs 1 --no-config "$work/monorepo")
-read -r t_jn r_jn < <(measure "$bin" --no-config "$work/monorepo")
+read -r t_j2 r_j2 < <(measure "$bin" --jobs 2 --no-config "$work/monorepo")
 read -r t_xml r_xml < <(measure bash -c "xargs -0 xmllint --noout < '$work/files'")
+read -r t_ats r_ats < <(measure bash -c "cd '$work/monorepo' && '$bin' --jobs 1 --no-config --files-from '$work/ats-list'")
+read -r t_xml_ats r_xml_ats < <(measure bash -c "cd '$work/monorepo' && xargs -0 xmllint --noout < '$work/ats-files'")
+read -r t_lint r_lint < <(measure "$bin" lint --no-config "$work/monorepo")
 read -r t_py r_py < <(measure python3 Benchmarks/plistlib-peer.py "$work/monorepo")
+read -r t_many r_many < <(measure "$bin" --no-config "$work/many-domains.plist")
 
-row() { awk -v n="$count" -v t="$2" -v r="$3" -v name="$1" 'BEGIN { printf "%-34s %7.2f s %9.0f files/s %7.1f MB peak RSS\n", name, t, (t > 0 ? n / t : 0), r / 1024 }'; }
-row "plist-migrate dry run --jobs 1" "$t_j1" "$r_j1"
-row "plist-migrate dry run (all cores)" "$t_jn" "$r_jn"
-row "xmllint --noout (floor)" "$t_xml" "$r_xml"
-row "python plistlib peer (lossy)" "$t_py" "$r_py"
-awk -v a="$t_j1" -v b="$t_xml" -v c="$t_py" -v d="$t_jn" 'BEGIN {
-    printf "ratios: --jobs 1 / xmllint = %.2fx (target <= 2x); python / --jobs 1 = %.2fx (target >= 3x); all cores / xmllint = %.2fx\n", a / b, c / a, d / b }'
+row() { awk -v n="$2" -v t="$3" -v r="$4" -v name="$1" 'BEGIN { printf "%-42s %7.2f s %9.0f files/s %7.1f MB peak RSS\n", name, t, (t > 0 ? n / t : 0), r / 1024 }'; }
+row "plist-migrate dry run --jobs 1" "$count" "$t_j1" "$r_j1"
+row "plist-migrate dry run --jobs 2" "$count" "$t_j2" "$r_j2"
+row "xmllint --noout (floor)" "$count" "$t_xml" "$r_xml"
+row "plist-migrate --jobs 1, ATS files only" "$ats_count" "$t_ats" "$r_ats"
+row "xmllint --noout, ATS files only" "$ats_count" "$t_xml_ats" "$r_xml_ats"
+row "plist-migrate lint" "$count" "$t_lint" "$r_lint"
+row "python plistlib peer (lossy)" "$count" "$t_py" "$r_py"
+row "one file, 10,000 domains (ATS001+ATS004)" 1 "$t_many" "$r_many"
+peak=$(printf '%s\n' "$r_j1" "$r_j2" "$r_ats" "$r_lint" | sort -n | tail -1)
+awk -v j1="$t_j1" -v j2="$t_j2" -v xml="$t_xml" -v ats="$t_ats" -v xats="$t_xml_ats" -v lint="$t_lint" -v py="$t_py" \
+    -v many="$t_many" -v peak="$peak" 'BEGIN {
+    printf "bars (issue #15):\n"
+    printf "  dry run --jobs 1 / xmllint, whole tree       %5.2fx  (bar <= 1.0x, stretch 0.75x)\n", j1 / xml
+    printf "  dry run --jobs 1 / xmllint, ATS files only   %5.2fx  (bar <= 2.0x, stretch 1.5x)\n", ats / xats
+    printf "  python plistlib peer / dry run               %5.2fx  (bar >= 5x)\n", py / j1
+    printf "  --jobs 2 / --jobs 1                          %5.2f   (bar <= 0.6)\n", j2 / j1
+    printf "  peak RSS over the tree runs                  %5.1f MB (bar <= 64 MB)\n", peak / 1024
+    printf "  lint / dry run                               %5.2fx  (bar <= 1.5x)\n", lint / j1
+    printf "  10,000 domains needing edits                 %5.2f s  (bar < 1 s)\n", many }'
 
 # A tree that needs nothing: no diff, exit 0. Migrate it, then replace the files that hold
 # conflicts (which need a person, and so keep exit 2) with a clean migrated file.
