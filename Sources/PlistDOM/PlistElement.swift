@@ -35,6 +35,13 @@ public struct PlistElement: Hashable {
         return node.hasSource ? Int(node.start) : nil
     }
 
+    /// The bytes the element spans in the parsed source (start tag to end tag); `nil` for
+    /// elements made by an edit.
+    public var sourceRange: Range<Int>? {
+        let node = node
+        return node.hasSource ? Int(node.start)..<Int(node.end) : nil
+    }
+
     /// Line and column (1-based) in the parsed source; `nil` for elements made by an edit.
     public var location: SourceLocation? {
         sourceOffset.map { document.lines.location(of: $0) }

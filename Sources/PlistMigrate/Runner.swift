@@ -7,7 +7,7 @@ import PlistDOM
 /// Finds the files, migrates them in parallel batches, writes when asked, and reports in path
 /// order: the output is byte-identical whatever the number of jobs.
 public final class Runner {
-    public static let batchSize = 256
+    public static let batchSize = 512
 
     let options: RunOptions
     let sink: any OutputSink
@@ -173,13 +173,12 @@ public final class Runner {
         if options.jobs <= 1 || batch.count == 1 {
             for index in batch.indices { work(index) }
         } else {
-            let workers = min(options.jobs, batch.count)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                var index = worker
-                while index < batch.count {
-                    work(index)
-                    index += workers
-                }
+            // Each worker takes the next file when it is free: files differ a lot in cost (most
+            // are skipped unread, a few carry hundreds of domains), so fixed shares leave a
+            // worker idle at the end of every batch.
+            let next = NextIndex()
+            DispatchQueue.concurrentPerform(iterations: min(options.jobs, batch.count)) { _ in
+                while let index = next.take(below: batch.count) { work(index) }
             }
         }
         return results.values
@@ -292,6 +291,20 @@ public final class Runner {
 
 /// One slot per file of a batch, each written by exactly one worker. A plain lock (not
 /// `Synchronization.Mutex`) keeps the macOS floor at 13.
+/// A counter the workers share to take the next file.
+private final class NextIndex: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+
+    func take(below count: Int) -> Int? {
+        lock.withLock {
+            guard value < count else { return nil }
+            value += 1
+            return value - 1
+        }
+    }
+}
+
 private final class ResultSlots: @unchecked Sendable {
     private var slots: [FileResult?]
     private let lock = NSLock()

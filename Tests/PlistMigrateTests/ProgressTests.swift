@@ -14,11 +14,12 @@ import Testing
     @Test func progressIsClearedBeforeEveryOutput() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // 600 files (more than two batches), every third one needing a change.
-        for index in 0..<600 {
+        // 1,200 files (more than two batches of Runner.batchSize), every third one needing a change.
+        for index in 0..<1_200 {
             let fixture = index % 3 == 0 ? "ATS001/tabs.before.plist" : "ATS001/already-migrated.before.plist"
             _ = try copyFixture(fixture, to: directory, as: "App\(index)/Info.plist")
         }
+        #expect(1_200 > 2 * Runner.batchSize)
         var options = RunOptions(paths: [directory.path])
         options.progress = true
         options.jobs = 2

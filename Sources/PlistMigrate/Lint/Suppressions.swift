@@ -58,8 +58,8 @@ struct LintContext {
                 items = container.children.enumerated().map { (nil, $0.element, path + [String($0.offset)]) }
             }
             for item in items {
-                guard let start = (item.key ?? item.value).sourceOffset, let valueStart = item.value.sourceOffset else { continue }
-                result.append(Span(keyPath: item.path.joined(separator: ":"), range: start..<(valueStart + item.value.bytes.count)))
+                guard let start = (item.key ?? item.value).sourceOffset, let value = item.value.sourceRange else { continue }
+                result.append(Span(keyPath: item.path.joined(separator: ":"), range: start..<value.upperBound))
                 pending.append((item.value, item.path))
             }
         }
