@@ -164,12 +164,14 @@ public final class MigrationSession {
     /// would have once fixed) the entry is redundant and goes; otherwise both stay and a
     /// conflict is reported. Returns whether the entry was renamed.
     @discardableResult
-    public func renameDomainKey(_ entry: DictEntry, to name: String, in domains: PlistElement, intended: PlistValue? = nil) -> Bool {
+    public func renameDomainKey(
+        _ entry: DictEntry, to name: String, in domains: PlistElement, intended: @autoclosure () -> PlistValue? = nil
+    ) -> Bool {
         guard let existing = entryNamed(name, in: domains, other: entry.key) else {
             rename(entry, to: name)
             return true
         }
-        if (intended ?? PlistValue(entry.value)) == PlistValue(existing.value) {
+        if (intended() ?? PlistValue(entry.value)) == PlistValue(existing.value) {
             remove(entry, from: domains)
         } else {
             conflict(at: entry.key,
