@@ -32,22 +32,11 @@ struct Node {
     var wasSelfClosingInSource: Bool { endTagStart == end }
 }
 
-enum NodeKind: UInt8 {
+enum NodeKind: UInt8, CaseIterable {
     case dict, array, key, string, integer, real, `true`, `false`, date, data, plist, other
 
     init(_ kind: PlistKind) {
-        self = switch kind {
-        case .dict: .dict
-        case .array: .array
-        case .key: .key
-        case .string: .string
-        case .integer: .integer
-        case .real: .real
-        case .true: .true
-        case .false: .false
-        case .date: .date
-        case .data: .data
-        }
+        self = Self.allCases.first { $0.plistKind == kind }!
     }
 
     var plistKind: PlistKind? {
