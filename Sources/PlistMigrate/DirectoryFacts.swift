@@ -40,6 +40,17 @@ final class DirectoryFacts: @unchecked Sendable {
     }
 
     private static func read(_ directory: String) -> Facts {
+        // A directory whose link count is 2 has no subdirectory, so no `*.xcodeproj` and no
+        // `.git` directory: two look-ups answer the rest without listing it. (Some file systems
+        // always report 1; those are listed.)
+        var info = stat()
+        if stat(PathBytes.c(directory), &info) == 0, info.st_nlink == 2 {
+            var entry = stat()
+            let base = directory == "/" ? "" : directory
+            return Facts(
+                hasGit: lstat(PathBytes.c(base + "/.git"), &entry) == 0,
+                hasConfig: lstat(PathBytes.c(base + "/" + Config.fileName), &entry) == 0)
+        }
         guard let handle = opendir(PathBytes.c(directory)) else { return Facts() }
         defer { closedir(handle) }
         var names: [String] = []

@@ -93,10 +93,31 @@ extension FileIO {
         return PathBytes.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     }()
 
+    /// Whether `path` has no `.` or `..` step, no empty step (`//`) and no trailing `/` (a
+    /// leading `/` is fine): `absolute` has nothing to resolve in it.
+    static func isPlain(_ path: String) -> Bool {
+        if path == "/" { return true }
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        guard let last = path.utf8.last, last != slash else { return false }
+        let steps = path.utf8.split(separator: slash, omittingEmptySubsequences: false)
+        for (index, step) in steps.enumerated() {
+            if step.isEmpty {
+                if index == 0 { continue }
+                return false
+            }
+            if step.elementsEqual([dot]) || step.elementsEqual([dot, dot]) { return false }
+        }
+        return true
+    }
+
     /// `path` made absolute against the working directory, with `.` and `..` steps resolved
     /// textually (symlinks are not resolved).
     static func absolute(_ path: String) -> String {
         let base = path.hasPrefix("/") ? "" : workingDirectory
+        // Already plain (no `.`, `..` or empty steps, no trailing `/`): nothing to resolve.
+        if isPlain(path), base.isEmpty || isPlain(base) {
+            return base.isEmpty ? path : (base == "/" ? "/" + path : base + "/" + path)
+        }
         var parts: [Substring] = []
         for part in (base + "/" + path).split(separator: "/") {
             if part == "." || part.isEmpty { continue }

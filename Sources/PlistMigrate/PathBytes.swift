@@ -52,14 +52,21 @@ public enum PathBytes {
     public static func c(_ path: String) -> [CChar] {
         var bytes: [CChar] = []
         bytes.reserveCapacity(path.utf8.count + 1)
-        for scalar in path.unicodeScalars {
-            if isEscaped(scalar) {
-                bytes.append(CChar(bitPattern: UInt8(scalar.value - base)))
-            } else {
-                bytes += String(scalar).utf8.map { CChar(bitPattern: $0) }
+        // The escapes are U+10FF80…U+10FFFF, whose UTF-8 starts with 0xF4: without one, the
+        // path's UTF-8 is its bytes.
+        if !path.utf8.contains(0xF4) {
+            for byte in path.utf8 { bytes.append(CChar(bitPattern: byte)) }
+        } else {
+            for scalar in path.unicodeScalars {
+                if isEscaped(scalar) {
+                    bytes.append(CChar(bitPattern: UInt8(scalar.value - base)))
+                } else {
+                    UTF8.encode(scalar) { bytes.append(CChar(bitPattern: $0)) }
+                }
             }
         }
-        return bytes + [0]
+        bytes.append(0)
+        return bytes
     }
 
     /// The path for people: bytes that are not UTF-8 as `\xNN`.

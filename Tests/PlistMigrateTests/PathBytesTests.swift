@@ -66,3 +66,19 @@ import Glibc
         #expect(result.stderr.contains("gone\\xFD.plist: error: no such file or directory"), "\(result.stderr)")
     }
 }
+
+/// `FileIO.absolute` skips its step-by-step resolution for plain paths; both ways agree.
+@Suite struct AbsolutePathTests {
+    @Test func plainPathsAreJoinedAndOthersResolved() {
+        let cwd = FileIO.workingDirectory
+        #expect(FileIO.isPlain("a/b.plist") && FileIO.isPlain("/a/b") && FileIO.isPlain("/") && FileIO.isPlain(".git/x"))
+        for odd in ["", "a/", "a//b", "./a", "a/./b", "a/../b", "..", "/a/.", "/a/.."] {
+            #expect(!FileIO.isPlain(odd), "\(odd)")
+        }
+        #expect(FileIO.absolute("a/b.plist") == cwd + "/a/b.plist")
+        #expect(FileIO.absolute("a/./x/../b.plist") == cwd + "/a/b.plist")
+        #expect(FileIO.absolute("/x/y") == "/x/y")
+        #expect(FileIO.absolute("/x//y/./z/..") == "/x/y")
+        #expect(FileIO.absolute("a\u{10FF80}b") == cwd + "/a\u{10FF80}b")
+    }
+}
