@@ -28,8 +28,15 @@ public final class PlistDocument {
     private var sortedSplices: [Int]?
 
     let lines: LineTable
-    /// How this file lays out entries; new entries copy it.
-    private(set) lazy var style = LayoutStyle(source: source, root: root, lines: lines)
+    /// How this file lays out entries; new entries copy it. Measured on first use, which the
+    /// first edit makes while the tree is still as read.
+    var style: LayoutStyle {
+        if let measuredStyle { return measuredStyle }
+        let measured = LayoutStyle(source: source, root: root, lines: lines)
+        measuredStyle = measured
+        return measured
+    }
+    private var measuredStyle: LayoutStyle?
     /// Counts edits; unchanged means the document still prints its input.
     public internal(set) var revision = 0
 
@@ -59,6 +66,31 @@ public final class PlistDocument {
         } catch {
             throw Preflight.explain(error, in: bytes)
         }
+    }
+
+    /// An independent copy, edits included: the flat tree is plain values, so copying costs
+    /// far less than parsing the bytes again.
+    public func copy() -> PlistDocument {
+        PlistDocument(copying: self)
+    }
+
+    private init(copying other: PlistDocument) {
+        source = other.source
+        lines = other.lines
+        nodes = other.nodes
+        rootIndex = other.rootIndex
+        texts = other.texts
+        strayTexts = other.strayTexts
+        fragments = other.fragments
+        indentHints = other.indentHints
+        splices = other.splices
+        afterValueSplice = other.afterValueSplice
+        afterValueOffsets = other.afterValueOffsets
+        beforeKeySplice = other.beforeKeySplice
+        replacementSplice = other.replacementSplice
+        homes = other.homes
+        measuredStyle = other.measuredStyle
+        revision = other.revision
     }
 
     /// The cheap checks `init(parsing:)` starts with: empty, binary, UTF-16, JSON/OpenStep text,

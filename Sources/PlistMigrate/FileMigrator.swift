@@ -20,9 +20,10 @@ public struct FileMigrator: Sendable {
     ///   plist, or has no root ATS dict, is `skipped` rather than an error/unchanged.
     ///   - deploymentTarget: the app's, from `--min-os`, a config or a project; without one, the
     ///     plist's own `MinimumOSVersion`/`LSMinimumSystemVersion`, else every OS era.
+    ///   - parsed: `bytes` already parsed, unedited, for a caller that has the tree (it is edited).
     public func migrate(
         _ bytes: [UInt8], path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
-        diffPath: String? = nil
+        diffPath: String? = nil, parsed: PlistDocument? = nil
     ) -> FileResult {
         var result = FileResult(path: path, status: .unchanged)
         result.diffPath = diffPath ?? path
@@ -35,7 +36,11 @@ public struct FileMigrator: Sendable {
                 result.skipReason = reason
                 return result
             }
-            document = try PlistDocument(parsing: bytes)
+            if let parsed, parsed.revision == 0 {
+                document = parsed
+            } else {
+                document = try PlistDocument(parsing: bytes)
+            }
         } catch {
             if skipIfNotApplicable, let reason = Self.skipReason(error.kind) {
                 result.status = .skipped

@@ -71,13 +71,15 @@ public enum Linter {
             if session.wouldEdit, migration.intent != .anyChange {
                 // What the engine would do with this pass alone on this file, its gate included.
                 let plan = try? MigrationPlan(registry: [migration])
-                let run = plan.map { FileMigrator(plan: $0).migrate(bytes, path: path, skipIfNotApplicable: false, deploymentTarget: deploymentTarget) }
+                let run = plan.map {
+                    FileMigrator(plan: $0).migrate(bytes, path: path, skipIfNotApplicable: false, deploymentTarget: deploymentTarget,
+                                                   parsed: document.copy())
+                }
                 heldBack = run?.heldBackReasons[migration.id]
                 if heldBack != nil, migration.intent == .provablyNoPolicyChange { continue }
             }
             if session.wouldEdit {
-                guard let copy = try? PlistDocument(parsing: bytes) else { continue }
-                session = MigrationSession(document: copy, migration: migration)
+                session = MigrationSession(document: document.copy(), migration: migration)
                 migration.apply(to: session)
             }
             let rule = LintRule.forMigration(migration)

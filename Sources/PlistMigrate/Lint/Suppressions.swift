@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PlistDOM
 
 /// What a file's own comments say about its lint findings, and where each finding sits.
@@ -39,7 +44,14 @@ struct LintContext {
 
     init(document: PlistDocument, bytes: [UInt8]) {
         var starts = [0]
-        for (index, byte) in bytes.enumerated() where byte == 0x0A { starts.append(index + 1) }
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count, let hit = memchr(base + offset, 0x0A, buffer.count - offset) {
+                offset = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base + 1
+                starts.append(offset)
+            }
+        }
         lineStarts = starts
         spans = Self.spans(of: document.rootValue)
         spans.sort { ($0.range.lowerBound, -$0.range.count) < ($1.range.lowerBound, -$1.range.count) }
