@@ -310,7 +310,7 @@ extension PlistDocument {
         }
         guard !node.wasSelfClosingInSource else { return nil }
         var out: [UInt8] = []
-        print(Int(node.startTagEnd)..<Int(node.endTagStart), into: &out)
+        printSource(Int(node.startTagEnd)..<Int(node.endTagStart), into: &out)
         return out[...]
     }
 

@@ -131,7 +131,7 @@ public final class PlistDocument {
         guard !splices.isEmpty else { return source }
         var out: [UInt8] = []
         out.reserveCapacity(source.count + 256)
-        print(0..<source.count, into: &out)
+        printSource(0..<source.count, into: &out)
         return out
     }
 
@@ -178,7 +178,7 @@ public final class PlistDocument {
         if node.hasFragment {
             render(fragmentOf: index, into: &out)
         } else if node.hasSource {
-            print(Int(node.start)..<Int(node.end), into: &out, insertionsAtEdges: false)
+            printSource(Int(node.start)..<Int(node.end), into: &out, insertionsAtEdges: false)
         }
         return out
     }
@@ -186,7 +186,7 @@ public final class PlistDocument {
     /// Appends the bytes of `range` of the source as they print now. Splices inside the range
     /// apply; with `insertionsAtEdges` false, insertions exactly at its ends (which belong to
     /// the neighbours) do not.
-    func print(_ range: Range<Int>, into out: inout [UInt8], insertionsAtEdges: Bool = true) {
+    func printSource(_ range: Range<Int>, into out: inout [UInt8], insertionsAtEdges: Bool = true) {
         var cursor = range.lowerBound
         for index in orderedSplices() {
             let splice = splices[index]
@@ -330,7 +330,7 @@ extension PlistDocument {
             ancestor = nodes[Int(ancestor)].parent
         }
         var prefix: [UInt8] = []
-        print(0..<offset, into: &prefix)
+        printSource(0..<offset, into: &prefix)
         return prefix.count..<(prefix.count + length)
     }
 
