@@ -33,6 +33,11 @@ final class DirectoryFacts: @unchecked Sendable {
         lock.withLock { cache[directory] = facts }
     }
 
+    /// Whether an entry's name is one the facts record.
+    static func isNotable(_ name: String) -> Bool {
+        name == ".git" || name == Config.fileName || name.hasSuffix(".xcodeproj")
+    }
+
     /// The parent of an absolute directory path; `nil` above `/`.
     static func parent(of directory: String) -> String? {
         guard !directory.isEmpty else { return nil }
@@ -56,7 +61,7 @@ final class DirectoryFacts: @unchecked Sendable {
         var names: [String] = []
         while let entry = readdir(handle) {
             let name = PathBytes.name(of: entry)
-            if name == ".git" || name == Config.fileName || name.hasSuffix(".xcodeproj") { names.append(name) }
+            if isNotable(name) { names.append(name) }
         }
         return facts(from: names)
     }

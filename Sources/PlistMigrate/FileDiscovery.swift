@@ -131,8 +131,12 @@ public struct FileDiscovery: Sendable {
         let fd = open(PathBytes.c(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         var found: [String] = []
-        let absolute = facts.map { _ in FileIO.absolute(directory) }
-        walk(descriptor: fd, prefix: "", into: &found, recording: facts.flatMap { f in absolute.map { (f, $0 == "/" ? "" : $0) } })
+        var recording: (DirectoryFacts, String)?
+        if let facts {
+            let absolute = FileIO.absolute(directory)
+            recording = (facts, absolute == "/" ? "" : absolute)
+        }
+        walk(descriptor: fd, prefix: "", into: &found, recording: recording)
         return found
     }
 
@@ -149,7 +153,7 @@ public struct FileDiscovery: Sendable {
         while let entry = readdir(handle) {
             let name = PathBytes.name(of: entry)
             if name == "." || name == ".." { continue }
-            if recording != nil, name == ".git" || name == Config.fileName || name.hasSuffix(".xcodeproj") { notable.append(name) }
+            if recording != nil, DirectoryFacts.isNotable(name) { notable.append(name) }
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR): directories.append(name)
             case Int32(DT_LNK): continue
