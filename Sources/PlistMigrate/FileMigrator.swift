@@ -21,9 +21,11 @@ public struct FileMigrator: Sendable {
     ///   - deploymentTarget: the app's, from `--min-os`, a config or a project; without one, the
     ///     plist's own `MinimumOSVersion`/`LSMinimumSystemVersion`, else every OS era.
     ///   - parsed: `bytes` already parsed, unedited, for a caller that has the tree (it is edited).
+    ///   - projectTarget: without `deploymentTarget`, asked for the project's only once the file
+    ///     is known to hold the ATS dict.
     public func migrate(
         _ bytes: [UInt8], path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
-        diffPath: String? = nil, parsed: PlistDocument? = nil
+        diffPath: String? = nil, parsed: PlistDocument? = nil, projectTarget: (() -> DeploymentTarget?)? = nil
     ) -> FileResult {
         var result = FileResult(path: path, status: .unchanged)
         result.diffPath = diffPath ?? path
@@ -59,7 +61,7 @@ public struct FileMigrator: Sendable {
             return result
         }
 
-        let target = deploymentTarget ?? Self.deploymentTarget(declaredIn: document)
+        let target = deploymentTarget ?? projectTarget?() ?? Self.deploymentTarget(declaredIn: document)
         result.deploymentTarget = target
         result.hasAppTransportSecurity = true
         let eras = target?.supportedEras ?? OSEra.allCases

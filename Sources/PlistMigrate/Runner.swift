@@ -89,19 +89,19 @@ public final class Runner {
     struct Job: Sendable {
         var file: DiscoveredFile
         var migrator: FileMigrator
-        /// From `--min-os` or the config; else `projects` finds the nearest project's, only for
-        /// a file that may hold the ATS key; `nil` from both: the plist's own, if any.
+        /// From `--min-os` or the config; else `projects` finds the nearest project's; `nil` from
+        /// both: the plist's own, if any.
         var deploymentTarget: DeploymentTarget?
         var projects: ProjectDeploymentTargets?
         /// Gives `a/PATH` in diffs: relative to the file's repository root (or the working
         /// directory).
         var repositories: RepositoryRoots
 
-        /// Looked up while the files are processed (in parallel), not while they are planned.
-        func target(for bytes: [UInt8]) -> DeploymentTarget? {
-            if let deploymentTarget { return deploymentTarget }
-            guard let projects, file.path != "-", file.explicit || !FileMigrator.cannotHoldAppTransportSecurity(bytes) else { return nil }
-            return projects.target(forFile: file.path)
+        /// Looked up while the files are processed (in parallel), and only for a file that
+        /// holds the ATS dict.
+        var projectTarget: (() -> DeploymentTarget?)? {
+            guard let projects, file.path != "-" else { return nil }
+            return { [path = file.path] in projects.target(forFile: path) }
         }
 
         var diffPath: String {
@@ -212,8 +212,8 @@ public final class Runner {
                 return result
             }
         }
-        var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.target(for: bytes),
-                                              diffPath: job.diffPath)
+        var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
+                                              diffPath: job.diffPath, projectTarget: job.projectTarget)
         result.fingerprint = fingerprint
         if write, result.status == .changed, let fingerprint {
             do {
