@@ -99,6 +99,21 @@ public enum PolicyEngine {
         decide(Indexed(config), era: era, host: host, kinds: kinds)
     }
 
+    /// Decides for one configuration whose domain rules are indexed once: for asking about many
+    /// hosts (each question costs the same however many domains are listed).
+    public struct Decider: Sendable {
+        let indexed: Indexed
+
+        public init(_ config: ATSConfiguration) {
+            indexed = Indexed(config)
+        }
+
+        /// The decisions for `kinds`, in that order (the host is matched once).
+        public func decide(era: OSEra, host: Host, kinds: [LoadKind]) -> [Decision] {
+            PolicyEngine.decide(indexed, era: era, host: host, kinds: kinds)
+        }
+    }
+
     /// A configuration with its domain rules indexed once, for many decisions.
     struct Indexed: Sendable {
         let config: ATSConfiguration

@@ -51,12 +51,13 @@ public struct Explainer: Sendable {
         let kinds = kind.map { [$0] } ?? LoadKind.allCases
         var rows: [Row] = []
         var questions: [String] = []
+        var asked = Set<String>()
+        let decider = PolicyEngine.Decider(configuration)
         for hostClass in hosts {
             for era in eras {
-                for kind in kinds {
-                    let decision = PolicyEngine.decide(configuration, era: era, host: hostClass.host, kind: kind)
+                for (kind, decision) in zip(kinds, decider.decide(era: era, host: hostClass.host, kinds: kinds)) {
                     rows.append(Row(host: hostClass.label, os: era.label, kind: kind.rawValue, decision: decision))
-                    for question in decision.openQuestions where !questions.contains(question) { questions.append(question) }
+                    for question in decision.openQuestions where asked.insert(question).inserted { questions.append(question) }
                 }
             }
         }
