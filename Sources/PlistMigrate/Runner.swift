@@ -164,24 +164,11 @@ public final class Runner {
     }
 
     private func process(_ batch: [Job]) -> [FileResult] {
-        let results = ResultSlots(count: batch.count)
         let write = options.write
         let stdinBytes = batch.contains { $0.file.path == "-" } ? readStandardInput() : []
-        let work: @Sendable (Int) -> Void = { index in
-            results.store(Self.processOne(batch[index], write: write, stdin: stdinBytes), at: index)
+        return parallelMap(count: batch.count, jobs: options.jobs) { index in
+            Self.processOne(batch[index], write: write, stdin: stdinBytes)
         }
-        if options.jobs <= 1 || batch.count == 1 {
-            for index in batch.indices { work(index) }
-        } else {
-            // Each worker takes the next file when it is free: files differ a lot in cost (most
-            // are skipped unread, a few carry hundreds of domains), so fixed shares leave a
-            // worker idle at the end of every batch.
-            let next = NextIndex()
-            DispatchQueue.concurrentPerform(iterations: min(options.jobs, batch.count)) { _ in
-                while let index = next.take(below: batch.count) { work(index) }
-            }
-        }
-        return results.values
     }
 
     private func showProgress(done: Int, total: Int) {
@@ -287,33 +274,4 @@ public final class Runner {
             sink.standardError(report.summaryLine() + "\n")
         }
     }
-}
-
-/// One slot per file of a batch, each written by exactly one worker. A plain lock (not
-/// `Synchronization.Mutex`) keeps the macOS floor at 13.
-/// A counter the workers share to take the next file.
-private final class NextIndex: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    func take(below count: Int) -> Int? {
-        lock.withLock {
-            guard value < count else { return nil }
-            value += 1
-            return value - 1
-        }
-    }
-}
-
-private final class ResultSlots: @unchecked Sendable {
-    private var slots: [FileResult?]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func store(_ result: FileResult, at index: Int) {
-        lock.withLock { slots[index] = result }
-    }
-
-    var values: [FileResult] { lock.withLock { slots.map { $0! } } }
 }
