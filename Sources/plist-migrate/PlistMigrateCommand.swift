@@ -264,7 +264,11 @@ struct Lint: ParsableCommand {
         valueName: "OS[,OS…]"))
     var minOS: String?
 
+    @Option(name: [.short, .long], help: "Files checked in parallel (default: the number of cores).")
+    var jobs: Int?
+
     func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let minOS, DeploymentTarget(minOS, source: "--min-os") == nil {
             throw ValidationError("--min-os expects OS versions such as ios15, macos12, tvos15, visionos1 (several joined by commas)")
         }
@@ -273,6 +277,7 @@ struct Lint: ParsableCommand {
     func run() throws {
         var runner = LintRunner(paths: paths)
         runner.minimumOS = minOS
+        if let jobs { runner.jobs = jobs }
         runner.baseline = baseline
         runner.writeBaseline = writeBaseline
         runner.strict = strict

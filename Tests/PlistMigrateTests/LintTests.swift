@@ -51,6 +51,16 @@ import Testing
         #expect(findings > parseErrors)
     }
 
+    /// Files are linted in parallel; the report is the same whatever the number of jobs.
+    @Test func outputIsIdenticalWhateverTheNumberOfJobs() throws {
+        let one = try tool(["lint", "--format", "json", "--jobs", "1", "Fixtures"], in: Paths.repository)
+        let four = try tool(["lint", "--format", "json", "--jobs", "4", "Fixtures"], in: Paths.repository)
+        #expect(one.status == four.status)
+        #expect(one.stdout == four.stdout)
+        #expect(one.stdout.count > 10_000, "a report with many findings")
+        #expect(try tool(["lint", "--jobs", "0", "Fixtures"], in: Paths.repository).status == 64)
+    }
+
     @Test func exitStatusAndTextOutput() throws {
         let clean = try tool(["lint", "Fixtures/ATS001/already-migrated.before.plist"], in: Paths.repository)
         #expect(clean.status == 0 && clean.stdout.isEmpty)

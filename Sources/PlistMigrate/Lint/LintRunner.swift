@@ -27,10 +27,38 @@ public struct LintRunner {
     public var stdinPath = "<stdin>"
     public var color = false
     public var readStandardInput: () -> [UInt8] = { [] }
+    /// Files linted in parallel (default: the number of cores).
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
     public static var version: String { ToolVersion.current }
 
     public init(paths: [String]) {
         self.paths = paths
+    }
+
+    /// The findings of one file, and whether it could not be read or parsed.
+    private static func lint(
+        _ file: DiscoveredFile, display: String, config: Config?, stdin: [UInt8], minimumOS: String?,
+        projects: ProjectDeploymentTargets
+    ) -> ([Finding], Bool) {
+        let bytes: [UInt8]
+        if file.path == "-" {
+            bytes = stdin
+        } else {
+            do {
+                bytes = try FileIO.load(file.path).bytes
+            } catch {
+                return ([Finding(ruleID: "L009", severity: .error, path: display, line: 1, column: 1, message: error.message)], true)
+            }
+        }
+        // Walked files: binary/JSON/OpenStep ones, and ones that cannot hold the ATS key, are
+        // not ours (not even parsed).
+        if !file.explicit, isNotAPlist(bytes) || FileMigrator.skipReasonWithoutTree(bytes) != nil { return ([], false) }
+        let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
+            ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
+        var findings = Linter.lint(bytes, path: display, deploymentTarget: target, skipPreprocessed: !file.explicit)
+        let unreadable = findings.contains { $0.ruleID == "L009" }
+        if let config { findings = applying(config, to: findings) }
+        return (findings, unreadable)
     }
 
     /// Exit status: 0 no error-level findings (no warnings either, with `--strict`), 1 some, 2
@@ -47,6 +75,8 @@ public struct LintRunner {
         }
         let projects = ProjectDeploymentTargets(directories: directories)
         let configs = ConfigResolver(directories: directories)
+        // Configs first, in order (an invalid one stops everything); then the files in parallel.
+        var work: [(file: DiscoveredFile, display: String, config: Config?)] = []
         for file in files {
             let display = file.path == "-" ? stdinPath : PathBytes.display(file.path)
             var config: Config?
@@ -60,29 +90,18 @@ public struct LintRunner {
                 }
                 if let config, !file.explicit, Runner.isExcluded(file.path, by: config) { continue }
             }
-            let bytes: [UInt8]
-            if file.path == "-" {
-                bytes = readStandardInput()
-            } else {
-                do {
-                    bytes = try FileIO.load(file.path).bytes
-                } catch {
-                    findings.append(Finding(ruleID: "L009", severity: .error, path: display, line: 1, column: 1, message: error.message))
-                    unreadable = true
-                    continue
-                }
-            }
-            // Walked files: binary/JSON/OpenStep ones, and ones that cannot hold the ATS key, are
-            // not ours (not even parsed).
-            if !file.explicit {
-                if isNotAPlist(bytes) || FileMigrator.skipReasonWithoutTree(bytes) != nil { continue }
-            }
-            let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
-                ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
-            var fileFindings = Linter.lint(bytes, path: display, deploymentTarget: target, skipPreprocessed: !file.explicit)
-            if fileFindings.contains(where: { $0.ruleID == "L009" }) { unreadable = true }
-            if let config { fileFindings = Self.applying(config, to: fileFindings) }
+            work.append((file, display, config))
+        }
+        let stdin = work.contains { $0.file.path == "-" } ? readStandardInput() : []
+        let minimumOS = minimumOS
+        let items = work
+        let perFile = parallelMap(count: items.count, jobs: jobs) { index in
+            Self.lint(items[index].file, display: items[index].display, config: items[index].config, stdin: stdin,
+                      minimumOS: minimumOS, projects: projects)
+        }
+        for (fileFindings, fileUnreadable) in perFile {
             findings += fileFindings
+            unreadable = unreadable || fileUnreadable
         }
         if let writeBaseline {
             do {
@@ -153,7 +172,7 @@ public struct LintRunner {
         var findings: [Finding]
     }
 
-    private func isNotAPlist(_ bytes: [UInt8]) -> Bool {
+    private static func isNotAPlist(_ bytes: [UInt8]) -> Bool {
         do {
             try PlistDocument.preflight(bytes)
             return false
