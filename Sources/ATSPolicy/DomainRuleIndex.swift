@@ -35,10 +35,16 @@ struct DomainRuleIndex: Sendable {
     /// for names the match does not depend on the OS.
     func ruleDeciding(name host: Host) -> ATSConfiguration.DomainRule? {
         if let exact = byName[host.name]?.first { return rules[exact] }
-        guard let dot = host.name.utf8.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        return parents(of: host).max { $0.key.count < $1.key.count }
+    }
+
+    /// The entries with NSIncludesSubdomains that cover `host`: those for `domain` when the host
+    /// is `label.domain` with a label that has no dot (the one domain a parent can be), in order.
+    private func parents(of host: Host) -> [ATSConfiguration.DomainRule] {
+        guard let dot = host.name.utf8.firstIndex(of: UInt8(ascii: ".")) else { return [] }
         let domain = String(host.name[host.name.index(after: dot)...])
-        guard let found = subdomainParents[domain], PolicyEngine.isOneLabel(host.name, under: domain) else { return nil }
-        return found.map { rules[$0] }.max { $0.key.count < $1.key.count }
+        guard let found = subdomainParents[domain], PolicyEngine.isOneLabel(host.name, under: domain) else { return [] }
+        return found.map { rules[$0] }
     }
 
     func matchingRule(host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason]) -> ATSConfiguration.DomainRule? {
@@ -58,14 +64,6 @@ struct DomainRuleIndex: Sendable {
             exactPosition = min(exactPosition ?? position, position)
             break
         }
-        // `label.domain` with a label that has no dot: the one domain a parent entry can be.
-        var parents: [ATSConfiguration.DomainRule] = []
-        if let dot = host.name.utf8.firstIndex(of: UInt8(ascii: ".")) {
-            let domain = String(host.name[host.name.index(after: dot)...])
-            if let found = subdomainParents[domain], PolicyEngine.isOneLabel(host.name, under: domain) {
-                parents = found.map { rules[$0] }
-            }
-        }
         var unmatched = unmatchedByMeant[host.name] ?? []
         var suffix = Substring(host.name)
         while let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) {
@@ -75,6 +73,6 @@ struct DomainRuleIndex: Sendable {
         for position in Set(unmatched).sorted() {
             notes.append(PolicyEngine.unmatchedKeyNote(rules[position], host: host))
         }
-        return PolicyEngine.choose(exact: exactPosition.map { rules[$0] }, parents: parents, host: host, notes: &notes)
+        return PolicyEngine.choose(exact: exactPosition.map { rules[$0] }, parents: parents(of: host), host: host, notes: &notes)
     }
 }
