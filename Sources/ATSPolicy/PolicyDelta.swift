@@ -83,14 +83,13 @@ public enum PolicyDelta {
                     let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases)
                     let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases)
                     for (index, kind) in LoadKind.allCases.enumerated() where !olds[index].samePolicy(as: news[index]) {
-                        let text = describe(old: olds[index].policy, new: news[index].policy, host: hostClass.label)
-                        guard !text.isEmpty else { continue }
-                        changes.append(Change(era: era, kind: kind, text: text))
-                        if signature != nil {
-                            let template = describe(old: olds[index].policy, new: news[index].policy, host: Self.hole)
-                            let parts = template.split(separator: Self.hole, maxSplits: 1, omittingEmptySubsequences: false)
-                            templates.append((era, kind, String(parts[0]), parts.count > 1 ? String(parts[1]) : ""))
-                        }
+                        // One description, with a hole where the host's label goes.
+                        let template = describe(old: olds[index].policy, new: news[index].policy, host: Self.hole)
+                        guard !template.isEmpty else { continue }
+                        let parts = template.split(separator: Self.hole, maxSplits: 1, omittingEmptySubsequences: false)
+                        let head = String(parts[0]), tail = parts.count > 1 ? String(parts[1]) : ""
+                        changes.append(Change(era: era, kind: kind, text: head + hostClass.label + tail))
+                        if signature != nil { templates.append((era, kind, head, tail)) }
                     }
                 }
                 if let signature { shared[signature] = templates }
