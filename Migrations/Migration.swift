@@ -45,11 +45,38 @@ public protocol Migration: Sendable {
     /// What the pass may do to the effective policy of a file it edits (checked per file).
     var intent: PolicyIntent { get }
 
+    /// The root entries this pass may edit, everything inside their values included; `nil` for
+    /// any. The engine refuses the output of a pass that edits outside them.
+    var rootKeys: [String]? { get }
+    /// Whether a file holding none of `rootKeys` is left alone by this pass (a walked file that
+    /// cannot spell any of them is then skipped without a parse).
+    var needsRootKeys: Bool { get }
+
     /// Edits `session.document`; records edits and conflicts on the session.
     func apply(to session: MigrationSession)
 }
 
 extension Migration {
+    /// The built-in passes edit the root `NSAppTransportSecurity` dict and nothing else.
+    public var rootKeys: [String]? { [ATSKey.appTransportSecurity] }
+    public var needsRootKeys: Bool { true }
+
+    /// The root keys `edit` touches that this pass does not declare (a root-array edit: `":"`).
+    public func undeclaredRootKeys(_ edit: PlannedEdit) -> [String] {
+        guard let declared = rootKeys else { return [] }
+        let touched: [String]
+        if let first = edit.container.first {
+            touched = [first.key ?? ":"]
+        } else {
+            touched = switch edit {
+            case .rename(_, let from, let to): [from, to]
+            case .remove(_, let key), .insert(_, let key, _), .replace(_, let key, _): [key]
+            case .removeItem, .insertItem, .replaceItem: [":"]
+            }
+        }
+        return touched.filter { !declared.contains($0) }
+    }
+
     /// `ATS001 third-party-exception-keys (spelling)`
     public var label: String { "\(id) \(name) (\(impact.rawValue))" }
 }

@@ -66,7 +66,7 @@ public final class MigrationSession {
 
     public func rename(_ entry: DictEntry, to name: String) {
         guard willEdit() else { return }
-        if let dict = document.parent(of: entry.key), let path = document.keyPath(of: dict) {
+        if let dict = document.parent(of: entry.key), let path = document.path(of: dict) {
             record(.rename(dict: path, from: entry.name, to: name), at: entry.key)
         }
         if let dict = document.parent(of: entry.key), keyIndexes[dict] != nil {
@@ -79,7 +79,7 @@ public final class MigrationSession {
 
     public func remove(_ entry: DictEntry, from dict: PlistElement) {
         guard willEdit() else { return }
-        let path = document.keyPath(of: dict)
+        let path = document.path(of: dict)
         do {
             try document.remove(entry, from: dict)
             keyIndexes[dict]?[entry.name]?.removeAll { $0 == entry.key }
@@ -94,7 +94,7 @@ public final class MigrationSession {
     public func insert(key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry?) -> DictEntry? {
         guard willEdit() else { return nil }
         do {
-            let path = document.keyPath(of: dict)
+            let path = document.path(of: dict)
             let inserted = try document.insert(key: key, value: value, into: dict, after: entry)
             if keyIndexes[dict] != nil { keyIndexes[dict]?[key, default: []].append(inserted.key) }
             if let path { record(.insert(dict: path, key: key, value: value.plistValue), at: entry?.key ?? dict) }
@@ -106,15 +106,49 @@ public final class MigrationSession {
         }
     }
 
+    /// Rewrites a dict's value or an array's item.
     public func replace(_ value: PlistElement, with newValue: NewValue) {
         guard willEdit() else { return }
-        if let dict = document.parent(of: value), let path = document.keyPath(of: dict),
-            let entry = dict.entries.first(where: { $0.value == value })
-        {
-            record(.replace(dict: path, key: entry.name, value: newValue.plistValue), at: value)
+        if let container = document.parent(of: value), let path = document.path(of: container) {
+            if container.kind == .array, let position = container.children.firstIndex(of: value) {
+                record(.replaceItem(array: path, index: position, value: newValue.plistValue), at: value)
+            } else if let entry = container.entries.first(where: { $0.value == value }) {
+                record(.replace(dict: path, key: entry.name, value: newValue.plistValue), at: value)
+            }
         }
         document.replace(value, with: newValue)
         editCount += 1
+    }
+
+    /// Removes an item of an array, with the whitespace before it.
+    public func remove(item: PlistElement, from array: PlistElement) {
+        guard willEdit() else { return }
+        let path = document.path(of: array)
+        let position = array.children.firstIndex(of: item)
+        do {
+            try document.remove(item: item, from: array)
+            if let path, let position { record(.removeItem(array: path, index: position), at: item) }
+            editCount += 1
+        } catch {
+            conflict(at: item, "internal: could not remove an item (\(error))")
+        }
+    }
+
+    /// Inserts an item into an array after `item` (first when `nil`).
+    @discardableResult
+    public func insert(item value: NewValue, into array: PlistElement, after item: PlistElement?) -> PlistElement? {
+        guard willEdit() else { return nil }
+        let path = document.path(of: array)
+        let position = item.flatMap { array.children.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        do {
+            let inserted = try document.insert(item: value, into: array, after: item)
+            if let path { record(.insertItem(array: path, index: position, value: value.plistValue), at: item ?? array) }
+            editCount += 1
+            return inserted
+        } catch {
+            conflict(at: array, "internal: could not insert an item (\(error))")
+            return nil
+        }
     }
 
     public func conflict(at element: PlistElement, _ message: String) {

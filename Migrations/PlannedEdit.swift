@@ -1,60 +1,97 @@
 import PlistDOM
 
 /// What an edit means for the value tree, recorded as the edit is made, so the engine can
-/// check the output independently of the code that produced its bytes.
+/// check the output independently of the code that produced its bytes. Paths lead from the
+/// root value to the dict or array edited, as the document stood when the edit was made.
 public enum PlannedEdit: Sendable, Equatable {
-    case rename(dict: [String], from: String, to: String)
-    case remove(dict: [String], key: String)
-    case insert(dict: [String], key: String, value: PlistValue)
-    case replace(dict: [String], key: String, value: PlistValue)
+    case rename(dict: [PathStep], from: String, to: String)
+    case remove(dict: [PathStep], key: String)
+    case insert(dict: [PathStep], key: String, value: PlistValue)
+    case replace(dict: [PathStep], key: String, value: PlistValue)
+    case removeItem(array: [PathStep], index: Int)
+    /// The new item goes at `index` (the array's count appends).
+    case insertItem(array: [PathStep], index: Int, value: PlistValue)
+    case replaceItem(array: [PathStep], index: Int, value: PlistValue)
+
+    /// The dict or array the edit changes.
+    public var container: [PathStep] {
+        switch self {
+        case .rename(let path, _, _), .remove(let path, _), .insert(let path, _, _), .replace(let path, _, _): path
+        case .removeItem(let path, _), .insertItem(let path, _, _), .replaceItem(let path, _, _): path
+        }
+    }
 
     /// The keys this edit touches, each with the key path of its dict: a rename touches both
-    /// names.
+    /// names. An edit inside an array touches the key that holds the (outermost) array; one
+    /// under a root array touches no key.
     public var touchedKeys: [(dict: [String], key: String)] {
-        switch self {
-        case .rename(let dict, let from, let to): [(dict, from), (dict, to)]
-        case .remove(let dict, let key), .insert(let dict, let key, _), .replace(let dict, let key, _): [(dict, key)]
+        let names: [PathStep] = switch self {
+        case .rename(_, let from, let to): [.key(from), .key(to)]
+        case .remove(_, let key), .insert(_, let key, _), .replace(_, let key, _): [.key(key)]
+        case .removeItem(_, let index), .insertItem(_, let index, _), .replaceItem(_, let index, _): [.index(index)]
+        }
+        return names.compactMap { last in
+            let full = container + [last]
+            let cut = full.firstIndex { $0.key == nil } ?? full.count
+            guard cut > 0, let key = full[cut - 1].key else { return nil }
+            return (full[..<(cut - 1)].compactMap(\.key), key)
         }
     }
 
     /// Applies the edits, in order, to a value tree (a pure transformation of values). Each edit
-    /// costs the depth of its dict, however many edits and entries there are: the dicts on the
-    /// edited paths are opened once into mutable boxes and closed again at the end.
+    /// costs the depth of its container, however many edits and entries there are: the
+    /// containers on the edited paths are opened once into mutable boxes and closed at the end.
     public static func apply(_ edits: [PlannedEdit], to value: PlistValue) -> PlistValue {
-        let root = DictBox(value)
+        let root = ValueBox(value)
         for edit in edits {
+            let box = root.box(at: edit.container[...])
             switch edit {
-            case .rename(let path, let from, let to):
-                root.box(at: path[...])?.rename(from, to: to)
-            case .remove(let path, let key):
-                root.box(at: path[...])?.set(key, nil)
-            case .insert(let path, let key, let new), .replace(let path, let key, let new):
-                root.box(at: path[...])?.set(key, new)
+            case .rename(_, let from, let to): box?.rename(from, to: to)
+            case .remove(_, let key): box?.set(.key(key), nil)
+            case .insert(_, let key, let new), .replace(_, let key, let new): box?.set(.key(key), new)
+            case .removeItem(_, let index): box?.removeItem(at: index)
+            case .insertItem(_, let index, let new): box?.insertItem(new, at: index)
+            case .replaceItem(_, let index, let new): box?.set(.index(index), new)
             }
         }
         return root.value
     }
 
-    /// A dict of the value tree being edited, with the dicts below it that edits reach.
-    private final class DictBox {
-        /// `nil` when the value is not a dict (edits below it do nothing).
+    /// A dict or array of the value tree being edited, with the containers below it that
+    /// edits reach.
+    private final class ValueBox {
         var entries: [String: PlistValue]?
+        var items: [PlistValue]?
         let original: PlistValue
-        var opened: [String: DictBox] = [:]
+        /// Opened children of a dict by key (arrays are edited in place: their items move).
+        var opened: [String: ValueBox] = [:]
+        var openedItems: [Int: ValueBox] = [:]
 
         init(_ value: PlistValue) {
             original = value
-            if case .dict(let entries) = value { self.entries = entries }
+            switch value {
+            case .dict(let entries): self.entries = entries
+            case .array(let items): self.items = items
+            default: break
+            }
         }
 
-        func box(at path: ArraySlice<String>) -> DictBox? {
-            guard entries != nil else { return nil }
+        func box(at path: ArraySlice<PathStep>) -> ValueBox? {
             guard let step = path.first else { return self }
-            if opened[step] == nil {
-                guard let child = entries?[step] else { return nil }
-                opened[step] = DictBox(child)
+            switch step {
+            case .key(let key):
+                if opened[key] == nil {
+                    guard let child = entries?[key] else { return nil }
+                    opened[key] = ValueBox(child)
+                }
+                return opened[key]?.box(at: path.dropFirst())
+            case .index(let index):
+                guard let items, items.indices.contains(index) else { return nil }
+                if openedItems[index] == nil {
+                    openedItems[index] = ValueBox(items[index])
+                }
+                return openedItems[index]?.box(at: path.dropFirst())
             }
-            return opened[step]?.box(at: path.dropFirst())
         }
 
         func rename(_ from: String, to: String) {
@@ -63,15 +100,46 @@ public enum PlannedEdit: Sendable, Equatable {
             opened[to] = opened.removeValue(forKey: from)
         }
 
-        func set(_ key: String, _ value: PlistValue?) {
-            entries?[key] = value
-            opened[key] = nil
+        func set(_ step: PathStep, _ value: PlistValue?) {
+            switch step {
+            case .key(let key):
+                entries?[key] = value
+                opened[key] = nil
+            case .index(let index):
+                guard let value, items?.indices.contains(index) == true else { return }
+                closeItems()
+                items?[index] = value
+            }
+        }
+
+        func removeItem(at index: Int) {
+            guard items?.indices.contains(index) == true else { return }
+            closeItems()
+            items?.remove(at: index)
+        }
+
+        func insertItem(_ value: PlistValue, at index: Int) {
+            guard let count = items?.count, (0...count).contains(index) else { return }
+            closeItems()
+            items?.insert(value, at: index)
+        }
+
+        /// Writes opened item boxes back, so positions can shift.
+        private func closeItems() {
+            for (index, box) in openedItems { items?[index] = box.value }
+            openedItems = [:]
         }
 
         var value: PlistValue {
-            guard var entries else { return original }
-            for (key, box) in opened { entries[key] = box.value }
-            return .dict(entries)
+            if var entries {
+                for (key, box) in opened { entries[key] = box.value }
+                return .dict(entries)
+            }
+            if var items {
+                for (index, box) in openedItems { items[index] = box.value }
+                return .array(items)
+            }
+            return original
         }
     }
 }
@@ -83,7 +151,13 @@ extension NewValue {
         case .bool(let flag): .bool(flag)
         case .string(let text): .string(text)
         case .integer(let number): .integer(Int128(number))
+        case .real(let number): .real(number)
+        case .date(let text): .date(text)
+        case .data(let bytes): .data(bytes)
         case .emptyDict: .dict([:])
+        case .emptyArray: .array([])
+        case .array(let items): .array(items.map(\.plistValue))
+        case .dict(let entries): .dict(Dictionary(entries.map { ($0.key, $0.value.plistValue) }, uniquingKeysWith: { _, last in last }))
         }
     }
 }

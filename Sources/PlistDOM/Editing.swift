@@ -7,6 +7,8 @@
 extension PlistDocument {
     public enum EditError: Error, Equatable {
         case notADict
+        case notAnArray
+        /// The entry or item is not in the given container.
         case notInThisDict
     }
 
@@ -45,16 +47,18 @@ extension PlistDocument {
         fragments[index] = made.fragment
         nodes[Int(index)].hasFragment = true
         let node = nodes[Int(index)]
-        guard node.hasSource else { return }
-        if let existing = replacementSplice[index] {
-            // It had its content rewritten (an expanded dict): now the whole element goes.
-            splices[existing].lower = Int(node.start)
-            splices[existing].upper = Int(node.end)
-            splices[existing].items = [.node(index)]
-            spliceChanged()
-        } else {
-            replaceSource(of: index, lower: Int(node.start), upper: Int(node.end), with: [.node(index)])
+        if node.hasSource {
+            if let existing = replacementSplice[index] {
+                // It had its content rewritten (an expanded dict): now the whole element goes.
+                splices[existing].lower = Int(node.start)
+                splices[existing].upper = Int(node.end)
+                splices[existing].items = [.node(index)]
+                spliceChanged()
+            } else {
+                replaceSource(of: index, lower: Int(node.start), upper: Int(node.end), with: [.node(index)])
+            }
         }
+        fill(index, with: value)
     }
 
     /// Inserts `key` = `value` into `dict` directly after `entry`, or as the first entry when
@@ -66,60 +70,46 @@ extension PlistDocument {
         guard nodes[Int(dict.index)].kind == .dict else { throw .notADict }
         if let entry {
             guard nodes[Int(entry.value.index)].parent == dict.index else { throw .notInThisDict }
-            noteEdit()
-            let keyNode = makeNode(MadeElement.key(key), indent: nil)
-            let valueNode = makeNode(value.made, indent: indentation(of: entry.key))
-            let items: [Item] = [
-                .bytes(linePrefix(before: entry.key.index)), .node(keyNode),
-                .bytes(separator(of: entry)), .node(valueNode),
-            ]
-            link([keyNode, valueNode], into: dict.index, after: entry.value.index)
-            let anchor = entry.value.index
-            if nodes[Int(anchor)].hasSource {
-                let splice: Int
-                if let existing = afterValueSplice[anchor] {
-                    splice = existing
-                } else {
-                    let position = endOfLineComments(after: anchor)
-                    splice = addSplice(Splice(lower: position, upper: position, role: .afterValue, anchor: dict.index, items: []))
-                    afterValueSplice[anchor] = splice
-                    afterValueOffsets.insert(position)
-                }
-                // Directly after the value: before entries inserted after it earlier.
-                splices[splice].items.insert(contentsOf: items, at: 0)
-                setHome(.splice(splice), of: [keyNode, valueNode])
-            } else {
-                insertItems(items, after: anchor, homing: [keyNode, valueNode])
-            }
-            return DictEntry(key: PlistElement(self, keyNode), value: PlistElement(self, valueNode))
         }
         noteEdit()
-        if let first = dict.entries.first {
-            let keyNode = makeNode(MadeElement.key(key), indent: nil)
-            let valueNode = makeNode(value.made, indent: indentation(of: first.key))
-            let items: [Item] = [
-                .node(keyNode), .bytes(separator(of: first)), .node(valueNode),
-                .bytes(linePrefix(before: first.key.index)),
-            ]
-            link([keyNode, valueNode], into: dict.index, after: nodes[Int(first.key.index)].previous)
-            let anchor = first.key.index
-            if nodes[Int(anchor)].hasSource {
-                let splice: Int
-                if let existing = beforeKeySplice[anchor] {
-                    splice = existing
-                } else {
-                    let position = Int(nodes[Int(anchor)].start)
-                    splice = addSplice(Splice(lower: position, upper: position, role: .beforeKey, anchor: dict.index, items: []))
-                    beforeKeySplice[anchor] = splice
-                }
-                splices[splice].items.append(contentsOf: items)
-                setHome(.splice(splice), of: [keyNode, valueNode])
-            } else {
-                insertItems(items, before: anchor, homing: [keyNode, valueNode])
-            }
-            return DictEntry(key: PlistElement(self, keyNode), value: PlistElement(self, valueNode))
+        let keyNode = makeNode(MadeElement.key(key), indent: nil)
+        let valueNode: Int32
+        if let entry {
+            valueNode = makeNode(value.made, indent: indentation(of: entry.key))
+            place([.bytes(linePrefix(before: entry.key.index)), .node(keyNode), .bytes(separator(of: entry)), .node(valueNode)],
+                  nodes: [keyNode, valueNode], into: dict.index, after: entry.value.index)
+        } else if let first = dict.entries.first {
+            valueNode = makeNode(value.made, indent: indentation(of: first.key))
+            place([.node(keyNode), .bytes(separator(of: first)), .node(valueNode), .bytes(linePrefix(before: first.key.index))],
+                  nodes: [keyNode, valueNode], into: dict.index, before: first.key.index)
+        } else {
+            valueNode = expand(dict.index, key: keyNode, value: value.made)
         }
-        return expand(dict.index, key: key, value: value)
+        fill(valueNode, with: value)
+        return DictEntry(key: PlistElement(self, keyNode), value: PlistElement(self, valueNode))
+    }
+
+    /// Inserts `value` into `array` directly after `item`, or as the first item when `item` is
+    /// `nil`. Returns the new item.
+    @discardableResult
+    public func insert(item value: NewValue, into array: PlistElement, after item: PlistElement? = nil) throws(EditError) -> PlistElement {
+        guard nodes[Int(array.index)].kind == .array else { throw .notAnArray }
+        if let item {
+            guard nodes[Int(item.index)].parent == array.index else { throw .notInThisDict }
+        }
+        noteEdit()
+        let node: Int32
+        if let item {
+            node = makeNode(value.made, indent: indentation(of: item))
+            place([.bytes(linePrefix(before: item.index)), .node(node)], nodes: [node], into: array.index, after: item.index)
+        } else if let first = array.childElements.first(where: { _ in true }) {
+            node = makeNode(value.made, indent: indentation(of: first))
+            place([.node(node), .bytes(linePrefix(before: first.index))], nodes: [node], into: array.index, before: first.index)
+        } else {
+            node = expand(array.index, key: nil, value: value.made)
+        }
+        fill(node, with: value)
+        return PlistElement(self, node)
     }
 
     /// Removes `entry` with the whitespace that leads up to its key; comments outside the
@@ -128,14 +118,82 @@ extension PlistDocument {
         let key = entry.key.index, value = entry.value.index
         guard nodes[Int(key)].parent == dict.index, nodes[Int(value)].parent == dict.index else { throw .notInThisDict }
         noteEdit()
-        if nodes[Int(key)].hasSource {
-            let lower = removalStart(before: key)
-            _ = addSplice(Splice(lower: lower, upper: Int(nodes[Int(value)].end), role: .replacement, items: []))
-        } else if let home = homes[key] {
-            removeItems(from: key, through: value, in: home)
+        removeRun(from: key, through: value)
+    }
+
+    /// Removes `item` from `array` with the whitespace that leads up to it.
+    public func remove(item: PlistElement, from array: PlistElement) throws(EditError) {
+        guard nodes[Int(array.index)].kind == .array else { throw .notAnArray }
+        guard nodes[Int(item.index)].parent == array.index else { throw .notInThisDict }
+        noteEdit()
+        removeRun(from: item.index, through: item.index)
+    }
+
+    private func removeRun(from first: Int32, through last: Int32) {
+        if nodes[Int(first)].hasSource {
+            let lower = removalStart(before: first)
+            _ = addSplice(Splice(lower: lower, upper: Int(nodes[Int(last)].end), role: .replacement, items: []))
+        } else if let home = homes[first] {
+            removeItems(from: first, through: last, in: home)
         }
-        unlink(key)
-        unlink(value)
+        unlink(first)
+        if last != first { unlink(last) }
+    }
+
+    /// Puts the entries or items of a container value into the element just made for it.
+    private func fill(_ index: Int32, with value: NewValue) {
+        let (entries, items) = value.contents
+        let container = PlistElement(self, index)
+        var lastEntry: DictEntry?
+        for entry in entries {
+            lastEntry = try? insert(key: entry.key, value: entry.value, into: container, after: lastEntry)
+        }
+        var lastItem: PlistElement?
+        for item in items {
+            lastItem = try? insert(item: item, into: container, after: lastItem)
+        }
+    }
+
+    /// Links `added` after `anchor` (the last element of the entry or item before them) and
+    /// puts their bytes there.
+    private func place(_ items: [Item], nodes added: [Int32], into container: Int32, after anchor: Int32) {
+        link(added, into: container, after: anchor)
+        guard nodes[Int(anchor)].hasSource else {
+            insertItems(items, after: anchor, homing: added)
+            return
+        }
+        let splice: Int
+        if let existing = afterValueSplice[anchor] {
+            splice = existing
+        } else {
+            let position = endOfLineComments(after: anchor)
+            splice = addSplice(Splice(lower: position, upper: position, role: .afterValue, anchor: container, items: []))
+            afterValueSplice[anchor] = splice
+            afterValueOffsets.insert(position)
+        }
+        // Directly after the anchor: before what was inserted after it earlier.
+        splices[splice].items.insert(contentsOf: items, at: 0)
+        setHome(.splice(splice), of: added)
+    }
+
+    /// Links `added` before `anchor` (the first element of the container) and puts their bytes
+    /// there.
+    private func place(_ items: [Item], nodes added: [Int32], into container: Int32, before anchor: Int32) {
+        link(added, into: container, after: nodes[Int(anchor)].previous)
+        guard nodes[Int(anchor)].hasSource else {
+            insertItems(items, before: anchor, homing: added)
+            return
+        }
+        let splice: Int
+        if let existing = beforeKeySplice[anchor] {
+            splice = existing
+        } else {
+            let position = Int(nodes[Int(anchor)].start)
+            splice = addSplice(Splice(lower: position, upper: position, role: .beforeKey, anchor: container, items: []))
+            beforeKeySplice[anchor] = splice
+        }
+        splices[splice].items.append(contentsOf: items)
+        setHome(.splice(splice), of: added)
     }
 
     // MARK: - Tree links
@@ -254,57 +312,60 @@ extension PlistDocument {
         spliceChanged()
     }
 
-    /// Turns an empty `<dict/>`, `<dict></dict>` or comment-only dict into one holding one entry.
-    private func expand(_ dict: Int32, key: String, value: NewValue) -> DictEntry {
-        let outer = indentation(ofNode: dict)
+    /// Turns an empty `<dict/>`, `<array></array>` or comment-only container into one holding
+    /// one entry (`key` made, then `value`) or one item (`value`). Returns the value's node.
+    private func expand(_ container: Int32, key keyNode: Int32?, value: MadeElement) -> Int32 {
+        let outer = indentation(ofNode: container)
         let inner = outer + style.indentUnit
-        let keyNode = makeNode(MadeElement.key(key), indent: nil)
-        let valueNode = makeNode(value.made, indent: inner)
+        let valueNode = makeNode(value, indent: inner)
+        let added = (keyNode.map { [$0] } ?? []) + [valueNode]
         var head: ArraySlice<UInt8> = []
         var tail = ArraySlice(style.lineEnding + outer)
-        if let first = currentContentStart(of: dict), !first.isEmpty {
+        if let first = currentContentStart(of: container), !first.isEmpty {
             let trailing = first.trailingWhitespace
             head = first[..<trailing.startIndex]
             if let lineBreak = trailing.fromLastLineBreak { tail = lineBreak }
         }
-        let items: [Item] = [
-            .bytes(Array(head) + style.lineEnding + inner), .node(keyNode),
-            .bytes(defaultSeparator(indent: inner)), .node(valueNode), .bytes(Array(tail)),
-        ]
-        let node = nodes[Int(dict)]
+        var items: [Item] = [.bytes(Array(head) + style.lineEnding + inner)]
+        if let keyNode { items += [.node(keyNode), .bytes(defaultSeparator(indent: inner))] }
+        items += [.node(valueNode), .bytes(Array(tail))]
+        let node = nodes[Int(container)]
+        let name = node.kind.name ?? "dict"
+        let (openTag, closeTag) = (Array("<\(name)>".utf8), Array("</\(name)>".utf8))
         if node.hasFragment {
-            if fragments[dict]?.endTag == nil {
-                fragments[dict]?.startTag = Array("<dict>".utf8)
-                fragments[dict]?.endTag = Array("</dict>".utf8)
+            if fragments[container]?.endTag == nil {
+                fragments[container]?.startTag = openTag
+                fragments[container]?.endTag = closeTag
             }
-            fragments[dict]?.content = items
-            setHome(.fragment(dict), of: [keyNode, valueNode])
+            fragments[container]?.content = items
+            setHome(.fragment(container), of: added)
         } else {
             let splice: Int
             if node.wasSelfClosingInSource {
-                splice = replaceSource(of: dict, lower: Int(node.start), upper: Int(node.end),
-                                       with: [.bytes(Array("<dict>".utf8))] + items + [.bytes(Array("</dict>".utf8))])
+                splice = replaceSource(of: container, lower: Int(node.start), upper: Int(node.end),
+                                       with: [.bytes(openTag)] + items + [.bytes(closeTag)])
             } else {
-                splice = replaceSource(of: dict, lower: Int(node.startTagEnd), upper: Int(node.endTagStart), with: items)
+                splice = replaceSource(of: container, lower: Int(node.startTagEnd), upper: Int(node.endTagStart), with: items)
             }
-            setHome(.splice(splice), of: [keyNode, valueNode])
+            setHome(.splice(splice), of: added)
         }
-        nodes[Int(dict)].isSelfClosing = false
-        link([keyNode, valueNode], into: dict, after: -1)
-        return DictEntry(key: PlistElement(self, keyNode), value: PlistElement(self, valueNode))
+        nodes[Int(container)].isSelfClosing = false
+        link(added, into: container, after: -1)
+        return valueNode
     }
 
     /// The bytes an element with no child elements holds now, up to its first item made by an
     /// edit: what `expand` keeps (comments) in front of the new entry.
     private func currentContentStart(of dict: Int32) -> ArraySlice<UInt8>? {
         let node = nodes[Int(dict)]
+        let openTag = Array("<\(node.kind.name ?? "dict")>".utf8)
         if node.hasFragment {
             guard case .bytes(let bytes)? = fragments[dict]?.content.first else { return nil }
             return bytes[...]
         }
         if let splice = replacementSplice[dict] {
             guard case .bytes(let bytes)? = splices[splice].items.first(where: {
-                if case .bytes(let b) = $0 { b != Array("<dict>".utf8) } else { true }
+                if case .bytes(let b) = $0 { b != openTag } else { true }
             }) else { return nil }
             return bytes[...]
         }

@@ -1,18 +1,71 @@
-/// A value to write into a document by an edit.
-public enum NewValue: Sendable, Equatable {
+/// A value to write into a document by an edit. Dicts keep the order their entries are given in.
+public indirect enum NewValue: Sendable, Hashable {
     case bool(Bool)
     case string(String)
     case integer(Int)
+    case real(Double)
+    /// ISO 8601 text, e.g. `2026-11-21T12:00:00Z`.
+    case date(String)
+    case data([UInt8])
     /// An empty dict, written `<dict/>`.
     case emptyDict
+    /// An empty array, written `<array/>`.
+    case emptyArray
+    case array([NewValue])
+    case dict([Entry])
 
+    public struct Entry: Sendable, Hashable {
+        public var key: String
+        public var value: NewValue
+        public init(_ key: String, _ value: NewValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The value as written, copied from an element of a document (entry order kept).
+    public init(_ element: PlistElement) {
+        switch element.kind {
+        case .true?: self = .bool(true)
+        case .false?: self = .bool(false)
+        case .integer?: self = .integer(Int(PlistValue.parseInteger(element.text.trimmingWhitespace) ?? 0))
+        case .real?: self = .real(PlistValue.parseReal(element.text.trimmingWhitespace) ?? .nan)
+        case .date?: self = .date(String(element.text.trimmingWhitespace))
+        case .data?: self = .data(Base64.decode(element.text) ?? [])
+        case .array?: self = .array(element.children.map(NewValue.init))
+        case .dict?: self = .dict(element.entries.map { Entry($0.name, NewValue($0.value)) })
+        case .string?, .key?, nil: self = .string(element.text)
+        }
+    }
+
+    /// The element made first; `contents` then go into it one by one.
     var made: MadeElement {
         switch self {
         case .bool(let value): MadeElement(value ? .true : .false, text: nil)
         case .string(let text): MadeElement(.string, text: text)
         case .integer(let value): MadeElement(.integer, text: String(value))
-        case .emptyDict: MadeElement(.dict, text: nil)
+        case .real(let value): MadeElement(.real, text: Self.spell(value))
+        case .date(let text): MadeElement(.date, text: text)
+        case .data(let bytes): MadeElement(.data, text: Base64.encode(bytes))
+        case .emptyDict, .dict: MadeElement(.dict, text: nil)
+        case .emptyArray, .array: MadeElement(.array, text: nil)
         }
+    }
+
+    /// The entries or items that go into the element `made` makes.
+    var contents: (entries: [Entry], items: [NewValue]) {
+        switch self {
+        case .dict(let entries): (entries, [])
+        case .array(let items): ([], items)
+        default: ([], [])
+        }
+    }
+
+    /// A real as plist readers read it back: the shortest text that round-trips.
+    static func spell(_ value: Double) -> String {
+        if value.isNaN { return "nan" }
+        if value.isInfinite { return value < 0 ? "-inf" : "+inf" }
+        return "\(value)"
     }
 }
 

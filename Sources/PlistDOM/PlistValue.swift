@@ -114,6 +114,25 @@ enum Base64 {
         return table
     }()
 
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Standard base64 with `=` padding, on one line.
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var buffer: UInt32 = 0
+            for (offset, byte) in chunk.enumerated() { buffer |= UInt32(byte) << UInt32(16 - 8 * offset) }
+            for slot in 0..<4 {
+                out.append(slot <= chunk.count ? alphabet[Int((buffer >> UInt32(18 - 6 * slot)) & 63)] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Decodes base64, ignoring whitespace as plist readers do; `nil` if it is not base64.
     static func decode(_ text: String) -> [UInt8]? {
         var out: [UInt8] = []

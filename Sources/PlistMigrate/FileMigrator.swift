@@ -11,9 +11,26 @@ import PlistDOM
 /// the recorded edits applied.
 public struct FileMigrator: Sendable {
     public let plan: MigrationPlan
+    /// The root keys some pass needs a file to hold, as bytes; `nil` when a pass may edit any
+    /// file (a recipe that sets a root key where it is absent).
+    private let rootKeyMarkers: [[UInt8]]?
+    /// Why a file holding none of them is skipped: "no NSAppTransportSecurity".
+    private let noRootKeyReason: String
 
     public init(plan: MigrationPlan) {
         self.plan = plan
+        let passes = plan.selected + plan.heldBack
+        var keys: [String] = []
+        var anyFile = false
+        for pass in passes {
+            guard pass.needsRootKeys, let declared = pass.rootKeys else {
+                anyFile = true
+                break
+            }
+            for key in declared where !keys.contains(key) { keys.append(key) }
+        }
+        rootKeyMarkers = anyFile ? nil : keys.map { $0 == ATSKey.appTransportSecurity ? Self.atsMarker : Array($0.utf8) }
+        noRootKeyReason = "no " + (keys.isEmpty ? ATSKey.appTransportSecurity : keys.joined(separator: " or "))
     }
 
     /// - Parameter skipIfNotApplicable: for files found by walking: a file that is not an XML
@@ -33,7 +50,7 @@ public struct FileMigrator: Sendable {
         result.output = bytes
         var document: PlistDocument
         do {
-            if skipIfNotApplicable, let reason = Self.skipReasonWithoutTree(bytes) {
+            if skipIfNotApplicable, let reason = skipReasonWithoutTree(bytes) {
                 result.status = .skipped
                 result.skipReason = reason
                 return result
@@ -53,17 +70,17 @@ public struct FileMigrator: Sendable {
             }
             return result
         }
-        guard hasAppTransportSecurity(document) else {
+        guard holdsARootKey(document) else {
             if skipIfNotApplicable {
                 result.status = .skipped
-                result.skipReason = "no NSAppTransportSecurity"
+                result.skipReason = noRootKeyReason
             }
             return result
         }
-
-        let target = deploymentTarget ?? projectTarget?() ?? Self.deploymentTarget(declaredIn: document)
+        let hasATS = hasAppTransportSecurity(document)
+        let target = hasATS ? deploymentTarget ?? projectTarget?() ?? Self.deploymentTarget(declaredIn: document) : nil
         result.deploymentTarget = target
-        result.hasAppTransportSecurity = true
+        result.hasAppTransportSecurity = hasATS
         let eras = target?.supportedEras ?? OSEra.allCases
         if let duplicates = Self.duplicateKeyDiagnostics(document) {
             result.diagnostics = duplicates
@@ -71,8 +88,7 @@ public struct FileMigrator: Sendable {
         }
         var plannedEdits: [PlannedEdit] = []
         // Taken just before the first edit, so files no pass touches pay nothing for them.
-        var originalValue: PlistValue?
-        var originalATSRange: Range<Int>?
+        var originalDocument: PlistDocument?
         var configuration: ATSConfiguration?
         var current = bytes
         var ats = MigrationSession.appTransportSecurity(of: document)
@@ -94,10 +110,9 @@ public struct FileMigrator: Sendable {
             heldBack = [:]
             for migration in plan.selected {
                 let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats)
-                if originalValue == nil {
+                if originalDocument == nil {
                     session.beforeFirstEdit = {
-                        originalValue = Self.atsValue(document)
-                        originalATSRange = Self.atsEntryRange(in: document)
+                        originalDocument = document.copy()
                         configuration = ATSConfiguration(document: document)
                     }
                 }
@@ -112,6 +127,11 @@ public struct FileMigrator: Sendable {
                     result.diagnostics += session.diagnostics
                     plannedEdits += session.plannedEdits
                     continue
+                }
+                if let edit = session.plannedEdits.first(where: { !migration.undeclaredRootKeys($0).isEmpty }) {
+                    let keys = migration.undeclaredRootKeys(edit).joined(separator: ", ")
+                    let declared = (migration.rootKeys ?? []).joined(separator: ", ")
+                    return Self.internalError("\(migration.id) edited \(keys), outside the root keys it declares (\(declared))", result)
                 }
                 let changed = ATSConfiguration(document: document)
                 let delta = configuration.map { PolicyDelta.Changes(before: $0, after: changed, eras: eras) }
@@ -144,8 +164,7 @@ public struct FileMigrator: Sendable {
         }
         result.output = current
         if current != bytes {
-            if let failure = Self.verify(original: bytes, originalValue: originalValue, atsRange: originalATSRange,
-                                         output: current, edits: plannedEdits) {
+            if let failure = EditCheck.failure(original: bytes, originalDocument: originalDocument, output: current, edits: plannedEdits) {
                 return Self.internalError(failure, result)
             }
             result.status = .changed
@@ -262,19 +281,27 @@ public struct FileMigrator: Sendable {
     /// it needs the full parse. A file that cannot hold the ATS key is never edited, and whether
     /// an unrelated plist is well-formed is not this tool's business (repositories keep broken
     /// test fixtures on purpose).
-    static func skipReasonWithoutTree(_ bytes: [UInt8]) -> String? {
-        cannotHoldAppTransportSecurity(bytes) ? "no NSAppTransportSecurity" : nil
+    func skipReasonWithoutTree(_ bytes: [UInt8]) -> String? {
+        guard let markers = rootKeyMarkers else { return nil }
+        return Self.cannotHold(markers, bytes) ? noRootKeyReason : nil
     }
 
-    /// True when no spelling of the key `NSAppTransportSecurity` can be in `bytes`: neither the
-    /// plain name nor a character reference or CDATA section that could spell it. UTF-16 and
-    /// UTF-32 text spells it with NUL bytes between the letters, so such files always get the
-    /// full parse (which names their encoding).
-    static func cannotHoldAppTransportSecurity(_ bytes: [UInt8]) -> Bool {
+    /// True when no spelling of any of the `keys` can be in `bytes`: neither the plain name nor
+    /// a character reference or CDATA section that could spell it. UTF-16 and UTF-32 text
+    /// spells it with NUL bytes between the letters, so such files always get the full parse
+    /// (which names their encoding).
+    static func cannotHold(_ keys: [[UInt8]], _ bytes: [UInt8]) -> Bool {
         if bytes.prefix(4).contains(0) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             return false
         }
-        return !bytes.containsBytes(atsMarker) && !bytes.containsBytes(Array("&#".utf8)) && !bytes.containsBytes(Array("[CDATA[".utf8))
+        return !keys.contains(where: bytes.containsBytes) && !bytes.containsBytes(Array("&#".utf8))
+            && !bytes.containsBytes(Array("[CDATA[".utf8))
+    }
+
+    /// `NSAppTransportSecurity` holds `NSAppTransport`; the shorter marker is what
+    /// `cannotHold` looks for in files the built-in passes alone may edit.
+    static func cannotHoldAppTransportSecurity(_ bytes: [UInt8]) -> Bool {
+        cannotHold([atsMarker], bytes)
     }
 
     /// Why a walked file whose parse failed this way is skipped rather than an error: it is not
@@ -289,6 +316,18 @@ public struct FileMigrator: Sendable {
 
     private static let atsMarker = Array("NSAppTransport".utf8)
 
+    /// Whether a pass may have something to do in `document`: its root dict holds one of the
+    /// root keys the passes need (any file when a pass needs none).
+    private func holdsARootKey(_ document: PlistDocument) -> Bool {
+        guard let markers = rootKeyMarkers else { return true }
+        let root = document.rootValue
+        guard root.name == "dict" else { return false }
+        return markers.contains { marker in
+            let key = marker == Self.atsMarker ? ATSKey.appTransportSecurity : String(decoding: marker, as: UTF8.self)
+            return root[key: key] != nil
+        }
+    }
+
     private func hasAppTransportSecurity(_ document: PlistDocument) -> Bool {
         document.rootValue.name == "dict" && document.rootValue[key: ATSKey.appTransportSecurity] != nil
     }
@@ -302,63 +341,7 @@ public struct FileMigrator: Sendable {
         }
     }
 
-    /// Why `output` is not a safe rewrite of `original`, or `nil` when it is. Independent of
-    /// the edit code, in three steps:
-    /// 1. every byte outside the root ATS value is the original's (`atsRange`, taken before any
-    ///    edit), which locates the new ATS value in the output;
-    /// 2. the whole output is well-formed XML (libxml2 re-reads every byte);
-    /// 3. the new ATS value, parsed on its own, is exactly one valid plist value, and equals the
-    ///    original ATS value with exactly the recorded `edits` applied.
-    /// The original was a valid plist and only one value element was swapped for another, so
-    /// the output is a valid plist too: no tree of the unchanged part needs building again.
-    static func verify(
-        original: [UInt8], originalValue: PlistValue?, atsRange oldRange: Range<Int>?, output: [UInt8], edits: [PlannedEdit]
-    ) -> String? {
-        let oldRange = oldRange ?? (try? PlistDocument(parsing: original)).flatMap { atsEntryRange(in: $0) }
-        guard let oldRange else { return "the original has no NSAppTransportSecurity value" }
-        let suffixCount = original.count - oldRange.upperBound
-        guard output.count >= oldRange.lowerBound + suffixCount,
-            original[..<oldRange.lowerBound] == output[..<oldRange.lowerBound],
-            original[oldRange.upperBound...] == output[(output.count - suffixCount)...]
-        else { return "bytes outside NSAppTransportSecurity changed" }
-        do {
-            try PlistDocument.checkWellFormed(output)
-        } catch {
-            return "the rewritten file does not parse (\(error))"
-        }
-        let newValue = output[oldRange.lowerBound..<(output.count - suffixCount)]
-        let open = Array("<plist>".utf8)
-        let fragment: PlistDocument
-        do {
-            fragment = try PlistDocument(parsing: open + newValue + Array("</plist>".utf8))
-        } catch {
-            return "the rewritten NSAppTransportSecurity value does not parse (\(error))"
-        }
-        // Exactly one element, nothing around it: the bytes between the fixed parts are the value.
-        guard fragment.byteRange(of: fragment.rootValue) == open.count..<(open.count + newValue.count) else {
-            return "bytes outside NSAppTransportSecurity changed"
-        }
-        // Identical bytes around the ATS value mean identical values there, so only the ATS
-        // subtree is compared: the original's, as read before any edit (snapshot taken by the
-        // first session that edits; without one, parse the original), with the edits applied.
-        guard let before = originalValue ?? (try? PlistDocument(parsing: original)).map(atsValue) else {
-            return "the original does not parse"
-        }
-        let after = PlistValue.dict([ATSKey.appTransportSecurity: fragment.value])
-        guard after == PlannedEdit.apply(edits, to: before) else {
-            return "the rewritten values differ from the planned edits"
-        }
-        return nil
-    }
-
-    /// `{NSAppTransportSecurity: value}`: the part of the value tree migrations may change, in
-    /// the shape the recorded edit paths (from the root) expect.
-    static func atsValue(_ document: PlistDocument) -> PlistValue {
-        guard let ats = document.rootValue[key: ATSKey.appTransportSecurity] else { return .dict([:]) }
-        return .dict([ATSKey.appTransportSecurity: PlistValue(ats)])
-    }
-
-    /// The byte-level part of `verify` alone, for callers without recorded edits.
+    /// Whether every byte outside the root ATS value is the same (for tests of ATS-only runs).
     static func verifyBytesOutsideATS(original: [UInt8], output: [UInt8]) -> String? {
         guard let before = try? PlistDocument(parsing: original), let after = try? PlistDocument(parsing: output)
         else { return "a file does not parse" }

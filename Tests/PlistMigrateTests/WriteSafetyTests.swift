@@ -68,8 +68,8 @@ import PlistDOM
         """.utf8)
 
     @Test(arguments: [
-        (EditsOutsideATS() as any Migration, "bytes outside NSAppTransportSecurity changed"),
-        (UnrecordedEdit() as any Migration, "the rewritten values differ from the planned edits"),
+        (EditsOutsideATS() as any Migration, "BUG001 edited CFBundleName, Renamed, outside the root keys it declares (NSAppTransportSecurity)"),
+        (UnrecordedEdit() as any Migration, "bytes changed where no edit was recorded"),
         (MisrecordedEdit() as any Migration, "the rewritten values differ from the planned edits"),
         (NeverSettles() as any Migration, "the passes did not settle after 8 rounds"),
     ])
@@ -104,22 +104,23 @@ import PlistDOM
     /// replaces the ATS value (`<dict>` … `</dict>`) with something that must be refused.
     @Test(arguments: [
         ("<dict>\n\t\t<key>NSAllowsArbitraryLoads</key>\n\t\t<true/>\n\t", "the rewritten file does not parse"),
-        ("<dict/><dict/>", "the rewritten NSAppTransportSecurity value does not parse"),
-        ("<dict/> <!-- x -->", "bytes outside NSAppTransportSecurity changed"),
-        ("<dict><key>a</key></dict>", "the rewritten NSAppTransportSecurity value does not parse"),
+        ("<dict/><dict/>", "the rewritten value NSAppTransportSecurity does not parse"),
+        ("<dict/> <!-- x -->", "bytes outside the edited values (NSAppTransportSecurity) changed"),
+        ("<dict><key>a</key></dict>", "the rewritten value NSAppTransportSecurity does not parse"),
         ("<array/>", "the rewritten values differ from the planned edits"),
     ])
     func malformedOrMisplacedRewritesAreRefused(_ replacement: String, _ reason: String) throws {
         let text = String(decoding: Self.input, as: UTF8.self)
         let start = try #require(text.range(of: "<dict>\n\t\t<key>NSAllowsArbitraryLoads"))
         let end = try #require(text.range(of: "</dict>", range: start.upperBound..<text.endIndex))
-        let oldRange = text.utf8.distance(from: text.startIndex, to: start.lowerBound)
-            ..< text.utf8.distance(from: text.startIndex, to: end.upperBound)
         let output = Array(text.replacingCharacters(in: start.lowerBound..<end.upperBound, with: replacement).utf8)
-        let failure = FileMigrator.verify(original: Self.input, originalValue: nil, atsRange: oldRange, output: output, edits: [])
+        // An edit that changes nothing makes the ATS dict the one edited value.
+        let edits = [PlannedEdit.replace(dict: [.key("NSAppTransportSecurity")], key: "NSAllowsArbitraryLoads", value: .bool(true))]
+        let failure = EditCheck.failure(original: Self.input, originalDocument: nil, output: output, edits: edits)
         #expect(failure?.hasPrefix(reason) == true, "\(failure ?? "accepted")")
-        // The unchanged value passes the same check.
-        #expect(FileMigrator.verify(original: Self.input, originalValue: nil, atsRange: oldRange, output: Self.input, edits: []) == nil)
+        // The unchanged value passes the same check; without any edit, no byte may change.
+        #expect(EditCheck.failure(original: Self.input, originalDocument: nil, output: Self.input, edits: edits) == nil)
+        #expect(EditCheck.failure(original: Self.input, originalDocument: nil, output: output, edits: []) == "bytes changed where no edit was recorded")
     }
 
     @Test func aFileChangedOnDiskSinceItWasReadIsNotOverwritten() throws {

@@ -52,7 +52,7 @@ public struct LintRunner {
         }
         // Walked files: binary/JSON/OpenStep ones, and ones that cannot hold the ATS key, are
         // not ours (not even parsed).
-        if !file.explicit, isNotAPlist(bytes) || FileMigrator.skipReasonWithoutTree(bytes) != nil { return ([], false) }
+        if !file.explicit, isNotAPlist(bytes) || FileMigrator.cannotHoldAppTransportSecurity(bytes) { return ([], false) }
         let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
             ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
         var findings = Linter.lint(bytes, path: display, deploymentTarget: target, skipPreprocessed: !file.explicit)

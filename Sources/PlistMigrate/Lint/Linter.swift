@@ -103,6 +103,9 @@ public enum Linter {
         case .remove(_, let key): "\(key) is redundant (an equal entry exists)"
         case .insert(_, let key, let value): "add \(key) = \(short(value))"
         case .replace(_, let key, let value): "\(key) should be \(short(value))"
+        case .removeItem(let array, let index): "remove item \(index) of \(array.spelled)"
+        case .insertItem(let array, let index, let value): "add \(short(value)) at \(array.spelled):\(index)"
+        case .replaceItem(let array, let index, let value): "\(array.spelled):\(index) should be \(short(value))"
         }
         return "\(change): \(migration.title.prefix(1).lowercased() + migration.title.dropFirst())"
     }

@@ -1,0 +1,73 @@
+/// One step from a container to a value inside it: a dict's key or an array's position.
+public enum PathStep: Hashable, Sendable, CustomStringConvertible {
+    case key(String)
+    case index(Int)
+
+    public var key: String? {
+        if case .key(let name) = self { name } else { nil }
+    }
+
+    public var description: String {
+        switch self {
+        case .key(let name): name
+        case .index(let position): String(position)
+        }
+    }
+}
+
+extension [PathStep] {
+    /// `NSAppTransportSecurity:NSExceptionDomains:example.com`, PlistBuddy's spelling (`:` for the
+    /// root value).
+    public var spelled: String {
+        isEmpty ? ":" : map(\.description).joined(separator: ":")
+    }
+}
+
+extension PlistDocument {
+    /// The steps from the root value to `element` (`[]` for the root value itself); `nil` when
+    /// it is not in the document. Array positions count the array's current items.
+    public func path(of element: PlistElement) -> [PathStep]? {
+        let target = rootValue.index
+        var path: [PathStep] = []
+        var current = element.index
+        while current != target {
+            let node = nodes[Int(current)]
+            guard node.parent >= 0, node.kind != .key else { return nil }
+            switch nodes[Int(node.parent)].kind {
+            case .dict:
+                guard node.previous >= 0, nodes[Int(node.previous)].kind == .key else { return nil }
+                path.append(.key(text(of: node.previous)))
+            case .array:
+                var position = 0
+                var sibling = node.previous
+                while sibling >= 0 {
+                    position += 1
+                    sibling = nodes[Int(sibling)].previous
+                }
+                path.append(.index(position))
+            default:
+                return nil
+            }
+            current = node.parent
+        }
+        return isAttached(current) ? path.reversed() : nil
+    }
+
+    /// The value at `path` from the root value; `nil` when a step is missing.
+    public func element(at path: [PathStep]) -> PlistElement? {
+        var current = rootValue
+        for step in path {
+            switch step {
+            case .key(let name):
+                guard let next = current[key: name] else { return nil }
+                current = next
+            case .index(let position):
+                guard current.kind == .array, position >= 0,
+                    let next = current.childElements.dropFirst(position).first(where: { _ in true })
+                else { return nil }
+                current = next
+            }
+        }
+        return current
+    }
+}
