@@ -130,6 +130,12 @@ extension PlistDocument {
     }
 
     private func removeRun(from first: Int32, through last: Int32) {
+        if let rewrite = replacementSplice[first] {
+            // A rewritten item goes: its rewrite may start where the removal does.
+            splices[rewrite].items = []
+            splices[rewrite].anchor = -1
+            spliceChanged()
+        }
         if nodes[Int(first)].hasSource {
             let lower = removalStart(before: first)
             _ = addSplice(Splice(lower: lower, upper: Int(nodes[Int(last)].end), role: .replacement, items: []))

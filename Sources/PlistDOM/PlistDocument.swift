@@ -222,7 +222,7 @@ public final class PlistDocument {
     }
 
     /// Splice indices by offset; at one offset insertions after a value come first, then
-    /// insertions before a key, then replacements, the widest first.
+    /// insertions before a key, then replacements, the widest first, removals last.
     private func orderedSplices() -> [Int] {
         if let sortedSplices { return sortedSplices }
         let order = splices.indices.sorted { a, b in
@@ -230,6 +230,10 @@ public final class PlistDocument {
             if x.lower != y.lower { return x.lower < y.lower }
             if x.role != y.role { return x.role.rawValue < y.role.rawValue }
             if x.upper != y.upper { return x.upper > y.upper }
+            // A container's rewritten content holds what is left of a child removed over the
+            // same bytes (no whitespace between them): the rewrite prints.
+            let (xRemoval, yRemoval) = (isRemoval(a), isRemoval(b))
+            if xRemoval != yRemoval { return yRemoval }
             return a < b
         }
         sortedSplices = order

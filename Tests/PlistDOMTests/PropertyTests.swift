@@ -162,4 +162,124 @@ import Testing
         #expect(reparsed.value == model.value)
         #expect(reparsed.bytes == document.bytes)
     }
+
+    /// Every dict and array, anywhere, with its path.
+    static func containers(_ element: PlistElement, path: [PathStep] = []) -> [([PathStep], PlistElement)] {
+        switch element.kind {
+        case .dict?:
+            return [(path, element)] + element.entries.flatMap { containers($0.value, path: path + [.key($0.name)]) }
+        case .array?:
+            return [(path, element)] + element.children.enumerated().flatMap { containers($1, path: path + [.index($0)]) }
+        default:
+            return []
+        }
+    }
+
+    static func randomNewValue(_ rng: inout SplitMix64, depth: Int, counter: inout Int) -> NewValue {
+        switch Int.random(in: depth > 2 ? 2...7 : 0...7, using: &rng) {
+        case 0:
+            return .dict((0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                counter += 1
+                return NewValue.Entry("n\(counter)", randomNewValue(&rng, depth: depth + 1, counter: &counter))
+            })
+        case 1: return .array((0..<Int.random(in: 0...3, using: &rng)).map { _ in randomNewValue(&rng, depth: depth + 1, counter: &counter) })
+        case 2: return .string(texts.randomElement(using: &rng)!)
+        case 3: return .integer(Int.random(in: -5...5, using: &rng))
+        case 4: return .real([0.5, -2.25, 1e20, 3].randomElement(using: &rng)!)
+        case 5: return .data((0..<Int.random(in: 0...5, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        case 6: return .date("2026-11-21T12:00:00Z")
+        default: return [.emptyDict, .emptyArray, .bool(false)].randomElement(using: &rng)!
+        }
+    }
+
+    /// Changes the value at `path` of `value` (the expected tree, kept without the editing code).
+    static func mutate(_ value: inout PlistValue, at path: ArraySlice<PathStep>, _ change: (inout PlistValue) -> Void) {
+        guard let step = path.first else { return change(&value) }
+        switch (step, value) {
+        case (.key(let key), .dict(var entries)):
+            guard var child = entries[key] else { return }
+            mutate(&child, at: path.dropFirst(), change)
+            entries[key] = child
+            value = .dict(entries)
+        case (.index(let index), .array(var items)):
+            mutate(&items[index], at: path.dropFirst(), change)
+            value = .array(items)
+        default:
+            return
+        }
+    }
+
+    /// Array items and nested new values: random edits anywhere in random trees give exactly the
+    /// value tree the same changes give on plain values, and the output prints what it parses.
+    @Test(arguments: 0..<1000)
+    func randomEditsOfArraysAndNestedValues(seed: Int) throws {
+        var rng = SplitMix64(state: UInt64(seed) &* 104_729 &+ 1)
+        var counter = 0
+        let model = Model.dict((0..<Int.random(in: 1...5, using: &rng)).map { _ in
+            counter += 1
+            return ("k\(counter)", Self.randomModel(&rng, depth: 1, counter: &counter))
+        })
+        // A third of the trees are written on one line, with nothing between elements.
+        let compact = Int.random(in: 0..<3, using: &rng) == 0
+        let layout = Layout(
+            indent: compact ? "" : ["\t", "  "].randomElement(using: &rng)!, eol: compact ? "" : ["\n", "\r\n"].randomElement(using: &rng)!,
+            sameLine: compact || Int.random(in: 0..<4, using: &rng) == 0, comments: Bool.random(using: &rng))
+        let document = try PlistDocument(parsing: Self.document(model, layout))
+        var expected = document.value
+        for _ in 0..<Int.random(in: 1...8, using: &rng) {
+            let (path, container) = Self.containers(document.rootValue).randomElement(using: &rng)!
+            let new = Self.randomNewValue(&rng, depth: 0, counter: &counter)
+            let made = Self.plain(new)
+            counter += 1
+            if container.kind == .array {
+                let items = container.children
+                let position = items.isEmpty ? nil : Int.random(in: 0..<items.count, using: &rng)
+                switch (Int.random(in: 0..<3, using: &rng), position) {
+                case (0, let at?):
+                    try document.remove(item: items[at], from: container)
+                    Self.mutate(&expected, at: path[...]) { if case .array(var a) = $0 { a.remove(at: at); $0 = .array(a) } }
+                case (1, let at?):
+                    document.replace(items[at], with: new)
+                    Self.mutate(&expected, at: path[...]) { if case .array(var a) = $0 { a[at] = made; $0 = .array(a) } }
+                default:
+                    let after = position
+                    try document.insert(item: new, into: container, after: after.map { items[$0] })
+                    Self.mutate(&expected, at: path[...]) { if case .array(var a) = $0 { a.insert(made, at: after.map { $0 + 1 } ?? 0); $0 = .array(a) } }
+                }
+            } else {
+                let entries = container.entries
+                switch (Int.random(in: 0..<3, using: &rng), entries.randomElement(using: &rng)) {
+                case (0, let entry?):
+                    try document.remove(entry, from: container)
+                    Self.mutate(&expected, at: path[...]) { if case .dict(var d) = $0 { d[entry.name] = nil; $0 = .dict(d) } }
+                case (1, let entry?):
+                    document.replace(entry.value, with: new)
+                    Self.mutate(&expected, at: path[...]) { if case .dict(var d) = $0 { d[entry.name] = made; $0 = .dict(d) } }
+                default:
+                    let key = "i\(counter)"
+                    try document.insert(key: key, value: new, into: container, after: entries.randomElement(using: &rng))
+                    Self.mutate(&expected, at: path[...]) { if case .dict(var d) = $0 { d[key] = made; $0 = .dict(d) } }
+                }
+            }
+        }
+        let reparsed = try PlistDocument(parsing: document.bytes)
+        #expect(reparsed.value == expected, "seed \(seed)")
+        #expect(reparsed.bytes == document.bytes)
+    }
+
+    /// What a plist reader reads for a new value, worked out without the editing code.
+    static func plain(_ value: NewValue) -> PlistValue {
+        switch value {
+        case .bool(let flag): .bool(flag)
+        case .string(let text): .string(text)
+        case .integer(let number): .integer(Int128(number))
+        case .real(let number): .real(number)
+        case .date(let text): .date(text)
+        case .data(let bytes): .data(bytes)
+        case .emptyDict: .dict([:])
+        case .emptyArray: .array([])
+        case .array(let items): .array(items.map(plain))
+        case .dict(let entries): .dict(Dictionary(entries.map { ($0.key, plain($0.value)) }, uniquingKeysWith: { _, last in last }))
+        }
+    }
 }
