@@ -15,6 +15,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Recipe files are YAML: a YAML parser with line and column marks is far more than a few lines.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,7 +28,7 @@ let package = Package(
         .target(name: "PlistDOM", dependencies: ["CLibXML2"]),
         .target(name: "Migrations", dependencies: ["PlistDOM"], path: "Migrations"),
         .target(name: "ATSPolicy", dependencies: ["PlistDOM"]),
-        .target(name: "PlistMigrate", dependencies: ["Migrations", "ATSPolicy", "PlistDOM"]),
+        .target(name: "PlistMigrate", dependencies: ["Migrations", "ATSPolicy", "PlistDOM", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "plist-migrate",
             dependencies: [
@@ -44,7 +46,7 @@ let package = Package(
         // Fuzz/run.sh builds this with libFuzzer; a plain build replays inputs given as arguments.
         .executableTarget(name: "PlistFuzz", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"], path: "Fuzz/PlistFuzz"),
         .testTarget(name: "PlistDOMTests", dependencies: ["PlistDOM"]),
-        .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "PlistDOM"]),
+        .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "PlistDOM", "PlistMigrate"]),
         .testTarget(name: "ATSPolicyTests", dependencies: ["ATSPolicy", "PlistDOM"]),
         .testTarget(name: "PlistMigrateTests", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"]),
     ]

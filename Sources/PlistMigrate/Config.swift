@@ -1,5 +1,6 @@
 import Foundation
 import ATSPolicy
+import Migrations
 
 /// A `.plist-migrate.json` file: how a directory tree pins its migrations.
 ///
@@ -8,7 +9,7 @@ import ATSPolicy
 /// `exclude` globs are matched against paths relative to the config file's directory.
 public struct Config: Sendable, Equatable {
     public static let fileName = ".plist-migrate.json"
-    static let knownKeys: Set<String> = ["to", "only", "skip", "allowPolicyChange", "exclude", "minimumOS", "lint"]
+    static let knownKeys: Set<String> = ["to", "only", "skip", "allowPolicyChange", "exclude", "minimumOS", "lint", "recipes"]
 
     public var path: String
     public var selection: Selection
@@ -80,7 +81,18 @@ public struct Config: Sendable, Equatable {
             }
             minimumOS = text
         }
-        selection = Selection(only: try strings("only"), skip: try strings("skip"), to: to, allowPolicyChange: allow, minimumOS: minimumOS)
+        var recipes: [RecipePass]?
+        if let files = try strings("recipes") {
+            let directory = (path as NSString).deletingLastPathComponent
+            let paths = files.map { $0.hasPrefix("/") || directory.isEmpty ? $0 : directory + "/" + $0 }
+            do {
+                recipes = try RecipeLoader.load(paths)
+            } catch {
+                throw ConfigError(path: "\(error.path):\(error.line):\(error.column)", message: "\(error.message) (a recipe of \(path))")
+            }
+        }
+        selection = Selection(only: try strings("only"), skip: try strings("skip"), to: to, allowPolicyChange: allow, minimumOS: minimumOS,
+                              recipes: recipes)
         exclude = try strings("exclude") ?? []
         if let value = dict["lint"] {
             guard case .object(let section) = value else {

@@ -256,7 +256,11 @@ public final class Runner {
         }
         for note in result.notes { lines.append("\(result.path): note: \(note)") }
         for id in result.heldBack {
-            guard let migration = MigrationRegistry.migration(id: id) else { continue }
+            guard let migration = MigrationRegistry.migration(id: id) else {
+                // A recipe pass: its reason says it all.
+                lines.append("\(result.path): note: \(id) held back: \(result.heldBackReasons[id] ?? "its policy delta exceeds its intent")")
+                continue
+            }
             if migration.impact == .changesPolicy {
                 lines.append("\(result.path): note: \(migration.label) held back; add --allow-policy-change to include it")
             } else {

@@ -93,6 +93,8 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Ignore .plist-migrate.json files.")
     var noConfig = false
 
+    @Option(help: ArgumentHelp("Also run the passes of this recipe file, YAML or JSON (repeatable); they run after the built-in ones.", valueName: "FILE"))
+    var recipe: [String] = []
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -109,7 +111,8 @@ struct Migrate: ParsableCommand {
     func run() throws {
         let selection = Selection(
             only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
-            allowPolicyChange: allowPolicyChange ? true : nil, minimumOS: minOS)
+            allowPolicyChange: allowPolicyChange ? true : nil, minimumOS: minOS,
+            recipes: recipe.isEmpty ? nil : try Self.loadRecipes(recipe))
         do {
             _ = try selection.plan()
         } catch {
@@ -137,6 +140,17 @@ struct Migrate: ParsableCommand {
             Array(FileHandle.standardInput.readDataToEndOfFile())
         }).run()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The passes of recipe files; an error in one prints `file:line:column: error: …` and
+    /// nothing runs (exit 2).
+    static func loadRecipes(_ paths: [String]) throws -> [RecipePass] {
+        do {
+            return try RecipeLoader.load(paths)
+        } catch {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(2)
+        }
     }
 
     static func ids(_ list: String) -> [String] {
@@ -306,6 +320,9 @@ struct List: ParsableCommand {
     @Option(help: "text or json")
     var format: Format = .text
 
+    @Option(help: ArgumentHelp("Also list the passes of this recipe file (repeatable).", valueName: "FILE"))
+    var recipe: [String] = []
+
     struct Entry: Codable {
         var id: String
         var version: Int
@@ -323,7 +340,8 @@ struct List: ParsableCommand {
     }
 
     func run() throws {
-        let entries = MigrationRegistry.all.map {
+        let passes = MigrationRegistry.all + (try Migrate.loadRecipes(recipe).sorted { $0.version < $1.version } as [any Migration])
+        let entries = passes.map {
             Entry(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, title: $0.title,
                   rationale: $0.rationale, intent: $0.intent.rawValue)
         }

@@ -6,7 +6,15 @@ import Migrations
 /// Each pass's diff, as the engine prints it, equals the fixture's golden `.diff`, and that diff
 /// turns the `before` file into the `after` file under `git apply`.
 @Suite struct PassDiffTests {
-    static let goldens: [(id: String, name: String)] = MigrationRegistry.all.flatMap { migration in
+    static let shippedRecipes: [RecipePass] = {
+        let folder = Paths.fixtures.deletingLastPathComponent().appendingPathComponent("Recipes")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".yml") }.sorted().map { folder.appendingPathComponent($0).path }
+        return (try? RecipeLoader.load(files)) ?? []
+    }()
+    static let passes: [any Migration] = MigrationRegistry.all + shippedRecipes
+
+    static let goldens: [(id: String, name: String)] = passes.flatMap { migration in
         let folder = Paths.fixtures.appendingPathComponent(migration.id)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".diff") }.sorted().map { (migration.id, String($0.dropLast(5))) }
@@ -14,7 +22,7 @@ import Migrations
 
     @Test func everyChangingFixtureHasAGolden() throws {
         let goldens = Set(Self.goldens.map { "\($0.id)/\($0.name)" })
-        for migration in MigrationRegistry.all {
+        for migration in Self.passes {
             let folder = Paths.fixtures.appendingPathComponent(migration.id)
             for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".before.plist") {
                 let name = String(file.dropLast(".before.plist".count))
@@ -32,7 +40,8 @@ import Migrations
         let after = Array(try Data(contentsOf: Paths.fixtures.appendingPathComponent("\(fixture).after.plist")))
         let golden = try String(contentsOf: Paths.fixtures.appendingPathComponent("\(fixture).diff"), encoding: .utf8)
 
-        let result = FileMigrator(plan: try MigrationPlan(only: [id])).migrate(before, path: "Info.plist", skipIfNotApplicable: false)
+        let plan = try MigrationPlan(only: [id], recipes: Self.shippedRecipes)
+        let result = FileMigrator(plan: plan).migrate(before, path: "Info.plist", skipIfNotApplicable: false)
         #expect(result.passes.map(\.id) == [id])
         #expect(result.passes.first?.diff == golden)
         #expect(result.output == after)

@@ -1,0 +1,69 @@
+import PlistDOM
+
+/// A pass written as data, in a recipe file, rather than in Swift: an id, a version, a title,
+/// the declared impact, and steps that run in order. It runs like a built-in pass: one diff
+/// per pass, the same write check, and, when it touches the ATS dict, the same policy check
+/// against its declared impact.
+public struct RecipePass: Migration, Hashable {
+    public let id: String
+    public let version: Int
+    public let name: String
+    public let title: String
+    public let rationale: String
+    public let impact: Impact
+    public let steps: [RecipeStep]
+    /// The recipe file it was read from, as given.
+    public let source: String
+
+    public init(id: String, version: Int, name: String, title: String, rationale: String, impact: Impact,
+                steps: [RecipeStep], source: String) {
+        self.id = id
+        self.version = version
+        self.name = name
+        self.title = title
+        self.rationale = rationale
+        self.impact = impact
+        self.steps = steps
+        self.source = source
+    }
+
+    /// What the impact promises about the ATS policy, checked as for a built-in pass.
+    public var intent: PolicyIntent {
+        switch impact {
+        case .spelling: .noPolicyChange
+        case .activatesIntent: .editedSettingsTakeEffect
+        case .changesPolicy: .anyChange
+        }
+    }
+
+    /// The root keys its paths start with (and where a move or a root rename leads); `nil`
+    /// when a path starts with a wildcard.
+    public var rootKeys: [String]? {
+        var keys: [String] = []
+        for step in steps {
+            var starts = [step.path.components.first]
+            switch step.action {
+            case .move(let destination): starts.append(destination.components.first ?? step.path.components.last)
+            case .rename(let name) where step.path.components.count == 1: starts.append(.key(name))
+            default: break
+            }
+            for start in starts {
+                guard case .key(let key)? = start else { return nil }
+                if !keys.contains(key) { keys.append(key) }
+            }
+        }
+        return keys
+    }
+
+    /// False when a step may add a root entry to a file that holds none of `rootKeys`.
+    public var needsRootKeys: Bool {
+        !steps.contains { step in
+            guard case .set(_, let when) = step.action else { return false }
+            return step.path.components.count == 1 && when != .ifPresent
+        }
+    }
+
+    public func apply(to session: MigrationSession) {
+        for step in steps { step.apply(to: session) }
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import Migrations
+import PlistDOM
+import Yams
+
+/// A recipe file that cannot be used, with where it goes wrong.
+public struct RecipeError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public var description: String { "\(path):\(line):\(column): error: \(message)" }
+}
+
+/// Reads recipe files (YAML, or JSON, which is YAML too):
+///
+/// ```yaml
+/// passes:
+///   - id: PRIV001
+///     version: 1
+///     title: Rename the Bluetooth usage key
+///     impact: spelling
+///     steps:
+///       - rename: NSBluetoothPeripheralUsageDescription
+///         to: NSBluetoothAlwaysUsageDescription
+/// ```
+/// Anything it does not understand is an error naming the file, line and column; nothing of
+/// a file with an error is used.
+public enum RecipeLoader {
+    /// Every pass of `paths`, in file order; ids must be unique among them and the built-in passes.
+    public static func load(_ paths: [String]) throws(RecipeError) -> [RecipePass] {
+        var passes: [RecipePass] = []
+        var origin: [String: String] = Dictionary(uniqueKeysWithValues: MigrationRegistry.all.map { ($0.id.uppercased(), "a built-in pass") })
+        var read: Set<String> = []
+        for path in paths where read.insert(FileIO.absolute(path)).inserted {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw RecipeError(path: path, line: 1, column: 1, message: "cannot read the recipe file (\(error.localizedDescription))")
+            }
+            for (pass, mark) in try parse(String(decoding: data, as: UTF8.self), path: path) {
+                if let other = origin[pass.id.uppercased()] {
+                    throw RecipeError(path: path, line: mark?.line ?? 1, column: mark?.column ?? 1,
+                                      message: "duplicate id \"\(pass.id)\" (also \(other))")
+                }
+                origin[pass.id.uppercased()] = "in \(path)"
+                passes.append(pass)
+            }
+        }
+        return passes
+    }
+
+    /// The passes of one recipe file's text, each with where its id is.
+    static func parse(_ text: String, path: String) throws(RecipeError) -> [(RecipePass, Mark?)] {
+        let reader = Reader(path: path)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text, .basic)
+        } catch {
+            throw reader.error(error)
+        }
+        guard let root else { throw reader.fail(nil, "the recipe file is empty") }
+        guard let top = root.mapping else { throw reader.fail(root, "expected a mapping with \"passes\" (a list of passes), or one pass") }
+        if let passes = try reader.value(top, "passes") {
+            try reader.onlyKeys(top, ["passes"])
+            guard let list = passes.sequence, !list.isEmpty else { throw reader.fail(passes, "\"passes\" must be a non-empty list of passes") }
+            var result: [(RecipePass, Mark?)] = []
+            var ids: [String: Mark?] = [:]
+            for node in list {
+                let (pass, mark) = try reader.pass(node)
+                if let first = ids[pass.id.uppercased()] {
+                    throw reader.fail(at: mark, "duplicate id \"\(pass.id)\" (first at line \(first?.line ?? 1))")
+                }
+                ids[pass.id.uppercased()] = mark
+                result.append((pass, mark))
+            }
+            return result
+        }
+        return [try reader.pass(root)]
+    }
+}
+
+/// Turns YAML nodes into passes, steps, paths and values, failing at the node that is wrong.
+private struct Reader {
+    let path: String
+
+    func fail(_ node: Node?, _ message: String) -> RecipeError {
+        fail(at: node?.mark, message)
+    }
+
+    func fail(at mark: Mark?, _ message: String) -> RecipeError {
+        RecipeError(path: path, line: mark?.line ?? 1, column: mark?.column ?? 1, message: message)
+    }
+
+    func error(_ error: any Error) -> RecipeError {
+        guard let yaml = error as? YamlError else { return fail(nil, "not YAML (\(error))") }
+        switch yaml {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return fail(at: mark, "not valid YAML: \(problem)")
+        default:
+            return fail(nil, "not valid YAML: \(yaml)")
+        }
+    }
+
+    /// The value of `key` in `mapping`; a key given twice is an error.
+    func value(_ mapping: Node.Mapping, _ key: String) throws(RecipeError) -> Node? {
+        var found: Node?
+        for (name, value) in mapping where name.scalar?.string == key {
+            if found != nil { throw fail(name, "\"\(key)\" is given twice") }
+            found = value
+        }
+        return found
+    }
+
+    func onlyKeys(_ mapping: Node.Mapping, _ known: [String]) throws(RecipeError) {
+        for (name, _) in mapping {
+            guard let key = name.scalar?.string else { throw fail(name, "keys must be plain text") }
+            if !known.contains(key) {
+                throw fail(name, "unknown key \"\(key)\" (known here: \(known.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    func string(_ mapping: Node.Mapping, _ key: String, in owner: Node, required: Bool = true) throws(RecipeError) -> String? {
+        guard let node = try value(mapping, key) else {
+            if required { throw fail(owner, "missing \"\(key)\"") }
+            return nil
+        }
+        guard let text = node.scalar?.string, !text.isEmpty else { throw fail(node, "\"\(key)\" must be non-empty text") }
+        return text
+    }
+
+    func pass(_ node: Node) throws(RecipeError) -> (RecipePass, Mark?) {
+        guard let mapping = node.mapping else { throw fail(node, "a pass must be a mapping with id, version, title, impact and steps") }
+        try onlyKeys(mapping, ["id", "version", "name", "title", "description", "impact", "steps"])
+        let idNode = try value(mapping, "id")
+        guard let id = try string(mapping, "id", in: node) else { throw fail(node, "missing \"id\"") }
+        guard id.first?.isLetter == true, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            throw fail(idNode, "\"id\" must start with a letter and hold only letters, digits, - _ and .")
+        }
+        guard let versionNode = try value(mapping, "version") else { throw fail(node, "missing \"version\"") }
+        guard let version = versionNode.scalar.flatMap({ Int($0.string) }), version >= 0 else {
+            throw fail(versionNode, "\"version\" must be a whole number (the order recipe passes run in)")
+        }
+        let title = try string(mapping, "title", in: node) ?? ""
+        let name = try string(mapping, "name", in: node, required: false) ?? id.lowercased()
+        let description = try string(mapping, "description", in: node, required: false) ?? title
+        guard let impactNode = try value(mapping, "impact") else { throw fail(node, "missing \"impact\"") }
+        guard let impact = impactNode.scalar.flatMap({ Impact(rawValue: $0.string) }) else {
+            throw fail(impactNode, "\"impact\" must be one of \(Impact.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let stepsNode = try value(mapping, "steps") else { throw fail(node, "missing \"steps\"") }
+        guard let list = stepsNode.sequence, !list.isEmpty else { throw fail(stepsNode, "\"steps\" must be a non-empty list") }
+        var steps: [RecipeStep] = []
+        for stepNode in list { steps.append(try step(stepNode)) }
+        let pass = RecipePass(id: id, version: version, name: name, title: title, rationale: description, impact: impact,
+                              steps: steps, source: path)
+        return (pass, idNode?.mark ?? node.mark)
+    }
+
+    static let actions = ["rename", "set", "remove", "replace", "move"]
+    static let arguments: [String: [String]] = [
+        "rename": ["to"], "set": ["value", "when"], "remove": ["equals"], "replace": ["equals", "with"], "move": ["to"],
+    ]
+
+    func step(_ node: Node) throws(RecipeError) -> RecipeStep {
+        guard let mapping = node.mapping else { throw fail(node, "a step must be a mapping such as {rename: KEY, to: NEW}") }
+        var actions: [(String, Node)] = []
+        for (name, value) in mapping {
+            if let key = name.scalar?.string, Self.actions.contains(key) { actions.append((key, value)) }
+        }
+        guard actions.count == 1, let (action, pathNode) = actions.first else {
+            throw fail(actions.count > 1 ? mapping.first { $0.key.scalar?.string == actions[1].0 }?.key : node,
+                       "a step has exactly one of \(Self.actions.joined(separator: ", "))")
+        }
+        try onlyKeys(mapping, [action] + Self.arguments[action]!)
+        let path = try recipePath(pathNode)
+        func required(_ key: String) throws(RecipeError) -> Node {
+            guard let found = try value(mapping, key) else { throw fail(node, "\"\(action)\" needs \"\(key)\"") }
+            return found
+        }
+        let last = path.components.last!
+        func lastIsKey() throws(RecipeError) {
+            guard case .key = last else { throw fail(pathNode, "\"\(action)\" needs a key at the end of its path, not \(path.components.last == .anyKey ? "*" : "[]")") }
+        }
+        switch action {
+        case "rename":
+            try lastIsKey()
+            let to = try required("to")
+            guard let name = to.scalar?.string, !name.isEmpty else { throw fail(to, "\"to\" must be the new key") }
+            return RecipeStep(path: path, action: .rename(to: name))
+        case "set":
+            let when: RecipeStep.When
+            if let whenNode = try value(mapping, "when") {
+                guard let parsed = whenNode.scalar.flatMap({ RecipeStep.When(rawValue: $0.string) }) else {
+                    throw fail(whenNode, "\"when\" must be one of \(RecipeStep.When.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                when = parsed
+            } else {
+                when = .always
+            }
+            if case .key = last {} else if when == .ifAbsent {
+                throw fail(pathNode, "\"when: ifAbsent\" needs a key at the end of the path")
+            }
+            return RecipeStep(path: path, action: .set(try value(try required("value")), when: when))
+        case "remove":
+            return RecipeStep(path: path, action: .remove(equals: try (try self.value(mapping, "equals")).map(value)))
+        case "replace":
+            return RecipeStep(path: path, action: .replace(equals: try value(try required("equals")), with: try value(try required("with"))))
+        default:
+            try lastIsKey()
+            let destination = try recipePath(try required("to"), allowRoot: true)
+            guard destination.components.allSatisfy({ if case .key = $0 { true } else { false } }) else {
+                throw fail(try required("to"), "\"to\" must name one dict: no * or [] in it")
+            }
+            return RecipeStep(path: path, action: .move(to: destination))
+        }
+    }
+
+    /// `A:B:*` or a list `[A, "B:with:colons", "[]"]`.
+    func recipePath(_ node: Node, allowRoot: Bool = false) throws(RecipeError) -> RecipePath {
+        let path: RecipePath
+        if let text = node.scalar?.string {
+            path = RecipePath(parsing: text)
+        } else if let list = node.sequence {
+            var components: [RecipePath.Component] = []
+            for item in list {
+                guard let text = item.scalar?.string else { throw fail(item, "a path lists keys as text") }
+                components.append(RecipePath.component(text))
+            }
+            path = RecipePath(components)
+        } else {
+            throw fail(node, "a path is text such as NSAppTransportSecurity:NSExceptionDomains:* or a list of keys")
+        }
+        if path.components.isEmpty && !allowRoot { throw fail(node, "the path is empty") }
+        if path.components.contains(.key("")) { throw fail(node, "the path has an empty key (two : in a row?)") }
+        return path
+    }
+
+    /// A plist value: true/false, a whole number, a real, text (quote text that looks like
+    /// one of those), a list, a mapping, `!date 2026-01-01T00:00:00Z` or `!data BASE64`.
+    func value(_ node: Node) throws(RecipeError) -> NewValue {
+        switch node {
+        case .scalar(let scalar):
+            let text = scalar.string
+            switch scalar.tag.rawValue {
+            case "!date":
+                guard text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"#, options: .regularExpression) != nil else {
+                    throw fail(node, "!date takes ISO 8601 UTC such as 2026-01-31T12:00:00Z")
+                }
+                return .date(text)
+            case "!data":
+                guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { throw fail(node, "!data takes base64") }
+                return .data(Array(bytes))
+            case Tag.Name.bool.rawValue:
+                guard let flag = Self.bool(text) else { throw fail(node, "!!bool takes true or false") }
+                return .bool(flag)
+            case Tag.Name.int.rawValue:
+                guard let number = Int(text) else { throw fail(node, "!!int takes a whole number") }
+                return .integer(number)
+            case Tag.Name.float.rawValue:
+                guard let number = Double(text) else { throw fail(node, "!!float takes a number") }
+                return .real(number)
+            case "", "?", "!", Tag.Name.str.rawValue where scalar.style == .plain:
+                if let flag = Self.bool(text) { return .bool(flag) }
+                if let number = Int(text) { return .integer(number) }
+                if text.range(of: #"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$"#, options: .regularExpression) != nil, let number = Double(text) {
+                    return .real(number)
+                }
+                if ["", "~", "null", "Null", "NULL"].contains(text) { throw fail(node, "a plist has no null: give a value") }
+                return .string(text)
+            case "", "?", "!", Tag.Name.str.rawValue:
+                return .string(text)
+            default:
+                throw fail(node, "unknown tag \(scalar.tag.rawValue) (known: !!str, !!int, !!float, !!bool, !date, !data)")
+            }
+        case .sequence(let list):
+            var items: [NewValue] = []
+            for item in list { items.append(try value(item)) }
+            return .array(items)
+        case .mapping(let mapping):
+            var entries: [NewValue.Entry] = []
+            for (key, item) in mapping {
+                guard let name = key.scalar?.string else { throw fail(key, "dict keys must be text") }
+                if entries.contains(where: { $0.key == name }) { throw fail(key, "\"\(name)\" is given twice") }
+                entries.append(NewValue.Entry(name, try value(item)))
+            }
+            return .dict(entries)
+        case .alias:
+            throw fail(node, "YAML aliases are not supported in recipes")
+        }
+    }
+
+    static func bool(_ text: String) -> Bool? {
+        switch text {
+        case "true", "True", "TRUE": true
+        case "false", "False", "FALSE": false
+        default: nil
+        }
+    }
+}
