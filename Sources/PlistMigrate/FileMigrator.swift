@@ -82,7 +82,12 @@ public struct FileMigrator: Sendable {
         result.deploymentTarget = target
         result.hasAppTransportSecurity = hasATS
         let eras = target?.supportedEras ?? OSEra.allCases
-        if let duplicates = Self.duplicateKeyDiagnostics(document) {
+        // Duplicate keys in the ATS dict leave it to a person: passes that may edit it do not
+        // run; recipe passes that stay outside it still do.
+        let duplicates = Self.duplicateKeyDiagnostics(document)
+        let passes = duplicates == nil
+            ? plan.selected : plan.selected.filter { $0.rootKeys.map { !$0.contains(ATSKey.appTransportSecurity) } ?? false }
+        if let duplicates, passes.isEmpty {
             result.diagnostics = duplicates
             return result
         }
@@ -106,9 +111,9 @@ public struct FileMigrator: Sendable {
                 return Self.internalError("the passes did not settle after \(Self.maximumRounds) rounds", result)
             }
             roundChanged = false
-            result.diagnostics = []
+            result.diagnostics = duplicates ?? []
             heldBack = [:]
-            for migration in plan.selected {
+            for migration in passes {
                 let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats)
                 if originalDocument == nil {
                     session.beforeFirstEdit = {
@@ -169,7 +174,7 @@ public struct FileMigrator: Sendable {
             }
             result.status = .changed
         }
-        result.heldBack = heldBackThatWouldChange(document, appTransportSecurity: ats)
+        result.heldBack = duplicates == nil ? heldBackThatWouldChange(document, appTransportSecurity: ats) : []
         for id in result.heldBack {
             result.heldBackReasons[id] = "changes the effective policy (changesPolicy); --allow-policy-change includes it"
         }
