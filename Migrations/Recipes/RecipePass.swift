@@ -27,6 +27,19 @@ public struct RecipePass: Migration, Hashable {
         self.source = source
     }
 
+    /// Equal when everything but the file it came from is: one recipe named twice (by a config
+    /// and on the command line, under two spellings of its path) is one pass.
+    public static func == (lhs: RecipePass, rhs: RecipePass) -> Bool {
+        (lhs.id, lhs.version, lhs.name, lhs.title, lhs.rationale, lhs.impact) == (rhs.id, rhs.version, rhs.name, rhs.title, rhs.rationale, rhs.impact)
+            && lhs.steps == rhs.steps
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(version)
+        hasher.combine(steps)
+    }
+
     /// What the impact promises about the ATS policy, checked as for a built-in pass.
     public var intent: PolicyIntent {
         switch impact {

@@ -219,6 +219,22 @@ import PlistDOM
         #expect(bad.stderr == "bad.yml:6:5: error: a step has exactly one of rename, set, remove, replace, move\n")
         #expect(!String(decoding: try Data(contentsOf: app.appendingPathComponent("Info.plist")), as: UTF8.self).contains("ITSApp"))
 
+        // The same recipe from the config and the command line is one pass.
+        let both = try tool(["--format", "json", "--recipe", "./App/recipes/enc.yml", "App"], in: directory)
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(both.text.components(separatedBy: "\"id\" : \"ENC900\"").count == 2)
+
+        // An error in a config's recipe names the recipe's line and the config, and stops the run.
+        try Data("id: ENC902\nversion: x\ntitle: t\nimpact: spelling\nsteps: [{remove: A}]\n".utf8)
+            .write(to: app.appendingPathComponent("recipes/enc.yml"))
+        let broken = try tool(["--write", "App"], in: directory)
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("App/recipes/enc.yml:2:10: error: \"version\" must be a whole number (the order recipe passes run in) (a recipe of App/.plist-migrate.json)"),
+                "\(broken.stderr)")
+        #expect(!String(decoding: try Data(contentsOf: app.appendingPathComponent("Info.plist")), as: UTF8.self).contains("ITSApp"))
+        try Data("id: ENC900\nversion: 1\ntitle: t\nimpact: spelling\nsteps:\n  - set: ITSAppUsesNonExemptEncryption\n    value: false\n    when: ifAbsent\n".utf8)
+            .write(to: app.appendingPathComponent("recipes/enc.yml"))
+
         let written = try tool(["--write", "--no-config", "--recipe", "App/recipes/enc.yml", "--only", "ENC900", "App"], in: directory)
         #expect(written.status == 0, "\(written.stderr)")
         #expect(String(decoding: try Data(contentsOf: app.appendingPathComponent("Info.plist")), as: UTF8.self)
