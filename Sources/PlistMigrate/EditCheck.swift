@@ -7,11 +7,14 @@ import PlistDOM
 ///
 /// The values the edits changed are the smallest set of containers holding every edit (a dict
 /// whose entry was renamed, inserted, removed or replaced; an array whose item was). No edit
-/// names a key on the path to one of them, so each sits at the same path before and after.
-/// 1. Every byte outside those values is the original's.
+/// names a key on the path to one of them, so each sits at the same path before and after, and
+/// so does the deepest value holding them all (the "shared" value).
+/// 1. Every byte outside the shared value is the original's, which locates it in the output.
 /// 2. The whole output is well-formed XML (libxml2 re-reads every byte).
-/// 3. Each new value, parsed again on its own, is exactly one plist value, and equals the
-///    original value with exactly the recorded edits applied.
+/// 3. The new shared value, parsed again on its own, is exactly one plist value; inside it,
+///    every byte outside the edited values is the original's.
+/// 4. Each edited value, as that parse reads it, equals the original value with exactly the
+///    recorded edits applied.
 /// The original was a valid plist and only whole values were swapped for valid values, so the
 /// output is a valid plist too.
 enum EditCheck {
@@ -27,32 +30,67 @@ enum EditCheck {
             before.append((path, range))
         }
         before.sort { $0.range.lowerBound < $1.range.lowerBound }
-        let names = before.count == 1 ? before[0].path.spelled : "\(before.count) values"
-        let outside = "bytes outside the edited values (\(names)) changed"
-        guard let after = locate(before, original: original, output: output) else { return outside }
-        if case .failure(let message) = after { return message }
-        guard case .success(let ranges) = after else { return outside }
-        var expected: PlistValue?
-        for ((path, _), range) in zip(before, ranges) {
-            let open = Array("<plist>".utf8)
-            let newValue = output[range]
-            let fragment: PlistDocument
-            do {
-                fragment = try PlistDocument(parsing: open + newValue + Array("</plist>".utf8))
-            } catch {
-                return "the rewritten value \(path.spelled) does not parse (\(error))"
-            }
-            // Exactly one element, nothing around it: the bytes between the fixed parts are the value.
-            guard fragment.byteRange(of: fragment.rootValue) == open.count..<(open.count + newValue.count) else { return outside }
-            if expected == nil { expected = PlannedEdit.apply(edits, to: spine(of: document, holding: before.map(\.path))) }
-            guard expected?.value(at: path) == fragment.value else { return "the rewritten values differ from the planned edits" }
+        var names: String { before.count == 1 ? before[0].path.spelled : "\(before.count) values" }
+        var outside: String { "bytes outside the edited values (\(names)) changed" }
+
+        // 1. The shared value's place.
+        let shared = commonPrefix(before.map(\.path))
+        guard let outer = document.element(at: shared), let outerRange = document.byteRange(of: outer) else {
+            return "an edited value (\(shared.spelled)) is not in the original"
+        }
+        let suffixCount = original.count - outerRange.upperBound
+        guard output.count >= outerRange.lowerBound + suffixCount,
+            original[..<outerRange.lowerBound] == output[..<outerRange.lowerBound],
+            original[outerRange.upperBound...] == output[(output.count - suffixCount)...]
+        else { return outside }
+        // 2. The whole file.
+        do {
+            try PlistDocument.checkWellFormed(output)
+        } catch {
+            return "the rewritten file does not parse (\(error))"
+        }
+        // 3. The shared value on its own, and the bytes between the edited values inside it.
+        let open = Array("<plist>".utf8)
+        let newOuter = output[outerRange.lowerBound..<(output.count - suffixCount)]
+        let fragment: PlistDocument
+        do {
+            fragment = try PlistDocument(parsing: open + newOuter + Array("</plist>".utf8))
+        } catch {
+            return "the rewritten value \(before.count == 1 ? names : shared.spelled) does not parse (\(error))"
+        }
+        guard fragment.byteRange(of: fragment.rootValue) == open.count..<(open.count + newOuter.count) else { return outside }
+        var after: [PlistElement] = []
+        var cursor = (old: outerRange.lowerBound, new: open.count)
+        let fragmentBytes = open + newOuter
+        for (path, range) in before {
+            guard let element = fragment.element(at: Array(path.dropFirst(shared.count))), let now = fragment.byteRange(of: element),
+                range.lowerBound >= cursor.old, now.lowerBound >= cursor.new,
+                original[cursor.old..<range.lowerBound] == fragmentBytes[cursor.new..<now.lowerBound]
+            else { return outside }
+            after.append(element)
+            cursor = (range.upperBound, now.upperBound)
+        }
+        guard original[cursor.old..<outerRange.upperBound] == fragmentBytes[cursor.new...] else { return outside }
+        // 4. The values.
+        let expected = PlannedEdit.apply(edits, to: spine(of: document, holding: shared))
+        for ((path, _), element) in zip(before, after) where expected.value(at: path) != PlistValue(element) {
+            return "the rewritten values differ from the planned edits"
         }
         return nil
     }
 
     /// The containers of the edits, without those inside another.
     static func regions(of edits: [PlannedEdit]) -> [[PathStep]] {
-        let containers = Set(edits.map(\.container)).sorted { $0.count < $1.count }
+        // Edits come in runs on one container: only a new one is hashed.
+        var unique: Set<[PathStep]> = []
+        var previous: [PathStep]?
+        for edit in edits {
+            let container = edit.container
+            if container != previous { unique.insert(container) }
+            previous = container
+        }
+        if unique.count == 1 { return Array(unique) }
+        let containers = unique.sorted { $0.count < $1.count }
         var kept: Set<[PathStep]> = []
         for path in containers where !(0..<path.count).contains(where: { kept.contains(Array(path[..<$0])) }) {
             kept.insert(path)
@@ -60,53 +98,17 @@ enum EditCheck {
         return Array(kept)
     }
 
-    enum Located { case success([Range<Int>]), failure(String) }
-
-    /// Where each value of `before` sits in `output`, when every byte between them is the
-    /// original's; `nil` when not.
-    private static func locate(_ before: [(path: [PathStep], range: Range<Int>)], original: [UInt8], output: [UInt8]) -> Located? {
-        if before.count == 1 {
-            let range = before[0].range
-            let suffixCount = original.count - range.upperBound
-            guard output.count >= range.lowerBound + suffixCount,
-                original[..<range.lowerBound] == output[..<range.lowerBound],
-                original[range.upperBound...] == output[(output.count - suffixCount)...]
-            else { return nil }
-            do {
-                try PlistDocument.checkWellFormed(output)
-            } catch {
-                return .failure("the rewritten file does not parse (\(error))")
-            }
-            return .success([range.lowerBound..<(output.count - suffixCount)])
-        }
-        // Several values: the output's own parse says where each one is now.
-        let parsed: PlistDocument
-        do {
-            parsed = try PlistDocument(parsing: output)
-        } catch {
-            return .failure("the rewritten file does not parse (\(error))")
-        }
-        var ranges: [Range<Int>] = []
-        var cursor = (original: 0, output: 0)
-        for (path, range) in before {
-            guard let element = parsed.element(at: path), let now = parsed.byteRange(of: element),
-                range.lowerBound >= cursor.original, now.lowerBound >= cursor.output,
-                original[cursor.original..<range.lowerBound] == output[cursor.output..<now.lowerBound]
-            else { return nil }
-            ranges.append(now)
-            cursor = (range.upperBound, now.upperBound)
-        }
-        guard original[cursor.original...] == output[cursor.output...] else { return nil }
-        return .success(ranges)
-    }
-
-    /// The original values the edits need: the dicts down to the deepest path every region
-    /// shares, holding only that path, or the whole document when an array lies on it.
-    private static func spine(of document: PlistDocument, holding paths: [[PathStep]]) -> PlistValue {
+    static func commonPrefix(_ paths: [[PathStep]]) -> [PathStep] {
         var shared = paths[0]
         for path in paths.dropFirst() {
             shared = Array(zip(shared, path).prefix { $0 == $1 }.map(\.0))
         }
+        return shared
+    }
+
+    /// The original values the edits need: the dicts down to `shared`, holding only that path,
+    /// or the whole document when an array lies on it.
+    private static func spine(of document: PlistDocument, holding shared: [PathStep]) -> PlistValue {
         guard shared.allSatisfy({ $0.key != nil }), let element = document.element(at: shared) else { return document.value }
         return shared.reversed().reduce(PlistValue(element)) { inner, step in .dict([step.key!: inner]) }
     }

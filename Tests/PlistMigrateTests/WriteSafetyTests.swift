@@ -123,6 +123,35 @@ import PlistDOM
         #expect(EditCheck.failure(original: Self.input, originalDocument: nil, output: output, edits: []) == "bytes changed where no edit was recorded")
     }
 
+    /// Edits in two sibling dicts: the bytes between them are outside every edited value, so a
+    /// change there is refused although both dicts sit inside the one value that holds them.
+    @Test func bytesBetweenTwoEditedValuesMustStay() throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>A</key>
+            \t<dict><key>x</key><true/></dict>
+            \t<!-- between -->
+            \t<key>B</key>
+            \t<dict><key>y</key><true/></dict>
+            </dict>
+            </plist>
+
+            """
+        let edits: [PlannedEdit] = [
+            .replace(dict: [.key("A")], key: "x", value: .bool(false)), .replace(dict: [.key("B")], key: "y", value: .bool(false)),
+        ]
+        let good = text.replacingOccurrences(of: "<true/>", with: "<false/>")
+        #expect(EditCheck.failure(original: Array(text.utf8), originalDocument: nil, output: Array(good.utf8), edits: edits) == nil)
+        let bad = good.replacingOccurrences(of: "between", with: "betwixt")
+        #expect(EditCheck.failure(original: Array(text.utf8), originalDocument: nil, output: Array(bad.utf8), edits: edits)
+            == "bytes outside the edited values (2 values) changed")
+        let wrong = good.replacingOccurrences(of: "<key>y</key><false/>", with: "<key>y</key><true/>")
+        #expect(EditCheck.failure(original: Array(text.utf8), originalDocument: nil, output: Array(wrong.utf8), edits: edits)
+            == "the rewritten values differ from the planned edits")
+    }
+
     @Test func aFileChangedOnDiskSinceItWasReadIsNotOverwritten() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
