@@ -14,6 +14,8 @@ public struct FileMigrator: Sendable {
     /// The root keys some pass needs a file to hold, as bytes; `nil` when a pass may edit any
     /// file (a recipe that sets a root key where it is absent).
     private let rootKeyMarkers: [[UInt8]]?
+    /// Those root keys.
+    private let rootKeys: [String]
     /// Why a file holding none of them is skipped: "no NSAppTransportSecurity".
     private let noRootKeyReason: String
 
@@ -29,6 +31,7 @@ public struct FileMigrator: Sendable {
             }
             for key in declared where !keys.contains(key) { keys.append(key) }
         }
+        rootKeys = keys
         rootKeyMarkers = anyFile ? nil : keys.map { $0 == ATSKey.appTransportSecurity ? Self.atsMarker : Array($0.utf8) }
         noRootKeyReason = "no " + (keys.isEmpty ? ATSKey.appTransportSecurity : keys.joined(separator: " or "))
     }
@@ -324,13 +327,10 @@ public struct FileMigrator: Sendable {
     /// Whether a pass may have something to do in `document`: its root dict holds one of the
     /// root keys the passes need (any file when a pass needs none).
     private func holdsARootKey(_ document: PlistDocument) -> Bool {
-        guard let markers = rootKeyMarkers else { return true }
+        guard rootKeyMarkers != nil else { return true }
         let root = document.rootValue
         guard root.name == "dict" else { return false }
-        return markers.contains { marker in
-            let key = marker == Self.atsMarker ? ATSKey.appTransportSecurity : String(decoding: marker, as: UTF8.self)
-            return root[key: key] != nil
-        }
+        return rootKeys.contains { root[key: $0] != nil }
     }
 
     private func hasAppTransportSecurity(_ document: PlistDocument) -> Bool {
