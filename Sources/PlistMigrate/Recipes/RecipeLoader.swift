@@ -263,15 +263,14 @@ private struct Reader {
             case Tag.Name.float.rawValue:
                 guard let number = Double(text) else { throw fail(node, "!!float takes a number") }
                 return .real(number)
-            case "", "?", "!", Tag.Name.str.rawValue where scalar.style == .plain:
+            case "", "?", "!", Tag.Name.str.rawValue:
+                guard scalar.style == .plain else { return .string(text) }
                 if let flag = Self.bool(text) { return .bool(flag) }
                 if let number = Int(text) { return .integer(number) }
                 if text.range(of: #"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$"#, options: .regularExpression) != nil, let number = Double(text) {
                     return .real(number)
                 }
                 if ["", "~", "null", "Null", "NULL"].contains(text) { throw fail(node, "a plist has no null: give a value") }
-                return .string(text)
-            case "", "?", "!", Tag.Name.str.rawValue:
                 return .string(text)
             default:
                 throw fail(node, "unknown tag \(scalar.tag.rawValue) (known: !!str, !!int, !!float, !!bool, !date, !data)")
