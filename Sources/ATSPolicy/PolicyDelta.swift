@@ -83,11 +83,8 @@ public enum PolicyDelta {
                     let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases)
                     let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases)
                     for (index, kind) in LoadKind.allCases.enumerated() where !olds[index].samePolicy(as: news[index]) {
-                        // One description, with a hole where the host's label goes.
-                        let template = describe(old: olds[index].policy, new: news[index].policy, host: Self.hole)
-                        guard !template.isEmpty else { continue }
-                        let parts = template.split(separator: Self.hole, maxSplits: 1, omittingEmptySubsequences: false)
-                        let head = String(parts[0]), tail = parts.count > 1 ? String(parts[1]) : ""
+                        // One description, in two parts around where the host's label goes.
+                        guard let (head, tail) = describe(old: olds[index].policyValues, new: news[index].policyValues) else { continue }
                         changes.append(Change(era: era, kind: kind, text: head + hostClass.label + tail))
                         if signature != nil { templates.append((era, kind, head, tail)) }
                     }
@@ -96,8 +93,6 @@ public enum PolicyDelta {
                 if !changes.isEmpty { perHost.append((hostClass, changes)) }
             }
         }
-
-        private static let hole = "\u{1}"
 
         /// What decides a host name's policy when the global keys are the same: the policy
         /// settings of the exception and pinned-domain rules that match it, and whether it is local.
@@ -171,20 +166,16 @@ public enum PolicyDelta {
                          "pinned CA identities", "pinned leaf identities"]
 
     /// `HTTP to HOST (KINDS): allowed → blocked; minimum TLS: …` with a `KINDS` placeholder, or
-    /// `HOST (KINDS): forward secrecy: …` when HTTP itself does not change.
-    private static func describe(old: [String: String], new: [String: String], host: String) -> String {
-        let changed = fields.filter { old[$0] != new[$0] }
-        guard !changed.isEmpty else { return "" }
-        var parts: [String] = []
-        var head = "\(host) (KINDS)"
-        for field in changed {
-            if field == "HTTP" {
-                head = "HTTP to \(host) (KINDS): \(old[field]!) → \(new[field]!)"
-            } else {
-                parts.append("\(field): \(old[field]!) → \(new[field]!)")
-            }
+    /// `HOST (KINDS): forward secrecy: …` when HTTP itself does not change, as the text before
+    /// and after `HOST`; `nil` when nothing changes. `old` and `new` are in `fields` order.
+    private static func describe(old: [String], new: [String]) -> (head: String, tail: String)? {
+        let changed = fields.indices.filter { old[$0] != new[$0] }
+        guard let first = changed.first else { return nil }
+        let parts = changed.filter { $0 != 0 }.map { "\(fields[$0]): \(old[$0]) → \(new[$0])" }
+        if first == 0 {
+            return ("HTTP to ", ([" (KINDS): \(old[0]) → \(new[0])"] + parts).joined(separator: "; "))
         }
-        return changed.first == "HTTP" ? ([head] + parts).joined(separator: "; ") : head + ": " + parts.joined(separator: "; ")
+        return ("", " (KINDS): " + parts.joined(separator: "; "))
     }
 
     /// `change` with its `KINDS` placeholder replaced (a byte search: this runs once per line).

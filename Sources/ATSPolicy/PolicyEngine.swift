@@ -25,6 +25,18 @@ public struct Decision: Sendable, Equatable, Codable {
             && pinnedCAIdentities == other.pinnedCAIdentities && pinnedLeafIdentities == other.pinnedLeafIdentities
     }
 
+    /// The policy's values in `PolicyDelta.fields` order (what deltas compare and print).
+    var policyValues: [String] {
+        [
+            httpAllowed ? "allowed" : "blocked",
+            minimumTLS ?? "not enforced",
+            requiresForwardSecrecy ? "required" : "not required",
+            requiresCertificateTransparency ? "required" : "not required",
+            pinnedCAIdentities.isEmpty ? "none" : pinnedCAIdentities.joined(separator: ", "),
+            pinnedLeafIdentities.isEmpty ? "none" : pinnedLeafIdentities.joined(separator: ", "),
+        ]
+    }
+
     /// The policy itself, without the explanation.
     public var policy: [String: String] {
         [

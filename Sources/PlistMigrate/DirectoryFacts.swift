@@ -59,12 +59,20 @@ final class DirectoryFacts: @unchecked Sendable {
         guard let handle = opendir(PathBytes.c(directory)) else { return Facts() }
         defer { closedir(handle) }
         var names: [String] = []
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(handle) {
-            let name = PathBytes.name(of: entry)
-            if isNotable(name) { names.append(name) }
+            // Most names are not notable: only those are made into Strings.
+            let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+            let bytes = UnsafeRawBufferPointer(start: start, count: strlen(start))
+            guard bytes.elementsEqual(gitName) || bytes.elementsEqual(configName) || bytes.reversed().starts(with: projectSuffixReversed)
+            else { continue }
+            names.append(PathBytes.name(of: entry))
         }
         return facts(from: names)
     }
+
+    private static let gitName = Array(".git".utf8), configName = Array(Config.fileName.utf8)
+    private static let projectSuffixReversed = Array(".xcodeproj".utf8.reversed())
 
     private static func facts(from names: [String]) -> Facts {
         var facts = Facts()
