@@ -21,36 +21,41 @@ python3 Benchmarks/make-monorepo.py "$corpus" "$work/monorepo" "$count"
 find "$work/monorepo" -name '*.plist' -print0 | sort -z > "$work/files"
 size=$(find "$work/monorepo" -name '*.plist' -printf '%s\n' | awk '{ s += $1 } END { printf "%.1f MB", s / 1e6 }')
 
-# median wall seconds and max peak RSS (KB) of a command over $reps runs
-measure() {
-    local times=() rss=0 out
-    for _ in $(seq "$reps"); do
-        /usr/bin/time -o "$work/time" -f "%e %M" "$@" >/dev/null 2>/dev/null || true
-        out=$(tail -1 "$work/time")
-        times+=("${out% *}")
-        (( ${out#* } > rss )) && rss=${out#* }
-    done
-    local median
-    median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    echo "$median $rss"
-}
-
 # The files that carry the ATS key, for the "only what it edits" comparison.
 (cd "$work/monorepo" && grep -rl --include='*.plist' NSAppTransportSecurity . | sed 's|^\./||' | sort) > "$work/ats-list"
 (cd "$work/monorepo" && tr '\n' '\0' < "$work/ats-list") > "$work/ats-files"
 ats_count=$(wc -l < "$work/ats-list")
 python3 Benchmarks/many-domains.py "$work/many-domains.plist" 10000
 
-echo "tree: $count files, $size, $ats_count with NSAppTransportSecurity; $reps repetitions, median wall time"
+echo "tree: $count files, $size, $ats_count with NSAppTransportSecurity; $reps rounds (every command once per round), median wall time"
 echo "dry run says: $("$bin" --no-config "$work/monorepo" 2>&1 >/dev/null | tail -1)"
-read -r t_j1 r_j1 < <(measure "$bin" --jobs 1 --no-config "$work/monorepo")
-read -r t_j2 r_j2 < <(measure "$bin" --jobs 2 --no-config "$work/monorepo")
-read -r t_xml r_xml < <(measure bash -c "xargs -0 xmllint --noout < '$work/files'")
-read -r t_ats r_ats < <(measure bash -c "cd '$work/monorepo' && '$bin' --jobs 1 --no-config --files-from '$work/ats-list'")
-read -r t_xml_ats r_xml_ats < <(measure bash -c "cd '$work/monorepo' && xargs -0 xmllint --noout < '$work/ats-files'")
-read -r t_lint r_lint < <(measure "$bin" lint --no-config "$work/monorepo")
-read -r t_py r_py < <(measure python3 Benchmarks/plistlib-peer.py "$work/monorepo")
-read -r t_many r_many < <(measure "$bin" --no-config "$work/many-domains.plist")
+# Rounds: each command runs once per round, in turn, so that the machine's slow spells hit
+# every command alike; each gets the median of its wall times and its largest peak RSS (KB).
+declare -A command=(
+    [j1]="'$bin' --jobs 1 --no-config '$work/monorepo'"
+    [j2]="'$bin' --jobs 2 --no-config '$work/monorepo'"
+    [xml]="xargs -0 xmllint --noout < '$work/files'"
+    [ats]="cd '$work/monorepo' && '$bin' --jobs 1 --no-config --files-from '$work/ats-list'"
+    [xml_ats]="cd '$work/monorepo' && xargs -0 xmllint --noout < '$work/ats-files'"
+    [lint]="'$bin' lint --no-config '$work/monorepo'"
+    [py]="python3 Benchmarks/plistlib-peer.py '$work/monorepo'"
+    [many]="'$bin' --no-config '$work/many-domains.plist'"
+)
+order=(j1 j2 xml ats xml_ats lint py many)
+for name in "${order[@]}"; do : > "$work/times.$name"; echo 0 > "$work/rss.$name"; done
+for _ in $(seq "$reps"); do
+    for name in "${order[@]}"; do
+        /usr/bin/time -o "$work/time" -f "%e %M" bash -c "${command[$name]}" >/dev/null 2>/dev/null || true
+        out=$(tail -1 "$work/time")
+        echo "${out% *}" >> "$work/times.$name"
+        (( ${out#* } > $(cat "$work/rss.$name") )) && echo "${out#* }" > "$work/rss.$name"
+    done
+done
+median() { sort -n "$work/times.$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for name in "${order[@]}"; do
+    printf -v "t_$name" '%s' "$(median "$name")"
+    printf -v "r_$name" '%s' "$(cat "$work/rss.$name")"
+done
 
 row() { awk -v n="$2" -v t="$3" -v r="$4" -v name="$1" 'BEGIN { printf "%-42s %7.2f s %9.0f files/s %7.1f MB peak RSS\n", name, t, (t > 0 ? n / t : 0), r / 1024 }'; }
 row "plist-migrate dry run --jobs 1" "$count" "$t_j1" "$r_j1"

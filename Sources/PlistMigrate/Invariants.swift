@@ -2,14 +2,44 @@ import Migrations
 import PlistDOM
 
 /// The properties any input must keep, shared by the fuzzer and the regression tests: an
-/// accepted input prints back exactly; a whole run (default passes, and every pass) gives output
+/// accepted input prints back exactly; a whole run (default passes, every pass, and every pass
+/// with a recipe of every kind of step) gives output
 /// that parses, passes the engine's own safety check, and leaves nothing for a second run: no
 /// diff, and the same conflicts.
 public enum Invariants {
     static let migrators = [
         FileMigrator(plan: try! MigrationPlan(allowPolicyChange: true)),
         FileMigrator(plan: try! MigrationPlan()),
+        FileMigrator(plan: try! MigrationPlan(allowPolicyChange: true, recipes: everyStepKind)),
     ]
+
+    /// A recipe with every kind of step on keys real plists hold, after the built-in passes:
+    /// edits outside the ATS dict, array items and nested new values go through the check too.
+    static let everyStepKind: [RecipePass] = try! RecipeLoader.parse("""
+        id: FUZZ01
+        version: 1
+        title: every kind of step
+        impact: changesPolicy
+        steps:
+          - rename: CFBundleDisplayName
+            to: CFBundleName
+          - set: ITSAppUsesNonExemptEncryption
+            value: false
+            when: ifAbsent
+          - remove: UIRequiredDeviceCapabilities:[]
+            equals: armv7
+          - replace: CFBundleURLTypes:[]:CFBundleURLSchemes:[]
+            equals: fb
+            with: facebook
+          - set: CFBundleURLTypes:0:CFBundleTypeRole
+            value: Editor
+            when: ifPresent
+          - move: UILaunchStoryboardName
+            to: UIApplicationSceneManifest
+          - set: PlistMigrateFuzz
+            value: {list: [1, 2.5, "a & b", !data aGk=], nested: {on: true, when: !date 2026-01-31T12:00:00Z}}
+            when: ifAbsent
+        """, path: "everyStepKind").map(\.0)
 
     /// What is wrong, or `nil` when every property holds (refusing an input is fine).
     public static func violation(in data: [UInt8]) -> String? {
