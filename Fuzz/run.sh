@@ -19,6 +19,7 @@ targets=${2:-migrate write}
 scratch=.build-fuzz
 # Swift's crash handler would otherwise set off a false AddressSanitizer report on a finding.
 export SWIFT_BACKTRACE=enable=no
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0"
 swift build -c debug --scratch-path "$scratch" --product plist-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library -Xswiftc -use-ld=lld 2>&1 \
     | grep -v "Cannot export local symbol" >&2
