@@ -1,23 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Maps byte offsets of a source to lines and columns. `\n`, `\r\n` and a lone `\r` each end a line.
 /// Shared by every element of a document, which asks it for its location only when needed.
 final class LineTable {
     private let source: [UInt8]
     /// Built on first use: most parses never need a line number.
-    private lazy var lineStarts: [Int] = {
+    private lazy var lineStarts: [Int] = source.withUnsafeBufferPointer { bytes in
         var starts = [0]
+        starts.reserveCapacity(bytes.count / 24 + 1)
         var i = 0
-        while i < source.count {
-            let byte = source[i]
-            if byte == ASCII.lf {
-                starts.append(i + 1)
-            } else if byte == ASCII.cr {
-                if i + 1 < source.count, source[i + 1] == ASCII.lf { i += 1 }
-                starts.append(i + 1)
+        while i < bytes.count {
+            let byte = bytes[i]
+            // Line breaks are the only bytes this low that a plist holds (a tab is 0x09).
+            if byte <= ASCII.cr {
+                if byte == ASCII.lf {
+                    starts.append(i + 1)
+                } else if byte == ASCII.cr {
+                    if i + 1 < bytes.count, bytes[i + 1] == ASCII.lf { i += 1 }
+                    starts.append(i + 1)
+                }
             }
             i += 1
         }
         return starts
-    }()
+    }
 
     init(_ source: [UInt8]) {
         self.source = source
@@ -77,6 +87,13 @@ extension Collection<UInt8> {
 }
 
 extension ArraySlice<UInt8> {
+    /// Byte equality by `memcmp` (the generic `elementsEqual` walks one byte at a time).
+    func bytesEqual(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0 else { return true }
+        return withUnsafeBufferPointer { memcmp($0.baseAddress!, other.baseAddress!, count) == 0 }
+    }
+
     /// The whitespace run at the end of this slice.
     var trailingWhitespace: ArraySlice<UInt8> {
         var start = endIndex

@@ -157,7 +157,7 @@ public final class PlistDocument {
         if node.hasStoredText || !node.hasSource || node.hadChildElements { return text(of: index) == string }
         let content = source[Int(node.startTagEnd)..<Int(node.endTagStart)]
         var string = string
-        return string.withUTF8 { utf8 in content.elementsEqual(utf8) }
+        return string.withUTF8 { utf8 in content.bytesEqual(utf8) }
     }
 
     /// Whether `index` is still in the tree (an edit may have removed it or an ancestor).

@@ -145,7 +145,7 @@ final class SAXTreeBuilder {
             nodes[index].end = Int32(end)
             if !frame.hasChildren {
                 let raw = source[Int(nodes[index].startTagEnd)..<start]
-                if !raw.elementsEqual(text) {
+                if !text.withUnsafeBufferPointer({ raw.bytesEqual($0) }) {
                     texts[frame.node] = String(decoding: text, as: UTF8.self)
                     nodes[index].hasStoredText = true
                 }

@@ -59,12 +59,25 @@ public enum UnifiedDiff {
         }
 
         init(_ old: [UInt8], _ new: [UInt8]) {
-            var prefix = 0
             let shorter = min(old.count, new.count)
-            while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+            let (prefix, suffix) = old.withUnsafeBufferPointer { a in
+                new.withUnsafeBufferPointer { b -> (Int, Int) in
+                    // Whole blocks by memcmp first, then the bytes of the block that differs.
+                    let block = 64
+                    var prefix = 0
+                    while prefix + block <= shorter, memcmp(a.baseAddress! + prefix, b.baseAddress! + prefix, block) == 0 { prefix += block }
+                    while prefix < shorter, a[prefix] == b[prefix] { prefix += 1 }
+                    let firstChanged = Self.lineStart(at: prefix, in: old)
+                    let limit = shorter - firstChanged
+                    var suffix = 0
+                    while suffix + block <= limit,
+                        memcmp(a.baseAddress! + a.count - suffix - block, b.baseAddress! + b.count - suffix - block, block) == 0
+                    { suffix += block }
+                    while suffix < limit, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+                    return (prefix, suffix)
+                }
+            }
             let firstChanged = Self.lineStart(at: prefix, in: old)
-            var suffix = 0
-            while suffix < shorter - firstChanged, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
             // The common tail starts at the first line start inside the common suffix of both.
             var oldTail = old.count - suffix
             while oldTail < old.count {
