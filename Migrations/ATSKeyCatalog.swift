@@ -65,13 +65,18 @@ public enum ATSKeyCatalog {
     /// The known keys of `level` that `key` is a likely misspelling of: equal ignoring case, or
     /// within a small edit distance (1 for keys under 16 characters, else 2).
     public static func candidates(for key: String, at level: Level) -> [String] {
-        guard let known = keys[level], known[key] == nil else { return [] }
-        let lower = key.lowercased()
-        return known.keys.sorted().filter { candidate in
-            if candidate.lowercased() == lower { return true }
-            let limit = candidate.count < 16 ? 1 : 2
-            return abs(candidate.count - key.count) <= limit && editDistance(candidate.lowercased(), lower, limit: limit) <= limit
-        }
+        guard let known = keys[level], known[key] == nil, let sorted = sortedKeys[level] else { return [] }
+        let lower = key.lowercased(), length = key.count
+        return sorted.filter { candidate in
+            if candidate.lower == lower { return true }
+            let limit = candidate.length < 16 ? 1 : 2
+            return abs(candidate.length - length) <= limit && editDistance(candidate.lower, lower, limit: limit) <= limit
+        }.map(\.key)
+    }
+
+    /// Each level's keys in order, with what `candidates` compares, worked out once.
+    private static let sortedKeys: [Level: [(key: String, lower: String, length: Int)]] = keys.mapValues { known in
+        known.keys.sorted().map { ($0, $0.lowercased(), $0.count) }
     }
 
     /// Whether `key` is within the misspelling distance of `correct` (1 under 16 characters, else 2).

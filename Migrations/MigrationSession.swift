@@ -226,7 +226,11 @@ public final class MigrationSession {
     public func renameAliasesInExceptionDomains(_ renames: [(old: String, new: String)]) {
         /// One scan of the keys first: most domains hold none of the aliases.
         func holdsAlias(_ dict: PlistElement) -> Bool {
-            dict.childElements.contains { key in key.name == "key" && renames.contains { $0.old == key.text } }
+            dict.childElements.contains { key in
+                guard key.kind == .key else { return false }
+                let name = key.text
+                return renames.contains { $0.old == name }
+            }
         }
         for domain in domainDicts(under: ATSKey.exceptionDomains) where holdsAlias(domain.value) {
             for (old, new) in renames { renameOrMerge(old, to: new, in: domain.value) }

@@ -22,7 +22,7 @@ final class SAXTreeBuilder {
         var hasChildren = false
         var strayText: String?
 
-        mutating func noteStray(_ bytes: ArraySlice<UInt8>) {
+        mutating func noteStray<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) {
             guard strayText == nil, let first = bytes.firstIndex(where: { !ASCII.isWhitespace($0) }) else { return }
             let last = bytes.lastIndex(where: { !ASCII.isWhitespace($0) })!
             strayText = String(decoding: bytes[first...last].prefix(40), as: UTF8.self)
@@ -163,7 +163,8 @@ final class SAXTreeBuilder {
     fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil, !stack.isEmpty else { return }
         if stack[stack.count - 1].hasChildren {
-            stack[stack.count - 1].noteStray(ArraySlice(bytes))
+            // Whitespace between elements (nearly every call): checked where it lies, not copied.
+            stack[stack.count - 1].noteStray(bytes)
         } else {
             text.append(contentsOf: bytes)
         }

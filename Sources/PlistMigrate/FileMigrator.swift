@@ -263,18 +263,19 @@ public struct FileMigrator: Sendable {
         }
         func check(_ dict: PlistElement) {
             let entries = dict.entries
+            let names = entries.map(\.name)
             // Small dicts (most of ATS) are compared pairwise; larger ones through a table.
             var seen: [String: PlistElement] = [:]
             for (index, entry) in entries.enumerated() {
                 let first = entries.count <= 16
-                    ? entries[..<index].first { $0.name == entry.name }?.key
-                    : seen[entry.name]
+                    ? names[..<index].firstIndex(of: names[index]).map { entries[$0].key }
+                    : seen[names[index]]
                 if let first {
                     report(entry, firstAt: first)
                 } else if entries.count > 16 {
-                    seen[entry.name] = entry.key
+                    seen[names[index]] = entry.key
                 }
-                if entry.value.name == "dict" { check(entry.value) }
+                if entry.value.kind == .dict { check(entry.value) }
             }
         }
         var firstATS: PlistElement?
