@@ -129,7 +129,15 @@ public enum PolicyDelta {
 
         /// Whether any change is left for the host classes and kinds `include` keeps.
         public func hasChanges(include: (Host, LoadKind) -> Bool) -> Bool {
-            perHost.contains { hostClass, changes in changes.contains { include(hostClass.host, $0.kind) } }
+            perHost.contains { hostClass, changes in
+                // Asked once per kind that changed, not once per change (eras repeat kinds).
+                var asked: [LoadKind] = []
+                return changes.contains { change in
+                    guard !asked.contains(change.kind) else { return false }
+                    asked.append(change.kind)
+                    return include(hostClass.host, change.kind)
+                }
+            }
         }
 
         /// The lines for the host classes and kinds `include` keeps.

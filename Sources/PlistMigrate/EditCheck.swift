@@ -91,11 +91,18 @@ enum EditCheck {
         }
         if unique.count == 1 { return Array(unique) }
         let containers = unique.sorted { $0.count < $1.count }
-        var kept: Set<[PathStep]> = []
-        for path in containers where !(0..<path.count).contains(where: { kept.contains(Array(path[..<$0])) }) {
-            kept.insert(path)
+        var kept: [[PathStep]] = []
+        var keptSet: Set<[PathStep]> = []
+        for path in containers {
+            // Few kept paths (the usual case): compared directly; many: looked up by prefix.
+            let inside = kept.count <= 8
+                ? kept.contains { $0.count < path.count && path.starts(with: $0) }
+                : (0..<path.count).contains { keptSet.contains(Array(path[..<$0])) }
+            guard !inside else { continue }
+            kept.append(path)
+            keptSet.insert(path)
         }
-        return Array(kept)
+        return kept
     }
 
     static func commonPrefix(_ paths: [[PathStep]]) -> [PathStep] {

@@ -122,6 +122,12 @@ public enum UnifiedDiff {
         func hash(into hasher: inout Hasher) {
             bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
+
+        static func == (lhs: LineKey, rhs: LineKey) -> Bool {
+            lhs.bytes.count == rhs.bytes.count && lhs.bytes.withUnsafeBytes { a in
+                rhs.bytes.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+            }
+        }
     }
 
     /// Part of a buffer cut into lines (each with its terminator), as ranges rather than copies.
