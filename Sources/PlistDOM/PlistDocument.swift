@@ -347,17 +347,8 @@ extension PlistDocument {
     /// The keys leading from the root value to `element` through dicts (`[]` for the root
     /// value itself); `nil` if it is not reachable through dicts alone.
     public func keyPath(of element: PlistElement) -> [String]? {
-        let target = rootValue.index
-        var path: [String] = []
-        var current = element.index
-        while current != target {
-            let node = nodes[Int(current)]
-            guard node.parent >= 0, nodes[Int(node.parent)].kind == .dict, node.previous >= 0,
-                nodes[Int(node.previous)].kind == .key, node.kind != .key
-            else { return nil }
-            path.append(text(of: node.previous))
-            current = node.parent
-        }
-        return isAttached(current) ? path.reversed() : nil
+        guard let path = path(of: element) else { return nil }
+        let keys = path.compactMap(\.key)
+        return keys.count == path.count ? keys : nil
     }
 }

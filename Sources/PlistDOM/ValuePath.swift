@@ -17,9 +17,9 @@ public enum PathStep: Hashable, Sendable, CustomStringConvertible {
 
 extension [PathStep] {
     /// `NSAppTransportSecurity:NSExceptionDomains:example.com`, PlistBuddy's spelling (`:` for the
-    /// root value).
+    /// root value, `\:` for a colon in a key).
     public var spelled: String {
-        isEmpty ? ":" : map(\.description).joined(separator: ":")
+        isEmpty ? ":" : map { $0.description.split(separator: ":", omittingEmptySubsequences: false).joined(separator: "\\:") }.joined(separator: ":")
     }
 }
 
