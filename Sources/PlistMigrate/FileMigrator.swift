@@ -6,9 +6,9 @@ import PlistDOM
 /// after each pass so each pass gets its own diff.
 ///
 /// Before anything may be written, the output is checked independently of the edit code
-/// (`verify`): libxml2 re-reads all of it, every byte outside the root `NSAppTransportSecurity`
-/// value must be identical, and that value, parsed again, must equal the input's with exactly
-/// the recorded edits applied.
+/// (`EditCheck`): libxml2 re-reads all of it, every byte outside the values the passes edited
+/// must be identical, and each of those values, parsed again, must equal the input's with
+/// exactly the recorded edits applied. Each pass may edit only the root keys it declares.
 public struct FileMigrator: Sendable {
     public let plan: MigrationPlan
     /// The root keys some pass needs a file to hold, as bytes; `nil` when a pass may edit any

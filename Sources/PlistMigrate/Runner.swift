@@ -256,15 +256,12 @@ public final class Runner {
         }
         for note in result.notes { lines.append("\(result.path): note: \(note)") }
         for id in result.heldBack {
-            guard let migration = MigrationRegistry.migration(id: id) else {
-                // A recipe pass: its reason says it all.
-                lines.append("\(result.path): note: \(id) held back: \(result.heldBackReasons[id] ?? "its policy delta exceeds its intent")")
-                continue
-            }
-            if migration.impact == .changesPolicy {
+            // A built-in changesPolicy pass is named with its label; any other (a recipe's too)
+            // by the reason it was held back.
+            if let migration = MigrationRegistry.migration(id: id), migration.impact == .changesPolicy {
                 lines.append("\(result.path): note: \(migration.label) held back; add --allow-policy-change to include it")
             } else {
-                lines.append("\(result.path): note: \(migration.id) held back: \(result.heldBackReasons[id] ?? "its policy delta exceeds its intent")")
+                lines.append("\(result.path): note: \(id) held back: \(result.heldBackReasons[id] ?? "its policy delta exceeds its intent")")
             }
         }
         return lines
