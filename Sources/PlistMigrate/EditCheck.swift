@@ -52,25 +52,25 @@ enum EditCheck {
         // 3. The shared value on its own, and the bytes between the edited values inside it.
         let open = Array("<plist>".utf8)
         let newOuter = output[outerRange.lowerBound..<(output.count - suffixCount)]
+        let wrapped = open + newOuter + Array("</plist>".utf8)
         let fragment: PlistDocument
         do {
-            fragment = try PlistDocument(parsing: open + newOuter + Array("</plist>".utf8))
+            fragment = try PlistDocument(parsing: wrapped)
         } catch {
             return "the rewritten value \(before.count == 1 ? names : shared.spelled) does not parse (\(error))"
         }
         guard fragment.byteRange(of: fragment.rootValue) == open.count..<(open.count + newOuter.count) else { return outside }
         var after: [PlistElement] = []
         var cursor = (old: outerRange.lowerBound, new: open.count)
-        let fragmentBytes = open + newOuter
         for (path, range) in before {
             guard let element = fragment.element(at: Array(path.dropFirst(shared.count))), let now = fragment.byteRange(of: element),
                 range.lowerBound >= cursor.old, now.lowerBound >= cursor.new,
-                original[cursor.old..<range.lowerBound] == fragmentBytes[cursor.new..<now.lowerBound]
+                original[cursor.old..<range.lowerBound] == wrapped[cursor.new..<now.lowerBound]
             else { return outside }
             after.append(element)
             cursor = (range.upperBound, now.upperBound)
         }
-        guard original[cursor.old..<outerRange.upperBound] == fragmentBytes[cursor.new...] else { return outside }
+        guard original[cursor.old..<outerRange.upperBound] == wrapped[cursor.new..<(open.count + newOuter.count)] else { return outside }
         // 4. The values.
         let expected = PlannedEdit.apply(edits, to: spine(of: document, holding: shared))
         for ((path, _), element) in zip(before, after) where expected.value(at: path) != PlistValue(element) {

@@ -72,7 +72,7 @@ public enum PlistEditor {
         default: .string
         }
         let value = try newValue(type, text, entry: entry, command: "Set", at: target.location)
-        guard PlistValue(target) != value.plainValue else { return }
+        guard PlistValue(target) != value.plistValue else { return }
         session.replace(target, with: value)
     }
 
@@ -204,11 +204,7 @@ public enum PlistEditor {
 
 extension BuddyEntry {
     init(components: [String]) {
-        self.init(parsing: ":")
         self.components = components
+        appends = false
     }
-}
-
-extension NewValue {
-    var plainValue: PlistValue { plistValue }
 }
