@@ -47,9 +47,12 @@ struct DomainRuleIndex: Sendable {
         return found.map { rules[$0] }
     }
 
-    func matchingRule(host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason]) -> ATSConfiguration.DomainRule? {
+    /// - Parameter explaining: `false` leaves `notes` and `ignored` alone (the rule is the same).
+    func matchingRule(
+        host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason], explaining: Bool = true
+    ) -> ATSConfiguration.DomainRule? {
         var exactPosition = byName[host.name]?.first
-        for position in buildTime {
+        for position in buildTime where explaining {
             let rule = rules[position]
             notes.append(PolicyEngine.buildTimeNote(rule, host: host))
         }
@@ -58,11 +61,15 @@ struct DomainRuleIndex: Sendable {
                 let address = host.address, address.isIn(network, prefix: prefix)
             else { continue }
             guard era >= .ios17 else {
-                ignored.append(PolicyEngine.addressTooEarly(rules[position], host: host))
+                if explaining { ignored.append(PolicyEngine.addressTooEarly(rules[position], host: host)) }
                 continue
             }
             exactPosition = min(exactPosition ?? position, position)
             break
+        }
+        guard explaining else {
+            return PolicyEngine.choose(exact: exactPosition.map { rules[$0] }, parents: parents(of: host), host: host,
+                                       notes: &notes, explaining: false)
         }
         var unmatched = unmatchedByMeant[host.name] ?? []
         var suffix = Substring(host.name)

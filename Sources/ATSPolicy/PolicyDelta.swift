@@ -80,8 +80,8 @@ public enum PolicyDelta {
                 var changes: [Change] = []
                 var templates: [(era: OSEra, kind: LoadKind, head: String, tail: String)] = []
                 for era in eras {
-                    let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases)
-                    let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases)
+                    let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases, explaining: false)
+                    let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases, explaining: false)
                     for (index, kind) in LoadKind.allCases.enumerated() where !olds[index].samePolicy(as: news[index]) {
                         // One description, in two parts around where the host's label goes.
                         guard let (head, tail) = describe(old: olds[index].policyValues, new: news[index].policyValues) else { continue }

@@ -131,37 +131,52 @@ public enum PolicyEngine {
         let config: ATSConfiguration
         let exceptions: DomainRuleIndex
         let pins: DomainRuleIndex
+        /// The `laterKeys` the dict holds, in that order, with their lines: asked on every
+        /// global decision, so looked up once.
+        let laterKeysPresent: [(key: String, line: Int)]
+        let holdsInMediaKey: Bool
+        let pinnedDomainsLine: Int?
 
         init(_ config: ATSConfiguration) {
             self.config = config
             exceptions = DomainRuleIndex(config.exceptionDomains)
             pins = DomainRuleIndex(config.pinnedDomains)
+            laterKeysPresent = laterKeys.compactMap { key in config.keyLines[key].map { (key, $0) } }
+            holdsInMediaKey = config.keyLines["NSAllowsArbitraryLoadsInMedia"] != nil
+            pinnedDomainsLine = config.keyLines["NSPinnedDomains"]
         }
     }
 
-    static func decide(_ indexed: Indexed, era: OSEra, host: Host, kinds: [LoadKind]) -> [Decision] {
-        let config = indexed.config
+    /// - Parameter explaining: `false` leaves `decidedBy` and `openQuestions` empty, for callers
+    ///   that compare policies only (policy deltas); the policy is the same either way.
+    static func decide(_ indexed: Indexed, era: OSEra, host: Host, kinds: [LoadKind], explaining: Bool = true) -> [Decision] {
         var notes: [String] = []
         var ignored: [Decision.Reason] = []
-        let rule = indexed.exceptions.matchingRule(host: host, era: era, notes: &notes, ignored: &ignored)
+        let rule = indexed.exceptions.matchingRule(host: host, era: era, notes: &notes, ignored: &ignored, explaining: explaining)
         var pinNotes: [String] = []
         // NSPinnedDomains: its page's availability is iOS 14.0+/macOS 11.0+; that pins apply
         // to matching hosts whatever the exception domains say is an inference (the two
         // dictionaries are separate keys).
-        let pins = era >= .ios14 ? indexed.pins.matchingRule(host: host, era: era, notes: &pinNotes, ignored: &ignored) : nil
-        if era < .ios14, let line = config.keyLines["NSPinnedDomains"] {
+        let pins = era >= .ios14
+            ? indexed.pins.matchingRule(host: host, era: era, notes: &pinNotes, ignored: &ignored, explaining: explaining) : nil
+        if explaining, era < .ios14, let line = indexed.pinnedDomainsLine {
             ignored.append(.init(key: "NSPinnedDomains", line: line, rule: "not read before iOS 14/macOS 11 (its page's availability)"))
         }
         // An exception domain's policy does not depend on the kind of load: built once.
-        let exception = rule.map { exceptionPolicy($0, era: era) }
+        let exception = rule.map { exceptionPolicy($0, era: era, explaining: explaining) }
         return kinds.map { kind in
-            var decision = exception ?? globalPolicy(config, era: era, host: host, kind: kind)
-            decision.openQuestions += notes
-            decision.decidedBy += ignored
+            var decision = exception ?? globalPolicy(indexed, era: era, host: host, kind: kind, explaining: explaining)
             certificateTransparency(&decision, era: era)
             if let pins {
                 decision.pinnedCAIdentities = pins.pinnedCAIdentities
                 decision.pinnedLeafIdentities = pins.pinnedLeafIdentities
+            }
+            guard explaining else { return decision }
+            // The explanation, in the order the steps above were taken.
+            decision.openQuestions += notes
+            decision.decidedBy += ignored
+            decision.decidedBy.append(contentsOf: certificateTransparencyReasons(era: era))
+            if let pins {
                 decision.decidedBy.append(.init(key: "NSPinnedDomains › \(pins.key)", line: pins.line, rule: "pins identities for this host"))
                 decision.openQuestions += pinNotes
                 if decision.minimumTLS == nil {
@@ -185,12 +200,17 @@ public enum PolicyEngine {
     /// the issue's reading of that announcement (inference: the stored copy names iOS only).
     /// It is a trust policy, not an ATS setting: it holds whether or not ATS is on, and for a
     /// certificate from a private CA (not publicly trusted) it does not apply.
+    /// (`certificateTransparencyReasons` says why.)
     static func certificateTransparency(_ decision: inout Decision, era: OSEra) {
-        guard era >= .ios12 else { return }
-        decision.requiresCertificateTransparency = true
-        decision.decidedBy.append(.init(key: "(iOS 12.1.1+)", line: nil,
+        if era >= .ios12 { decision.requiresCertificateTransparency = true }
+    }
+
+    /// Why `certificateTransparency` requires CT on `era` (nothing before iOS 12.1.1).
+    static func certificateTransparencyReasons(era: OSEra) -> [Decision.Reason] {
+        guard era >= .ios12 else { return [] }
+        return [.init(key: "(iOS 12.1.1+)", line: nil,
             rule: "Apple's CT policy: publicly trusted server certificates issued after October 15, 2018 must meet it "
-                + "to be trusted (a private CA's certificates are not publicly trusted)"))
+                + "to be trusted (a private CA's certificates are not publicly trusted)")]
     }
 
     /// NSExceptionDomains: "Use lowercase — Use `example.com`, not `EXAMPLE.COM`." That a key
@@ -250,16 +270,17 @@ public enum PolicyEngine {
     /// An exact entry wins over parents (an open question when both exist); among parents the
     /// longest key.
     static func choose(
-        exact: ATSConfiguration.DomainRule?, parents: [ATSConfiguration.DomainRule], host: Host, notes: inout [String]
+        exact: ATSConfiguration.DomainRule?, parents: [ATSConfiguration.DomainRule], host: Host, notes: inout [String],
+        explaining: Bool = true
     ) -> ATSConfiguration.DomainRule? {
         if let exact {
-            if let parent = parents.first {
+            if explaining, let parent = parents.first {
                 notes.append("\(exact.key) and \(parent.key) (with NSIncludesSubdomains) both cover \(host.name); Apple does "
                     + "not document which wins; the exact entry is used")
             }
             return exact
         }
-        if parents.count > 1 {
+        if explaining, parents.count > 1 {
             notes.append("several NSExceptionDomains entries cover \(host.name); Apple does not document which wins, the longest is used")
         }
         return parents.max { $0.key.count < $1.key.count }
@@ -281,12 +302,27 @@ public enum PolicyEngine {
     /// that dictionary aren't affected by this key's value." Its own settings start from ATS's
     /// defaults (HTTPS, TLS 1.2, forward secrecy): inference from the exception keys' pages,
     /// each of which relaxes one of them.
-    static func exceptionPolicy(_ rule: ATSConfiguration.DomainRule, era: OSEra) -> Decision {
+    static func exceptionPolicy(_ rule: ATSConfiguration.DomainRule, era: OSEra, explaining: Bool = true) -> Decision {
         var decision = Decision.atsDefaults
+        if let http = rule.allowsInsecureHTTP { decision.httpAllowed = http.value }
+        if let tls = rule.minimumTLS, documentedTLSVersions.contains(tls.value) { decision.minimumTLS = tls.value }
+        if let secrecy = rule.requiresForwardSecrecy { decision.requiresForwardSecrecy = secrecy.value }
+        // NSRequiresCertificateTransparency, Apple's key page: "Earlier versions of the system used
+        // this key to enable or disable CT for a given domain." "The system now requires this
+        // behavior in all cases, making the key irrelevant." From iOS 12.1.1 `certificateTransparency`
+        // decides; before, the key decides where the system reads it (see `explainException` for
+        // iOS 9).
+        if era == .ios10, let ct = rule.requiresCertificateTransparency { decision.requiresCertificateTransparency = ct.value }
+        if explaining { explainException(&decision, rule, era: era) }
+        return decision
+    }
+
+    /// Why `exceptionPolicy` decided as it did: each key of the rule, in the order Apple's
+    /// pages are read above, with the cases they leave open.
+    private static func explainException(_ decision: inout Decision, _ rule: ATSConfiguration.DomainRule, era: OSEra) {
         decision.decidedBy.append(.init(key: "NSExceptionDomains › \(rule.key)", line: rule.line,
                                         rule: "a matching exception domain overrides the global keys"))
         if let http = rule.allowsInsecureHTTP {
-            decision.httpAllowed = http.value
             decision.decidedBy.append(.init(key: http.key, line: http.line, rule: http.value
                 ? "allows insecure HTTP loads for this domain" : "keeps insecure HTTP loads blocked for this domain"))
         }
@@ -294,7 +330,6 @@ public enum PolicyEngine {
             decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "\"\(tls.value)\" is not a documented value"))
             decision.openQuestions.append("\(tls.key) \"\(tls.value)\" is not one of Apple's values; assumed ignored (the default TLSv1.2 applies)")
         } else if let tls = rule.minimumTLS {
-            decision.minimumTLS = tls.value
             decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "minimum TLS version for this domain"))
         }
         let keys = [rule.allowsInsecureHTTP?.key, rule.minimumTLS?.key, rule.requiresForwardSecrecy?.key].compactMap { $0 }
@@ -303,14 +338,9 @@ public enum PolicyEngine {
                 + "(inference; the twin wins when both are present)")
         }
         if let secrecy = rule.requiresForwardSecrecy {
-            decision.requiresForwardSecrecy = secrecy.value
             decision.decidedBy.append(.init(key: secrecy.key, line: secrecy.line, rule: secrecy.value
                 ? "requires forward secrecy for this domain" : "does not require forward secrecy for this domain"))
         }
-        // NSRequiresCertificateTransparency, Apple's key page: "Earlier versions of the system used
-        // this key to enable or disable CT for a given domain." "The system now requires this
-        // behavior in all cases, making the key irrelevant." From iOS 12.1.1 `certificateTransparency`
-        // below decides; before, the key decides where the system reads it.
         if let ct = rule.requiresCertificateTransparency {
             switch era {
             case .ios9:
@@ -318,7 +348,6 @@ public enum PolicyEngine {
                 decision.openQuestions.append("\(ct.key) on iOS 9/macOS 10.11: the key page lists iOS 9.0 as available, "
                     + "but Apple does not document what it did there; CT is counted as not required")
             case .ios10:
-                decision.requiresCertificateTransparency = ct.value
                 decision.decidedBy.append(.init(key: ct.key, line: ct.line, rule: ct.value
                     ? "requires certificate transparency for this domain" : "does not require certificate transparency for this domain"))
             case .ios12, .ios14, .ios17:
@@ -326,10 +355,10 @@ public enum PolicyEngine {
                     rule: "ignored: obsolete, \"the system now requires this behavior in all cases, making the key irrelevant\""))
             }
         }
-        return decision
     }
 
-    static func globalPolicy(_ config: ATSConfiguration, era: OSEra, host: Host, kind: LoadKind) -> Decision {
+    static func globalPolicy(_ indexed: Indexed, era: OSEra, host: Host, kind: LoadKind, explaining: Bool = true) -> Decision {
+        let config = indexed.config
         // NSAllowsArbitraryLoads page: "Set this key's value to YES to disable App Transport
         // Security (ATS) restrictions for all domains not specified in the NSExceptionDomains
         // dictionary." NSAllowsArbitraryLoadsInWebContent page: "In iOS 10 and later and in macOS
@@ -337,17 +366,21 @@ public enum PolicyEngine {
         // ignores the value of the NSAllowsArbitraryLoads" key; the ForMedia and LocalNetworking
         // pages say the same of themselves (inference for those two: the stored copies break off
         // before that paragraph).
-        let overriding = era >= .ios10 ? laterKeys.first { config.keyLines[$0] != nil } : nil
+        let overriding = era >= .ios10 ? indexed.laterKeysPresent.first?.key : nil
         var arbitrary = false
         var reasons: [Decision.Reason] = []
         var questions: [String] = []
         if let setting = config.allowsArbitraryLoads {
             if let overriding {
-                reasons.append(.init(key: setting.key, line: setting.line,
-                                     rule: "ignored on iOS 10+/macOS 10.12+ because \(overriding) is present"))
+                if explaining {
+                    reasons.append(.init(key: setting.key, line: setting.line,
+                                         rule: "ignored on iOS 10+/macOS 10.12+ because \(overriding) is present"))
+                }
             } else {
                 arbitrary = setting.value
-                reasons.append(.init(key: setting.key, line: setting.line, rule: setting.value ? "turns ATS off" : "keeps ATS on"))
+                if explaining {
+                    reasons.append(.init(key: setting.key, line: setting.line, rule: setting.value ? "turns ATS off" : "keeps ATS on"))
+                }
             }
         }
         // NSAllowsArbitraryLoadsForMedia: "disable App Transport Security restrictions for media
@@ -363,31 +396,33 @@ public enum PolicyEngine {
             }
             if let perKind, perKind.value {
                 arbitrary = true
-                reasons.append(.init(key: perKind.key, line: perKind.line, rule: "turns ATS off for \(kind.rawValue) loads"))
-            }
-        }
-        if era < .ios10 {
-            // Each of these pages gives iOS 10.0/macOS 10.12 as the first release.
-            for key in laterKeys {
-                if let line = config.keyLines[key] {
-                    reasons.append(.init(key: key, line: line, rule: "not read on iOS 9/macOS 10.11 (available from iOS 10/macOS 10.12)"))
+                if explaining {
+                    reasons.append(.init(key: perKind.key, line: perKind.line, rule: "turns ATS off for \(kind.rawValue) loads"))
                 }
             }
         }
-        if config.keyLines["NSAllowsArbitraryLoadsInMedia"] != nil {
+        if explaining, era < .ios10 {
+            // Each of these pages gives iOS 10.0/macOS 10.12 as the first release.
+            for (key, line) in indexed.laterKeysPresent {
+                reasons.append(.init(key: key, line: line, rule: "not read on iOS 9/macOS 10.11 (available from iOS 10/macOS 10.12)"))
+            }
+        }
+        if explaining, indexed.holdsInMediaKey {
             questions.append("NSAllowsArbitraryLoadsInMedia is on no Apple page: counted as not read, and as not making "
                 + "NSAllowsArbitraryLoads ignored")
         }
         if host.isLocal {
-            var decision = localPolicy(config, era: era, host: host, arbitrary: arbitrary, reasons: reasons)
+            var decision = localPolicy(config, era: era, host: host, arbitrary: arbitrary, reasons: reasons, explaining: explaining)
             decision.openQuestions += questions
             return decision
         }
         var decision = arbitrary ? Decision.atsOff : Decision.atsDefaults
-        decision.decidedBy = reasons.isEmpty
-            ? [.init(key: "(none)", line: nil, rule: "ATS defaults: HTTPS with TLS 1.2 and forward secrecy")]
-            : reasons
-        decision.openQuestions += questions
+        if explaining {
+            decision.decidedBy = reasons.isEmpty
+                ? [.init(key: "(none)", line: nil, rule: "ATS defaults: HTTPS with TLS 1.2 and forward secrecy")]
+                : reasons
+            decision.openQuestions += questions
+        }
         return decision
     }
 
@@ -397,7 +432,9 @@ public enum PolicyEngine {
     /// 10–16 do not apply ATS to them, and that iOS 17 applies it to IP addresses unless the key
     /// is YES, is the issue's reading of the rest of the page (the stored copy breaks off at "In
     /// iOS 10 through iOS 16"); unqualified and `.local` hosts on iOS 17 are an open question.
-    static func localPolicy(_ config: ATSConfiguration, era: OSEra, host: Host, arbitrary: Bool, reasons: [Decision.Reason]) -> Decision {
+    static func localPolicy(
+        _ config: ATSConfiguration, era: OSEra, host: Host, arbitrary: Bool, reasons: [Decision.Reason], explaining: Bool = true
+    ) -> Decision {
         var decision: Decision
         var why = reasons
         switch era {
@@ -428,7 +465,8 @@ public enum PolicyEngine {
                 why.append(.init(key: "(iOS 17+)", line: nil, rule: "connections to IP addresses are subject to ATS unless NSAllowsLocalNetworking is YES"))
             }
         }
-        decision.decidedBy = why
+        // Two local host classes per question: the explanation is built and then dropped.
+        if explaining { decision.decidedBy = why } else { decision.openQuestions = [] }
         return decision
     }
 }

@@ -4,7 +4,8 @@ import PlistDOM
 @testable import ATSPolicy
 
 /// The indexed look-up of domain rules gives what the plain scan of Apple's rules gives: the
-/// same rule, the same open questions and the same ignored keys, in the same order.
+/// same rule, the same open questions and the same ignored keys, in the same order. Without
+/// the explanation, it and the decisions give the same rule and policy.
 @Suite struct DomainRuleIndexTests {
     static let corpus = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -25,6 +26,27 @@ import PlistDOM
                     if !host.isIPAddress { #expect(index.ruleDeciding(name: host) == scanned, "\(host.name) \(era)") }
                     #expect(indexNotes == scanNotes, "\(host.name) \(era)")
                     #expect(indexIgnored == scanIgnored, "\(host.name) \(era)")
+                    var quietNotes: [String] = [], quietIgnored: [Decision.Reason] = []
+                    let quiet = index.matchingRule(host: host, era: era, notes: &quietNotes, ignored: &quietIgnored, explaining: false)
+                    #expect(quiet == scanned && quietNotes.isEmpty && quietIgnored.isEmpty, "\(host.name) \(era)")
+                    compared += 1
+                }
+            }
+        }
+        return compared + checkDecisionsWithoutExplanation(config, hosts: hosts)
+    }
+
+    /// Deltas decide without building the explanation: the policy must be the same.
+    func checkDecisionsWithoutExplanation(_ config: ATSConfiguration, hosts: [ATSPolicy.Host]) -> Int {
+        let indexed = PolicyEngine.Indexed(config)
+        var compared = 0
+        for host in hosts {
+            for era in OSEra.allCases {
+                let explained = PolicyEngine.decide(indexed, era: era, host: host, kinds: LoadKind.allCases)
+                let quiet = PolicyEngine.decide(indexed, era: era, host: host, kinds: LoadKind.allCases, explaining: false)
+                for (full, bare) in zip(explained, quiet) {
+                    #expect(full.samePolicy(as: bare) && full.policyValues == bare.policyValues, "\(host.name) \(era)")
+                    #expect(bare.decidedBy.isEmpty && bare.openQuestions.isEmpty && !full.decidedBy.isEmpty)
                     compared += 1
                 }
             }
