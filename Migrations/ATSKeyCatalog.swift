@@ -85,20 +85,38 @@ public enum ATSKeyCatalog {
         return abs(correct.count - key.count) <= limit && editDistance(correct.lowercased(), key.lowercased(), limit: limit) <= limit
     }
 
-    /// Levenshtein distance, stopping early past `limit`.
+    /// Levenshtein distance of the UTF-8 bytes, stopping early past `limit` (any value above
+    /// `limit` then stands for "too far").
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            var rowMinimum = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                rowMinimum = min(rowMinimum, current[j])
+        var a = a, b = b
+        return a.withUTF8 { a in b.withUTF8 { b in editDistance(a, b, limit: limit) } }
+    }
+
+    /// Most keys compared differ at once or share long runs: the common prefix and suffix are
+    /// cut first (that does not change the distance), and the rows live on the stack.
+    private static func editDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+        var start = 0, aEnd = a.count, bEnd = b.count
+        while start < aEnd, start < bEnd, a[start] == b[start] { start += 1 }
+        while aEnd > start, bEnd > start, a[aEnd - 1] == b[bEnd - 1] { aEnd -= 1; bEnd -= 1 }
+        let n = aEnd - start, m = bEnd - start
+        guard n > 0, m > 0 else { return max(n, m) }
+        if abs(n - m) > limit { return abs(n - m) }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (m + 1)) { rows in
+            var previous = rows.baseAddress!, current = previous + (m + 1)
+            for j in 0...m { previous[j] = j }
+            for i in 1...n {
+                current[0] = i
+                var rowMinimum = i
+                let ai = a[start + i - 1]
+                for j in 1...m {
+                    let substitution = previous[j - 1] + (ai == b[start + j - 1] ? 0 : 1)
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                    rowMinimum = min(rowMinimum, current[j])
+                }
+                if rowMinimum > limit { return limit + 1 }
+                swap(&previous, &current)
             }
-            if rowMinimum > limit { return limit + 1 }
-            previous = current
+            return previous[m]
         }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }
