@@ -90,7 +90,16 @@ public enum UnifiedDiff {
             for _ in 0..<contextLines where start > 0 { start = Self.lineStart(at: start - 1, in: old) }
             oldEnd = Self.lineEnd(after: oldTail, lines: contextLines, in: old)
             newEnd = Self.lineEnd(after: newTail, lines: contextLines, in: new)
-            linesBefore = old[..<start].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            linesBefore = Self.newlines(in: old, before: start)
+        }
+
+        /// The `\n` bytes before `end`, counted in a plain loop the compiler vectorises.
+        static func newlines(in bytes: [UInt8], before end: Int) -> Int {
+            bytes.withUnsafeBufferPointer { buffer in
+                var count = 0
+                for index in 0..<end { count &+= buffer[index] == 0x0A ? 1 : 0 }
+                return count
+            }
         }
 
         static func isLineStart(_ offset: Int, in bytes: [UInt8]) -> Bool {
