@@ -99,23 +99,32 @@ extension FileIO {
         if path == "/" { return true }
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
         guard let last = path.utf8.last, last != slash else { return false }
-        let steps = path.utf8.split(separator: slash, omittingEmptySubsequences: false)
-        for (index, step) in steps.enumerated() {
-            if step.isEmpty {
-                if index == 0 { continue }
-                return false
+        // One pass: the length of the current step, and whether it is only dots so far.
+        var stepLength = 0, onlyDots = true, first = true
+        for byte in path.utf8 {
+            if byte == slash {
+                if stepLength == 0 && !first { return false }
+                if stepLength > 0, onlyDots, stepLength <= 2 { return false }
+                stepLength = 0
+                onlyDots = true
+                first = false
+            } else {
+                stepLength += 1
+                onlyDots = onlyDots && byte == dot
             }
-            if step.elementsEqual([dot]) || step.elementsEqual([dot, dot]) { return false }
         }
-        return true
+        return !(onlyDots && stepLength <= 2)
     }
+
+    /// Whether the working directory is plain, worked out once.
+    private static let workingDirectoryIsPlain = isPlain(workingDirectory)
 
     /// `path` made absolute against the working directory, with `.` and `..` steps resolved
     /// textually (symlinks are not resolved).
     static func absolute(_ path: String) -> String {
         let base = path.hasPrefix("/") ? "" : workingDirectory
         // Already plain (no `.`, `..` or empty steps, no trailing `/`): nothing to resolve.
-        if isPlain(path), base.isEmpty || isPlain(base) {
+        if isPlain(path), base.isEmpty || workingDirectoryIsPlain {
             return base.isEmpty ? path : (base == "/" ? "/" + path : base + "/" + path)
         }
         var parts: [Substring] = []
