@@ -12,6 +12,16 @@ final class LineTable {
     private lazy var lineStarts: [Int] = source.withUnsafeBufferPointer { bytes in
         var starts = [0]
         starts.reserveCapacity(bytes.count / 24 + 1)
+        guard let base = bytes.baseAddress else { return starts }
+        // Without a `\r` (nearly every file), `memchr` finds each `\n` a block at a time.
+        if memchr(base, Int32(ASCII.cr), bytes.count) == nil {
+            var from = 0
+            while from < bytes.count, let hit = memchr(base + from, Int32(ASCII.lf), bytes.count - from) {
+                from = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base + 1
+                starts.append(from)
+            }
+            return starts
+        }
         var i = 0
         while i < bytes.count {
             let byte = bytes[i]
