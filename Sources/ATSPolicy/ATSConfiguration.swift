@@ -120,14 +120,18 @@ public struct ATSConfiguration: Sendable, Equatable {
             rule.matcher = matcher(for: entry.name)
             rule.meantHost = PolicyReach.hostName(ofDomainKey: entry.name)
             guard entry.value.name == "dict" else { return rule }
-            let settings = entry.value
-            rule.includesSubdomains = bool(settings, "NSIncludesSubdomains")
-            rule.allowsInsecureHTTP = exceptionKeys["allowsInsecureHTTP"]!.lazy.compactMap { bool(settings, $0) }.first
-            rule.minimumTLS = exceptionKeys["minimumTLS"]!.lazy.compactMap { string(settings, $0) }.first
-            rule.requiresForwardSecrecy = exceptionKeys["requiresForwardSecrecy"]!.lazy.compactMap { bool(settings, $0) }.first
-            rule.requiresCertificateTransparency = bool(settings, "NSRequiresCertificateTransparency")
-            rule.pinnedCAIdentities = identities(settings[key: "NSPinnedCAIdentities"])
-            rule.pinnedLeafIdentities = identities(settings[key: "NSPinnedLeafIdentities"])
+            // The domain's entries and their names, read once for the dozen keys asked below;
+            // with duplicates the last one counts, as for `PlistElement.entry`.
+            let settings = entry.value.entries
+            let names = settings.map(\.name)
+            func setting(_ key: String) -> DictEntry? { names.lastIndex(of: key).map { settings[$0] } }
+            rule.includesSubdomains = bool(setting("NSIncludesSubdomains"), "NSIncludesSubdomains")
+            rule.allowsInsecureHTTP = exceptionKeys["allowsInsecureHTTP"]!.lazy.compactMap { bool(setting($0), $0) }.first
+            rule.minimumTLS = exceptionKeys["minimumTLS"]!.lazy.compactMap { string(setting($0), $0) }.first
+            rule.requiresForwardSecrecy = exceptionKeys["requiresForwardSecrecy"]!.lazy.compactMap { bool(setting($0), $0) }.first
+            rule.requiresCertificateTransparency = bool(setting("NSRequiresCertificateTransparency"), "NSRequiresCertificateTransparency")
+            rule.pinnedCAIdentities = identities(setting("NSPinnedCAIdentities")?.value)
+            rule.pinnedLeafIdentities = identities(setting("NSPinnedLeafIdentities")?.value)
             return rule
         }
     }
@@ -172,12 +176,17 @@ public struct ATSConfiguration: Sendable, Equatable {
 
     /// A boolean key; only `<true/>` and `<false/>` count (a `<string>YES</string>` is not read).
     static func bool(_ dict: PlistElement, _ key: String) -> Setting<Bool>? {
-        guard let entry = dict.entry(key), entry.value.name == "true" || entry.value.name == "false" else { return nil }
+        bool(dict.entry(key), key)
+    }
+
+    /// `entry` (the one found for `key`) as a boolean setting.
+    static func bool(_ entry: DictEntry?, _ key: String) -> Setting<Bool>? {
+        guard let entry, entry.value.kind == .true || entry.value.kind == .false else { return nil }
         return Setting(value: entry.value.isTrue, key: key, line: entry.key.location?.line ?? 0)
     }
 
-    static func string(_ dict: PlistElement, _ key: String) -> Setting<String>? {
-        guard let entry = dict.entry(key), entry.value.name == "string" else { return nil }
+    static func string(_ entry: DictEntry?, _ key: String) -> Setting<String>? {
+        guard let entry, entry.value.kind == .string else { return nil }
         return Setting(value: entry.value.text, key: key, line: entry.key.location?.line ?? 0)
     }
 
