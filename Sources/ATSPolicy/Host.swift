@@ -10,16 +10,24 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
     let address: IPAddress?
 
     public init(_ name: String) {
-        self.name = name.lowercased()
+        // Most names are lowercase ASCII already: kept as they are, without a copy.
+        let lowercase = name.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        self.name = lowercase ? name : name.lowercased()
+        let bytes = self.name.utf8
         // An IP literal is hex digits, dots and colons: most names are ruled out without a parse.
-        let mayBeAddress = self.name.utf8.allSatisfy {
+        let mayBeAddress = bytes.allSatisfy {
             ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
                 || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":")
         }
         address = mayBeAddress ? IPAddress(self.name) : nil
         isIPAddress = address != nil
-        isLocal = isIPAddress || !self.name.contains(".") || self.name.hasSuffix(".local") || self.name.hasSuffix(".local.")
+        isLocal = isIPAddress || !bytes.contains(UInt8(ascii: ".")) || bytes.reversed().starts(with: Self.localSuffixReversed)
+            || bytes.reversed().starts(with: Self.localRootedSuffixReversed)
     }
+
+    /// `.local` and `.local.`, backwards: a name ends with one when its reversed bytes start with it.
+    private static let localSuffixReversed = Array(".local".utf8.reversed())
+    private static let localRootedSuffixReversed = Array(".local.".utf8.reversed())
 
     public var description: String { name }
 
