@@ -43,12 +43,20 @@ public struct FileMigrator: Sendable {
     ///   - parsed: `bytes` already parsed, unedited, for a caller that has the tree (it is edited).
     ///   - projectTarget: without `deploymentTarget`, asked for the project's only once the file
     ///     is known to hold the ATS dict.
+    ///   - diffPath: the path diff headers name (`path` without it), asked for only once a pass
+    ///     changed the file.
     public func migrate(
         _ bytes: [UInt8], path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
-        diffPath: String? = nil, parsed: PlistDocument? = nil, projectTarget: (() -> DeploymentTarget?)? = nil
+        diffPath: (() -> String)? = nil, parsed: PlistDocument? = nil, projectTarget: (() -> DeploymentTarget?)? = nil
     ) -> FileResult {
         var result = FileResult(path: path, status: .unchanged)
-        result.diffPath = diffPath ?? path
+        var resolvedDiffPath: String?
+        func headerPath() -> String {
+            if let resolvedDiffPath { return resolvedDiffPath }
+            let found = diffPath?() ?? path
+            resolvedDiffPath = found
+            return found
+        }
         result.original = bytes
         result.output = bytes
         var document: PlistDocument
@@ -158,7 +166,7 @@ public struct FileMigrator: Sendable {
                 result.diagnostics += session.diagnostics
                 plannedEdits += session.plannedEdits
                 roundChanged = true
-                if let diff = UnifiedDiff.make(from: current, to: next, path: result.diffPath) {
+                if let diff = UnifiedDiff.make(from: current, to: next, path: headerPath()) {
                     result.passes.append(PassResult(
                         id: migration.id, version: migration.version, name: migration.name,
                         impact: migration.impact, editCount: session.editCount, diff: diff,
@@ -176,6 +184,7 @@ public struct FileMigrator: Sendable {
                 return Self.internalError(failure, result)
             }
             result.status = .changed
+            result.diffPath = headerPath()
         }
         result.heldBack = duplicates == nil ? heldBackThatWouldChange(document, appTransportSecurity: ats) : []
         for id in result.heldBack {

@@ -63,7 +63,8 @@ public struct FileResult: Sendable {
     public var isFailure: Bool { status == .error || hasConflict }
     public var combinedDiff: String? { UnifiedDiff.make(from: original, to: output, path: diffPath) }
     /// The path in diff headers (`a/PATH`): relative to the root of the git repository holding
-    /// the file, else to the working directory.
+    /// the file, else to the working directory. Worked out only for a file a pass changed
+    /// (empty otherwise).
     public var diffPath = ""
 }
 

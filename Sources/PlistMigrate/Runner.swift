@@ -200,7 +200,7 @@ public final class Runner {
             }
         }
         var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
-                                              diffPath: job.diffPath, projectTarget: job.projectTarget)
+                                              diffPath: { job.diffPath }, projectTarget: job.projectTarget)
         result.fingerprint = fingerprint
         if write, result.status == .changed, let fingerprint {
             do {
