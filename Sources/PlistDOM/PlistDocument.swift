@@ -160,6 +160,15 @@ public final class PlistDocument {
         return string.withUTF8 { utf8 in content.bytesEqual(utf8) }
     }
 
+    func text(of index: Int32, equalsTextOf other: Int32) -> Bool {
+        let a = nodes[Int(index)], b = nodes[Int(other)]
+        let plain = { (node: Node) in !node.hasStoredText && node.hasSource && !node.hadChildElements }
+        guard plain(a), plain(b) else { return text(of: index) == text(of: other) }
+        return source[Int(a.startTagEnd)..<Int(a.endTagStart)].withUnsafeBufferPointer { first in
+            source[Int(b.startTagEnd)..<Int(b.endTagStart)].bytesEqual(first)
+        }
+    }
+
     /// Whether `index` is still in the tree (an edit may have removed it or an ancestor).
     func isAttached(_ index: Int32) -> Bool {
         var current = index

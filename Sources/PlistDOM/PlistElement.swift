@@ -29,6 +29,16 @@ public struct PlistElement: Hashable {
     /// element that holds elements.
     public var text: String { document.text(of: index) }
 
+    /// Whether `text` is `string`, compared on the bytes (no copy unless the text has entities,
+    /// CDATA or comments).
+    public func hasText(_ string: String) -> Bool { document.text(of: index, equals: string) }
+
+    /// Whether two elements of one document have the same `text`, compared like `hasText`.
+    public func hasSameText(as other: PlistElement) -> Bool {
+        guard document === other.document else { return text == other.text }
+        return document.text(of: index, equalsTextOf: other.index)
+    }
+
     /// Byte offset of the start tag in the parsed source; `nil` for elements made by an edit.
     public var sourceOffset: Int? {
         let node = node

@@ -1,0 +1,32 @@
+import Testing
+@testable import PlistDOM
+
+/// `hasText` and `hasSameText` compare decoded texts, whatever way each is spelled.
+@Suite struct TextComparisonTests {
+    @Test func comparesDecodedTextsWhateverTheirSpelling() throws {
+        let document = try PlistDocument(parsing: Array("""
+            <plist><dict>\
+            <key>a&amp;b</key><true/>\
+            <key>a&#38;b</key><true/>\
+            <key>a&amp;b</key><true/>\
+            <key><![CDATA[a&b]]></key><true/>\
+            <key>ab</key><true/>\
+            <key>a<!-- c -->b</key><true/>\
+            <key>a&amp;bc</key><true/>\
+            <key></key><true/>\
+            <key/><true/>\
+            </dict></plist>
+            """.utf8))
+        let keys = document.rootValue.entries.map(\.key)
+        #expect(keys.count == 9)
+        for a in keys {
+            #expect(a.hasText(a.text))
+            #expect(!a.hasText(a.text + "x"))
+            for b in keys {
+                #expect(a.hasSameText(as: b) == (a.text == b.text), "\(a.text) / \(b.text)")
+            }
+        }
+        #expect(keys[0].hasSameText(as: keys[1]) && keys[0].hasSameText(as: keys[3]) && keys[4].hasSameText(as: keys[5]))
+        #expect(!keys[0].hasSameText(as: keys[6]) && keys[7].hasSameText(as: keys[8]))
+    }
+}
