@@ -227,9 +227,7 @@ public final class MigrationSession {
         /// One scan of the keys first: most domains hold none of the aliases.
         func holdsAlias(_ dict: PlistElement) -> Bool {
             dict.childElements.contains { key in
-                guard key.kind == .key else { return false }
-                let name = key.text
-                return renames.contains { $0.old == name }
+                key.kind == .key && renames.contains { key.hasText($0.old) }
             }
         }
         for domain in domainDicts(under: ATSKey.exceptionDomains) where holdsAlias(domain.value) {

@@ -272,12 +272,13 @@ public struct FileMigrator: Sendable {
         }
         func check(_ dict: PlistElement) {
             let entries = dict.entries
-            let names = entries.map(\.name)
-            // Small dicts (most of ATS) are compared pairwise; larger ones through a table.
+            // Small dicts (most of ATS) are compared pairwise, on the bytes; larger ones
+            // through a table of their names.
+            let names = entries.count > 16 ? entries.map(\.name) : []
             var seen: [String: PlistElement] = [:]
             for (index, entry) in entries.enumerated() {
                 let first = entries.count <= 16
-                    ? names[..<index].firstIndex(of: names[index]).map { entries[$0].key }
+                    ? entries[..<index].first { $0.key.hasSameText(as: entry.key) }?.key
                     : seen[names[index]]
                 if let first {
                     report(entry, firstAt: first)
@@ -288,7 +289,7 @@ public struct FileMigrator: Sendable {
             }
         }
         var firstATS: PlistElement?
-        for entry in document.rootValue.entries where entry.name == ATSKey.appTransportSecurity {
+        for entry in document.rootValue.entries where entry.key.hasText(ATSKey.appTransportSecurity) {
             if let first = firstATS { report(entry, firstAt: first) } else { firstATS = entry.key }
         }
         if let ats = document.rootValue[key: ATSKey.appTransportSecurity], ats.name == "dict" { check(ats) }
