@@ -30,6 +30,8 @@ final class SAXTreeBuilder {
     }
 
     private let source: [UInt8]
+    /// `source`'s bytes while `run` parses: the callbacks read them without retaining the array.
+    @exclusivity(unchecked) private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private let lines: LineTable
     // The callbacks run one at a time on one thread; the dynamic checks cost ~5% of a parse.
     @exclusivity(unchecked) private var stack: [Frame] = []
@@ -67,11 +69,13 @@ final class SAXTreeBuilder {
                 return false
             }
             context = ctxt
+            bytes = buffer
             defer {
                 if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc) }
                 ctxt.pointee.myDoc = nil
                 xmlFreeParserCtxt(ctxt)
                 context = nil
+                bytes = UnsafeBufferPointer(start: nil, count: 0)
             }
             let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
             xmlCtxtUseOptions(ctxt, options)
@@ -99,11 +103,11 @@ final class SAXTreeBuilder {
             return
         }
         let position = consumed
-        guard nameLength > 0, position < source.count, source[position] == ASCII.gt || source[position] == ASCII.slash
+        guard nameLength > 0, position < bytes.count, bytes[position] == ASCII.gt || bytes[position] == ASCII.slash
         else { return failSpan(saxString(localName), at: position) }
-        let selfClosing = source[position] == ASCII.slash
+        let selfClosing = bytes[position] == ASCII.slash
         let tagEnd = position + (selfClosing ? 2 : 1)
-        guard let tagStart = source[..<position].lastIndex(of: ASCII.lt), tagEnd <= source.count,
+        guard let tagStart = lastOpeningBracket(in: 0..<position), tagEnd <= bytes.count,
             stack.last.map({ tagStart >= $0.cursor }) ?? true,
             verifyStartTag(tagStart..<tagEnd, name: localName, nameLength: nameLength)
         else { return failSpan(saxString(localName), at: position) }
@@ -125,8 +129,18 @@ final class SAXTreeBuilder {
             }
         }
         nodes.append(node)
-        text.removeAll(keepingCapacity: true)
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
         stack.append(Frame(node: index, cursor: tagEnd))
+    }
+
+    /// The offset of the last `<` in `range` of the source (a tag's length back, as a rule).
+    private func lastOpeningBracket(in range: Range<Int>) -> Int? {
+        var offset = range.upperBound
+        while offset > range.lowerBound {
+            offset -= 1
+            if bytes[offset] == ASCII.lt { return offset }
+        }
+        return nil
     }
 
     fileprivate func endElement() {
@@ -137,21 +151,24 @@ final class SAXTreeBuilder {
         if nodes[index].isSelfClosing {
             guard end == Int(nodes[index].end) else { return failSpan(name(of: index), at: end) }
         } else {
-            guard end <= source.count, end > frame.cursor,
-                let start = source[frame.cursor..<end].lastIndex(of: ASCII.lt),
+            guard end <= bytes.count, end > frame.cursor,
+                let start = lastOpeningBracket(in: frame.cursor..<end),
                 verifyEndTag(start..<end, of: index, nameLength: nameLength)
             else { return failSpan(name(of: index), at: end) }
             nodes[index].endTagStart = Int32(start)
             nodes[index].end = Int32(end)
             if !frame.hasChildren {
-                let raw = source[Int(nodes[index].startTagEnd)..<start]
-                if !text.withUnsafeBufferPointer({ raw.bytesEqual($0) }) {
+                let raw = UnsafeBufferPointer(rebasing: bytes[Int(nodes[index].startTagEnd)..<start])
+                let same = text.withUnsafeBufferPointer { decoded in
+                    decoded.count == raw.count && (raw.isEmpty || memcmp(decoded.baseAddress!, raw.baseAddress!, raw.count) == 0)
+                }
+                if !same {
                     texts[frame.node] = String(decoding: text, as: UTF8.self)
                     nodes[index].hasStoredText = true
                 }
             }
         }
-        text.removeAll(keepingCapacity: true)
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
         if let stray = frame.strayText { strayTexts[frame.node] = stray }
         if stack.isEmpty {
             rootIndex = frame.node
@@ -186,22 +203,20 @@ final class SAXTreeBuilder {
     /// child starts at or after the end of the one before. So the spans tile the file and
     /// printing the untouched tree is its source, by construction.
     private func verifyStartTag(_ tag: Range<Int>, name: UnsafePointer<xmlChar>, nameLength: Int) -> Bool {
-        guard source[tag.lowerBound] == ASCII.lt, source[tag.upperBound - 1] == ASCII.gt,
+        guard bytes[tag.lowerBound] == ASCII.lt, bytes[tag.upperBound - 1] == ASCII.gt,
             tag.lowerBound + 1 + nameLength < tag.upperBound,
-            source.withUnsafeBufferPointer({ memcmp($0.baseAddress! + tag.lowerBound + 1, name, nameLength) == 0 })
+            memcmp(bytes.baseAddress! + tag.lowerBound + 1, name, nameLength) == 0
         else { return false }
-        let afterName = source[tag.lowerBound + 1 + nameLength]
+        let afterName = bytes[tag.lowerBound + 1 + nameLength]
         return ASCII.isWhitespace(afterName) || afterName == ASCII.gt || afterName == ASCII.slash
     }
 
     private func verifyEndTag(_ tag: Range<Int>, of index: Int, nameLength: Int) -> Bool {
         let nameStart = Int(nodes[index].start) + 1
-        guard tag.count >= nameLength + 3, source[tag.lowerBound] == ASCII.lt, source[tag.lowerBound + 1] == ASCII.slash,
-            source[tag.upperBound - 1] == ASCII.gt
+        guard tag.count >= nameLength + 3, bytes[tag.lowerBound] == ASCII.lt, bytes[tag.lowerBound + 1] == ASCII.slash,
+            bytes[tag.upperBound - 1] == ASCII.gt
         else { return false }
-        return source.withUnsafeBufferPointer {
-            memcmp($0.baseAddress! + nameStart, $0.baseAddress! + tag.lowerBound + 2, nameLength) == 0
-        }
+        return memcmp(bytes.baseAddress! + nameStart, bytes.baseAddress! + tag.lowerBound + 2, nameLength) == 0
     }
 
     private func failSpan(_ name: String, at offset: Int) {
