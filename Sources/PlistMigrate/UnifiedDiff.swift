@@ -93,11 +93,27 @@ public enum UnifiedDiff {
             linesBefore = Self.newlines(in: old, before: start)
         }
 
-        /// The `\n` bytes before `end`, counted in a plain loop the compiler vectorises.
+        /// The `\n` bytes before `end`, 32 at a time.
         static func newlines(in bytes: [UInt8], before end: Int) -> Int {
-            bytes.withUnsafeBufferPointer { buffer in
-                var count = 0
-                for index in 0..<end { count &+= buffer[index] == 0x0A ? 1 : 0 }
+            bytes.withUnsafeBytes { raw in
+                let newline = SIMD32<UInt8>(repeating: 0x0A), zero = SIMD32<UInt8>(), one = SIMD32<UInt8>(repeating: 1)
+                var count = 0, index = 0
+                while index + 32 <= end {
+                    // Each lane counts up to 255 blocks before the lanes are added up.
+                    var lanes = zero
+                    var blocks = 0
+                    while blocks < 255, index + 32 <= end {
+                        let chunk = raw.loadUnaligned(fromByteOffset: index, as: SIMD32<UInt8>.self)
+                        lanes &+= zero.replacing(with: one, where: chunk .== newline)
+                        index += 32
+                        blocks += 1
+                    }
+                    count += Int(SIMD32<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
+                }
+                while index < end {
+                    if raw[index] == 0x0A { count += 1 }
+                    index += 1
+                }
                 return count
             }
         }

@@ -6,6 +6,23 @@ import Testing
         UnifiedDiff.make(from: Array(old.utf8), to: Array(new.utf8), path: "f")
     }
 
+    /// The vectorised count agrees with a byte-by-byte one on every length around its blocks
+    /// of 32 and its 255-block flush, newlines dense and sparse.
+    @Test func newlinesBeforeAnOffsetAreCountedExactly() {
+        var generator = SystemRandomNumberGenerator()
+        for length in Array(0...70) + [255 * 32 - 1, 255 * 32, 255 * 32 + 33, 20_000] {
+            for density in [0, 1, 2, 40, 255] {
+                let bytes = (0..<length).map { _ in
+                    density > 0 && Int.random(in: 0..<density, using: &generator) == 0 ? UInt8(0x0A) : UInt8.random(in: 0x20...0x7E, using: &generator)
+                }
+                for end in Set([0, length / 3, length - 1, length].filter { $0 >= 0 }) {
+                    #expect(UnifiedDiff.Window.newlines(in: bytes, before: end) == bytes[..<end].filter { $0 == 0x0A }.count,
+                            "length \(length) density \(density) end \(end)")
+                }
+            }
+        }
+    }
+
     @Test func equalInputsHaveNoDiff() {
         #expect(diff("a\nb\n", "a\nb\n") == nil)
     }
