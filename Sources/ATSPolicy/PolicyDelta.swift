@@ -49,22 +49,27 @@ public enum PolicyDelta {
     /// Every decision that differs between two configurations, worked out once, so the lines
     /// for several questions (all loads; loads outside a pass's reach) cost one set of decisions.
     public struct Changes: Sendable {
+        /// One changed decision, described without the host's label: the text is
+        /// `head + label + tail` (`describe`).
         struct Change: Sendable {
             var era: OSEra
             var kind: LoadKind
-            var text: String
+            var head: String
+            var tail: String
         }
 
-        /// Per host class, in order, its changes in era order, then kind order.
-        private var perHost: [(hostClass: HostClass, changes: [Change])] = []
+        /// The changes of hosts that change the same way, in era order, then kind order.
+        private var templates: [[Change]] = []
+        /// Per host class with changes, in order, the template its changes follow.
+        private var perHost: [(hostClass: HostClass, template: Int)] = []
 
         public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases) {
             if before.isPolicyEquivalent(to: after) { return }
             let indexedBefore = PolicyEngine.Indexed(before), indexedAfter = PolicyEngine.Indexed(after)
             let sameGlobal = before.hasSameGlobalSettings(as: after)
             // Hosts decided by rules with the same settings change the same way, but for their
-            // name: their changes are worked out once (texts with a hole for the name).
-            var shared: [Signature: [(era: OSEra, kind: LoadKind, head: String, tail: String)]] = [:]
+            // name: their changes are worked out once.
+            var shared: [Signature: Int] = [:]
             for hostClass in hostClasses([before, after]) {
                 let signature = sameGlobal && !hostClass.host.isIPAddress
                     ? Signature(hostClass.host, indexedBefore, indexedAfter) : nil
@@ -73,24 +78,21 @@ public enum PolicyDelta {
                 // does not depend on the OS): no decisions needed.
                 if let signature, signature.before == signature.after, signature.beforePins == signature.afterPins { continue }
                 if let signature, let known = shared[signature] {
-                    let changes = known.map { Change(era: $0.era, kind: $0.kind, text: $0.head + hostClass.label + $0.tail) }
-                    if !changes.isEmpty { perHost.append((hostClass, changes)) }
+                    if !templates[known].isEmpty { perHost.append((hostClass, known)) }
                     continue
                 }
                 var changes: [Change] = []
-                var templates: [(era: OSEra, kind: LoadKind, head: String, tail: String)] = []
                 for era in eras {
                     let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases, explaining: false)
                     let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases, explaining: false)
                     for (index, kind) in LoadKind.allCases.enumerated() where !olds[index].samePolicy(as: news[index]) {
-                        // One description, in two parts around where the host's label goes.
                         guard let (head, tail) = describe(old: olds[index].policyValues, new: news[index].policyValues) else { continue }
-                        changes.append(Change(era: era, kind: kind, text: head + hostClass.label + tail))
-                        if signature != nil { templates.append((era, kind, head, tail)) }
+                        changes.append(Change(era: era, kind: kind, head: head, tail: tail))
                     }
                 }
-                if let signature { shared[signature] = templates }
-                if !changes.isEmpty { perHost.append((hostClass, changes)) }
+                templates.append(changes)
+                if let signature { shared[signature] = templates.count - 1 }
+                if !changes.isEmpty { perHost.append((hostClass, templates.count - 1)) }
             }
         }
 
@@ -129,10 +131,10 @@ public enum PolicyDelta {
 
         /// Whether any change is left for the host classes and kinds `include` keeps.
         public func hasChanges(include: (Host, LoadKind) -> Bool) -> Bool {
-            perHost.contains { hostClass, changes in
+            perHost.contains { hostClass, template in
                 // Asked once per kind that changed, not once per change (eras repeat kinds).
                 var asked: [LoadKind] = []
-                return changes.contains { change in
+                return templates[template].contains { change in
                     guard !asked.contains(change.kind) else { return false }
                     asked.append(change.kind)
                     return include(hostClass.host, change.kind)
@@ -143,30 +145,47 @@ public enum PolicyDelta {
         /// The lines for the host classes and kinds `include` keeps.
         public func lines(include: (Host, LoadKind) -> Bool = { _, _ in true }) -> [String] {
             var output: [String] = []
-            for (hostClass, changes) in perHost {
+            // Hosts that follow one template and keep the same kinds get the same lines but for
+            // their label: those are worked out once, with a hole for it.
+            var known: [LinesKey: [(head: String, tail: String)]] = [:]
+            for (hostClass, template) in perHost {
                 let kept = LoadKind.allCases.map { include(hostClass.host, $0) }
-                // Per era: the change text → the kinds that changed that way, in kind order.
-                var perEra: [(era: OSEra, change: String, kinds: [LoadKind])] = []
-                var index = 0
-                while index < changes.count {
-                    let era = changes[index].era
-                    // At most one entry per kind: a scan beats hashing the texts.
-                    var grouped: [(change: String, kinds: [LoadKind])] = []
-                    while index < changes.count, changes[index].era == era {
-                        let change = changes[index]
-                        index += 1
-                        guard kept[LoadKind.allCases.firstIndex(of: change.kind)!] else { continue }
-                        if let at = grouped.firstIndex(where: { $0.change == change.text }) {
-                            grouped[at].kinds.append(change.kind)
-                        } else {
-                            grouped.append((change.text, [change.kind]))
-                        }
-                    }
-                    perEra += grouped.map { (era, $0.change, $0.kinds) }
-                }
-                output += merged(perEra)
+                let key = LinesKey(template: template, kept: kept)
+                let pattern = known[key] ?? Self.lines(of: templates[template], kept: kept)
+                known[key] = pattern
+                output += pattern.map { $0.head + hostClass.label + $0.tail }
             }
             return output.isEmpty ? ["no policy change"] : output
+        }
+
+        struct LinesKey: Hashable {
+            var template: Int
+            var kept: [Bool]
+        }
+
+        /// One host's lines for `changes` and the kinds `kept` (in `LoadKind.allCases` order),
+        /// as the text before and after the host's label.
+        private static func lines(of changes: [Change], kept: [Bool]) -> [(head: String, tail: String)] {
+            // Per era: the change (head, tail) → the kinds that changed that way, in kind order.
+            var perEra: [(era: OSEra, head: String, tail: String, kinds: [LoadKind])] = []
+            var index = 0
+            while index < changes.count {
+                let era = changes[index].era
+                // At most one entry per kind: a scan beats hashing the texts.
+                var grouped: [(head: String, tail: String, kinds: [LoadKind])] = []
+                while index < changes.count, changes[index].era == era {
+                    let change = changes[index]
+                    index += 1
+                    guard kept[LoadKind.allCases.firstIndex(of: change.kind)!] else { continue }
+                    if let at = grouped.firstIndex(where: { $0.head == change.head && $0.tail == change.tail }) {
+                        grouped[at].kinds.append(change.kind)
+                    } else {
+                        grouped.append((change.head, change.tail, [change.kind]))
+                    }
+                }
+                perEra += grouped.map { (era, $0.head, $0.tail, $0.kinds) }
+            }
+            return merged(perEra)
         }
     }
 
@@ -193,20 +212,23 @@ public enum PolicyDelta {
         return String(decoding: bytes[..<at], as: UTF8.self) + kinds + String(decoding: bytes[(at + hole.count)...], as: UTF8.self)
     }
 
-    /// Joins adjacent eras with the same change and kinds into one line.
-    private static func merged(_ changes: [(era: OSEra, change: String, kinds: [LoadKind])]) -> [String] {
-        struct Group { var change: String; var kinds: [LoadKind]; var eras: [OSEra] }
+    /// Joins adjacent eras with the same change and kinds into one line (with a hole for the
+    /// host's label between `head` and `tail`).
+    private static func merged(_ changes: [(era: OSEra, head: String, tail: String, kinds: [LoadKind])]) -> [(head: String, tail: String)] {
+        struct Group { var head: String; var tail: String; var kinds: [LoadKind]; var eras: [OSEra] }
         var groups: [Group] = []
         for item in changes {
-            if let index = groups.firstIndex(where: { $0.change == item.change && $0.kinds == item.kinds }) {
+            if let index = groups.firstIndex(where: { $0.head == item.head && $0.tail == item.tail && $0.kinds == item.kinds }) {
                 groups[index].eras.append(item.era)
             } else {
-                groups.append(Group(change: item.change, kinds: item.kinds, eras: [item.era]))
+                groups.append(Group(head: item.head, tail: item.tail, kinds: item.kinds, eras: [item.era]))
             }
         }
-        var lines: [(first: OSEra, line: String)] = []
+        var lines: [(first: OSEra, line: (head: String, tail: String))] = []
         for group in groups {
             let kinds = group.kinds.count == LoadKind.allCases.count ? "all loads" : group.kinds.map(\.rawValue).joined(separator: ", ")
+            // The `KINDS` placeholder is in the tail: the head is "HTTP to " or empty.
+            let tail = Self.filling(group.tail, kinds: kinds)
             var runStart = group.eras[0]
             var runEnd = runStart
             for era in group.eras.dropFirst().map(Optional.some) + [nil] {
@@ -214,7 +236,7 @@ public enum PolicyDelta {
                     runEnd = era
                     continue
                 }
-                lines.append((runStart, "\(OSEra.label(from: runStart, through: runEnd)): " + Self.filling(group.change, kinds: kinds)))
+                lines.append((runStart, ("\(OSEra.label(from: runStart, through: runEnd)): " + group.head, tail)))
                 if let era { runStart = era; runEnd = era }
             }
         }
