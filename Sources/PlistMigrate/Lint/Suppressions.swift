@@ -14,11 +14,6 @@ import PlistDOM
 /// - `<!-- plist-migrate:disable-file L005 -->` for the whole file.
 /// A suppression that silences nothing is itself a finding (L011), so stale ones do not pile up.
 struct LintContext {
-    /// One dict entry (or array item): its key path and the bytes from its key to its value's end.
-    struct Span {
-        var keyPath: String
-        var range: Range<Int>
-    }
 
     struct Suppression {
         enum Scope { case file, lines(ClosedRange<Int>) }
@@ -38,9 +33,10 @@ struct LintContext {
         }
     }
 
-    private(set) var spans: [Span] = []
     private(set) var suppressions: [Suppression] = []
     private let lineStarts: [Int]
+    /// Findings and suppressions are placed by walking down from here to the entry they are in.
+    private let root: PlistElement
 
     init(document: PlistDocument, bytes: [UInt8]) {
         var starts = [0]
@@ -53,29 +49,61 @@ struct LintContext {
             }
         }
         lineStarts = starts
-        spans = Self.spans(of: document.rootValue)
-        spans.sort { ($0.range.lowerBound, -$0.range.count) < ($1.range.lowerBound, -$1.range.count) }
+        root = document.rootValue
         findSuppressions(bytes)
     }
 
-    /// Every entry and array item below `root`, depth first, with an explicit stack.
-    private static func spans(of root: PlistElement) -> [Span] {
-        var result: [Span] = []
-        var pending: [(container: PlistElement, path: [String])] = [(root, [])]
-        while let (container, path) = pending.popLast() {
-            var items: [(key: PlistElement?, value: PlistElement, path: [String])] = []
-            if container.name == "dict" {
-                items = container.entries.map { ($0.key, $0.value, path + [$0.name]) }
-            } else if container.name == "array" {
-                items = container.children.enumerated().map { (nil, $0.element, path + [String($0.offset)]) }
+    /// One dict entry (or array item): its name in key paths (the key, or the item's index),
+    /// its value, and the bytes from its key (or the item) to the end of its value.
+    private struct Item {
+        var name: String
+        var value: PlistElement
+        var range: Range<Int>
+    }
+
+    /// The entries of a dict or the items of an array, in order (none for other values).
+    private static func items(of container: PlistElement) -> [Item] {
+        switch container.kind {
+        case .dict?:
+            return container.entries.compactMap { entry in
+                guard let start = entry.key.sourceOffset, let value = entry.value.sourceRange else { return nil }
+                return Item(name: entry.name, value: entry.value, range: start..<value.upperBound)
             }
-            for item in items {
-                guard let start = (item.key ?? item.value).sourceOffset, let value = item.value.sourceRange else { continue }
-                result.append(Span(keyPath: item.path.joined(separator: ":"), range: start..<value.upperBound))
-                pending.append((item.value, item.path))
+        case .array?:
+            return container.children.enumerated().compactMap { index, item in
+                item.sourceRange.map { Item(name: String(index), value: item, range: $0) }
             }
+        default:
+            return []
         }
-        return result
+    }
+
+    /// The innermost entry or item holding `offset`, with its key path: entries tile their
+    /// container, so at each level at most one holds it.
+    private func innermostItem(holding offset: Int) -> (path: [String], item: Item)? {
+        var path: [String] = []
+        var found: Item?
+        var container = root
+        descending: while true {
+            for item in Self.items(of: container) where item.range.contains(offset) {
+                path.append(item.name)
+                found = item
+                container = item.value
+                continue descending
+            }
+            break
+        }
+        return found.map { (path, $0) }
+    }
+
+    /// The first entry or item, in document order, that starts at or after `offset` (the
+    /// outermost of those starting there).
+    private func firstItem(startingFrom offset: Int, in container: PlistElement) -> Item? {
+        for item in Self.items(of: container) where item.range.upperBound > offset {
+            if item.range.lowerBound >= offset { return item }
+            if let inner = firstItem(startingFrom: offset, in: item.value) { return inner }
+        }
+        return nil
     }
 
     func line(of offset: Int) -> Int {
@@ -92,7 +120,7 @@ struct LintContext {
     func keyPath(line: Int, column: Int) -> String? {
         guard line >= 1, line <= lineStarts.count else { return nil }
         let offset = lineStarts[line - 1] + max(column - 1, 0)
-        return spans.last { $0.range.contains(offset) }?.keyPath
+        return innermostItem(holding: offset)?.path.joined(separator: ":")
     }
 
     private mutating func findSuppressions(_ bytes: [UInt8]) {
@@ -115,7 +143,7 @@ struct LintContext {
                 scope = .lines((line + 1)...(line + 1))
             case "plist-migrate:disable":
                 // The next entry (key and value) after the comment, and its subtree.
-                guard let next = spans.first(where: { $0.range.lowerBound >= index }) else { scope = .lines(0...0); break }
+                guard let next = firstItem(startingFrom: index, in: root) else { scope = .lines(0...0); break }
                 scope = .lines(self.line(of: next.range.lowerBound)...self.line(of: next.range.upperBound - 1))
             default:
                 scope = .lines(0...0)
