@@ -53,25 +53,29 @@ struct LintContext {
         findSuppressions(bytes)
     }
 
-    /// One dict entry (or array item): its name in key paths (the key, or the item's index),
-    /// its value, and the bytes from its key (or the item) to the end of its value.
+    /// One dict entry (or array item): its key (none for an item), its position, its value,
+    /// and the bytes from its key (or the item) to the end of its value.
     private struct Item {
-        var name: String
+        var key: PlistElement?
+        var position: Int
         var value: PlistElement
         var range: Range<Int>
+
+        /// Its name in key paths: the key, or the item's index (asked only of the items found).
+        var name: String { key?.text ?? String(position) }
     }
 
     /// The entries of a dict or the items of an array, in order (none for other values).
     private static func items(of container: PlistElement) -> [Item] {
         switch container.kind {
         case .dict?:
-            return container.entries.compactMap { entry in
+            return container.entries.enumerated().compactMap { position, entry in
                 guard let start = entry.key.sourceOffset, let value = entry.value.sourceRange else { return nil }
-                return Item(name: entry.name, value: entry.value, range: start..<value.upperBound)
+                return Item(key: entry.key, position: position, value: entry.value, range: start..<value.upperBound)
             }
         case .array?:
-            return container.children.enumerated().compactMap { index, item in
-                item.sourceRange.map { Item(name: String(index), value: item, range: $0) }
+            return container.children.enumerated().compactMap { position, item in
+                item.sourceRange.map { Item(key: nil, position: position, value: item, range: $0) }
             }
         default:
             return []
