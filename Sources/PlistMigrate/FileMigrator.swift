@@ -45,9 +45,13 @@ public struct FileMigrator: Sendable {
     ///     is known to hold the ATS dict.
     ///   - diffPath: the path diff headers name (`path` without it), asked for only once a pass
     ///     changed the file.
+    ///   - gateOnly: for a caller that asks only which passes run and which are held back
+    ///     (lint): no diffs are made and the output gets no write check, so the result's output
+    ///     must not be written or shown.
     public func migrate(
         _ bytes: [UInt8], path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
-        diffPath: (() -> String)? = nil, parsed: PlistDocument? = nil, projectTarget: (() -> DeploymentTarget?)? = nil
+        diffPath: (() -> String)? = nil, parsed: PlistDocument? = nil, projectTarget: (() -> DeploymentTarget?)? = nil,
+        gateOnly: Bool = false
     ) -> FileResult {
         var result = FileResult(path: path, status: .unchanged)
         var resolvedDiffPath: String?
@@ -166,7 +170,7 @@ public struct FileMigrator: Sendable {
                 result.diagnostics += session.diagnostics
                 plannedEdits += session.plannedEdits
                 roundChanged = true
-                if let diff = UnifiedDiff.make(from: current, to: next, path: headerPath()) {
+                if !gateOnly, let diff = UnifiedDiff.make(from: current, to: next, path: headerPath()) {
                     result.passes.append(PassResult(
                         id: migration.id, version: migration.version, name: migration.name,
                         impact: migration.impact, editCount: session.editCount, diff: diff,
@@ -180,7 +184,7 @@ public struct FileMigrator: Sendable {
         }
         result.output = current
         if current != bytes {
-            if let failure = EditCheck.failure(original: bytes, originalDocument: originalDocument, output: current, edits: plannedEdits) {
+            if !gateOnly, let failure = EditCheck.failure(original: bytes, originalDocument: originalDocument, output: current, edits: plannedEdits) {
                 return Self.internalError(failure, result)
             }
             result.status = .changed

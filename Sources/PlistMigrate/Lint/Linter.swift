@@ -73,7 +73,7 @@ public enum Linter {
                 let plan = try? MigrationPlan(registry: [migration])
                 let run = plan.map {
                     FileMigrator(plan: $0).migrate(bytes, path: path, skipIfNotApplicable: false, deploymentTarget: deploymentTarget,
-                                                   parsed: document.copy())
+                                                   parsed: document.copy(), gateOnly: true)
                 }
                 heldBack = run?.heldBackReasons[migration.id]
                 if heldBack != nil, migration.intent == .provablyNoPolicyChange { continue }
