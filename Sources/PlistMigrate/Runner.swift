@@ -46,6 +46,7 @@ public final class Runner {
     public func run() -> Int32 {
         var discovery = FileDiscovery(excludes: options.excludes, includes: options.includes)
         discovery.directories = directories
+        discovery.jobs = options.jobs
         var (files, missing, temporaryFiles) = discovery.discoverAll(options.paths)
         if options.write {
             for temp in temporaryFiles { FileIO.removeStaleTemporaryFile(temp) }
@@ -55,8 +56,10 @@ public final class Runner {
             if FileIO.exists(raw) { files.append(DiscoveredFile(path: path, explicit: false)) }
             else { missing.append((path, FileError(FileIO.openFailureText(raw)))) }
         }
-        var seen = Set<String>()
-        files = files.filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
+        if !options.listedPaths.isEmpty {
+            var seen = Set<String>()
+            files = FileDiscovery.sortedByPath(files.filter { seen.insert($0.path).inserted })
+        }
         if let shard = options.shard {
             files = files.filter { shard.contains($0.path) }
             missing = missing.filter { shard.contains($0.0) }
@@ -74,13 +77,18 @@ public final class Runner {
             emit(result)
         }
         flush()
-        var start = 0
-        while start < jobs.count {
-            let batch = Array(jobs[start..<min(jobs.count, start + Self.batchSize)])
-            for result in process(batch) { emit(result) }
-            flush()
-            start += batch.count
-            showProgress(done: start, total: jobs.count)
+        // Results are printed in path order as they come; output is written (and progress
+        // shown) once per batch of files.
+        let write = options.write
+        let stdinBytes = jobs.contains { $0.file.path == "-" } ? readStandardInput() : []
+        parallelForEach(count: jobs.count, jobs: options.jobs, window: Self.batchSize) { index in
+            Self.processOne(jobs[index], write: write, stdin: stdinBytes)
+        } consume: { index, result in
+            emit(result)
+            if (index + 1) % Self.batchSize == 0 || index + 1 == jobs.count {
+                flush()
+                showProgress(done: index + 1, total: jobs.count)
+            }
         }
         finish()
         return report.exitStatus(check: options.check, strict: options.strict)
@@ -161,14 +169,6 @@ public final class Runner {
         guard absolute.hasPrefix(configDirectory + "/") else { return false }
         let relative = String(absolute.dropFirst(configDirectory.count + 1))
         return config.exclude.contains { Glob($0).matches(relative) }
-    }
-
-    private func process(_ batch: [Job]) -> [FileResult] {
-        let write = options.write
-        let stdinBytes = batch.contains { $0.file.path == "-" } ? readStandardInput() : []
-        return parallelMap(count: batch.count, jobs: options.jobs) { index in
-            Self.processOne(batch[index], write: write, stdin: stdinBytes)
-        }
     }
 
     private func showProgress(done: Int, total: Int) {
