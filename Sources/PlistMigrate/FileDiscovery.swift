@@ -24,6 +24,8 @@ public struct FileDiscovery: Sendable {
     public var useGit = true
     /// Told what each walked directory holds, for the look-ups that run later.
     var directories: DirectoryFacts?
+    /// Threads that may list directories at once (a big tree's walk is mostly system calls).
+    var jobs = 1
 
     public init(excludes: [Glob] = [], includes: [Glob] = [], useGit: Bool = true) {
         self.excludes = excludes
@@ -55,7 +57,7 @@ public struct FileDiscovery: Sendable {
             if info.st_mode & S_IFMT == S_IFDIR, path.hasSuffix(".plist") {
                 errors.append((PathBytes.display(path), FileError("is a directory, not a plist file")))
             } else if info.st_mode & S_IFMT == S_IFDIR {
-                let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil) ?? Self.walk(raw, recordingInto: directories)
+                let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil) ?? Self.walk(raw, recordingInto: directories, jobs: jobs)
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) {
                     temporaryFiles.append(path == "." ? relative : path + "/" + relative)
                 }
@@ -66,9 +68,28 @@ public struct FileDiscovery: Sendable {
                 files.append(DiscoveredFile(path: path, explicit: true))
             }
         }
-        var seen = Set<String>()
-        files = files.filter { seen.insert($0.path).inserted }
-        return (files.sorted { $0.path < $1.path }, errors, temporaryFiles)
+        if paths.count > 1 {
+            var seen = Set<String>()
+            files = files.filter { seen.insert($0.path).inserted }
+        }
+        return (Self.sortedByPath(files), errors, temporaryFiles)
+    }
+
+    /// Files in `String` order of their paths; two ASCII paths (nearly all) are compared as
+    /// bytes, which is the same order without the Unicode machinery.
+    static func sortedByPath(_ files: [DiscoveredFile]) -> [DiscoveredFile] {
+        let keyed = files.map { file in (file: file, ascii: file.path.utf8.allSatisfy { $0 < 0x80 }) }
+        return keyed.sorted { a, b in
+            guard a.ascii, b.ascii else { return a.file.path < b.file.path }
+            var left = a.file.path, right = b.file.path
+            return left.withUTF8 { l in
+                right.withUTF8 { r in
+                    let common = min(l.count, r.count)
+                    let order = common == 0 ? 0 : memcmp(l.baseAddress!, r.baseAddress!, common)
+                    return order != 0 ? order < 0 : l.count < r.count
+                }
+            }
+        }.map(\.file)
     }
 
     /// Whether a walked file (path relative to the walked directory) should be processed.
@@ -127,7 +148,7 @@ public struct FileDiscovery: Sendable {
     /// Every non-symlink, non-directory entry below `directory`, relative, skipping the
     /// skipped directories. Directories are opened relative to their parent's descriptor, so
     /// the kernel never resolves a full path again.
-    static func walk(_ directory: String, recordingInto facts: DirectoryFacts? = nil) -> [String] {
+    static func walk(_ directory: String, recordingInto facts: DirectoryFacts? = nil, jobs: Int = 1) -> [String] {
         let fd = open(PathBytes.c(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         var found: [String] = []
@@ -136,13 +157,17 @@ public struct FileDiscovery: Sendable {
             let absolute = FileIO.absolute(directory)
             recording = (facts, absolute == "/" ? "" : absolute)
         }
-        walk(descriptor: fd, prefix: "", into: &found, recording: recording)
+        walk(descriptor: fd, prefix: "", into: &found, recording: recording, jobs: jobs)
         return found
     }
 
     /// Takes ownership of `descriptor`. With `recording`, tells the directory facts what each
     /// listed directory holds (`.git`, a config, projects), so later look-ups read nothing.
-    private static func walk(descriptor: Int32, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?) {
+    /// With `jobs` above 1, the first level with several subdirectories has them walked on
+    /// that many threads; the files come out in the same order either way.
+    private static func walk(
+        descriptor: Int32, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?, jobs: Int = 1
+    ) {
         guard let handle = fdopendir(descriptor) else {
             close(descriptor)
             return
@@ -168,9 +193,18 @@ public struct FileDiscovery: Sendable {
         if let (facts, base) = recording {
             facts.record(prefix.isEmpty ? base : base + "/" + prefix.dropLast(), names: notable)
         }
-        for name in directories where !skippedDirectories.contains(name) {
-            let child = openat(dirfd(handle), PathBytes.c(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if child >= 0 { walk(descriptor: child, prefix: prefix + name + "/", into: &found, recording: recording) }
+        let wanted = directories.filter { !skippedDirectories.contains($0) }
+        let parent = dirfd(handle)
+        @Sendable func subtree(_ name: String, jobs: Int) -> [String] {
+            var files: [String] = []
+            let child = openat(parent, PathBytes.c(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if child >= 0 { walk(descriptor: child, prefix: prefix + name + "/", into: &files, recording: recording, jobs: jobs) }
+            return files
+        }
+        if jobs > 1, wanted.count > 1 {
+            for files in parallelMap(count: wanted.count, jobs: jobs, { subtree(wanted[$0], jobs: 1) }) { found += files }
+        } else {
+            for name in wanted { found += subtree(name, jobs: jobs) }
         }
     }
 }

@@ -23,6 +23,8 @@ public enum PathBytes {
     private static let base: UInt32 = 0x10FF00
 
     public static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        // ASCII (nearly every name) is valid UTF-8 with nothing to escape.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         let array = Array(bytes)
         if let plain = String(validating: array, as: UTF8.self), !plain.unicodeScalars.contains(where: isEscaped) {
             return plain

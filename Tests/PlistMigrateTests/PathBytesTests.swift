@@ -84,3 +84,26 @@ import Glibc
         #expect(FileIO.absolute("a\u{10FF80}b") == cwd + "/a\u{10FF80}b")
     }
 }
+
+/// Discovery sorts ASCII paths as bytes: the order must be `String`'s, also next to paths
+/// that are not ASCII (composed and decomposed accents, escaped bytes).
+@Suite struct PathOrderTests {
+    @Test func sortedByPathIsStringOrder() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "b", "A", "Z", "-", ".", "/", "_", "0", "9", "~", "é", "e\u{301}", "ü", "\u{10FF41}", "日"]
+        for _ in 0..<200 {
+            let files = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                DiscoveredFile(path: (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                    pieces.randomElement(using: &generator)!
+                }.joined(), explicit: false)
+            }
+            #expect(FileDiscovery.sortedByPath(files).map(\.path) == files.sorted { $0.path < $1.path }.map(\.path))
+        }
+    }
+
+    @Test func asciiNamesAreKeptAsTheyAre() {
+        for name in ["Info.plist", "a b", "x~1", ""] {
+            #expect(PathBytes.string(Array(name.utf8)) == name)
+        }
+    }
+}

@@ -67,6 +67,7 @@ public struct LintRunner {
         let directories = DirectoryFacts()
         var discovery = FileDiscovery(excludes: excludes, includes: includes)
         discovery.directories = directories
+        discovery.jobs = jobs
         let (files, missing) = discovery.discover(paths)
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
