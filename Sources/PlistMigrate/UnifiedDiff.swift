@@ -93,26 +93,14 @@ public enum UnifiedDiff {
             linesBefore = Self.newlines(in: old, before: start)
         }
 
-        /// The `\n` bytes before `end`, 32 at a time.
+        /// The `\n` bytes before `end`, found by `memchr` (a block at a time).
         static func newlines(in bytes: [UInt8], before end: Int) -> Int {
-            bytes.withUnsafeBytes { raw in
-                let newline = SIMD32<UInt8>(repeating: 0x0A), zero = SIMD32<UInt8>(), one = SIMD32<UInt8>(repeating: 1)
-                var count = 0, index = 0
-                while index + 32 <= end {
-                    // Each lane counts up to 255 blocks before the lanes are added up.
-                    var lanes = zero
-                    var blocks = 0
-                    while blocks < 255, index + 32 <= end {
-                        let chunk = raw.loadUnaligned(fromByteOffset: index, as: SIMD32<UInt8>.self)
-                        lanes &+= zero.replacing(with: one, where: chunk .== newline)
-                        index += 32
-                        blocks += 1
-                    }
-                    count += Int(SIMD32<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
-                }
-                while index < end {
-                    if raw[index] == 0x0A { count += 1 }
-                    index += 1
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return 0 }
+                var count = 0, from = 0
+                while from < end, let hit = memchr(base + from, 0x0A, end - from) {
+                    from = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base + 1
+                    count += 1
                 }
                 return count
             }
