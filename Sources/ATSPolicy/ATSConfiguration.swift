@@ -103,32 +103,31 @@ public struct ATSConfiguration: Sendable, Equatable {
             && same(pinnedDomains, other.pinnedDomains)
     }
 
-    /// Deprecated spellings read as their NSException… twins (the documented key wins).
-    static let exceptionKeys: [String: [String]] = [
-        "allowsInsecureHTTP": ["NSExceptionAllowsInsecureHTTPLoads", "NSThirdPartyExceptionAllowsInsecureHTTPLoads",
-                               "NSTemporaryExceptionAllowsInsecureHTTPLoads"],
-        "minimumTLS": ["NSExceptionMinimumTLSVersion", "NSThirdPartyExceptionMinimumTLSVersion",
-                       "NSTemporaryExceptionMinimumTLSVersion"],
-        "requiresForwardSecrecy": ["NSExceptionRequiresForwardSecrecy", "NSThirdPartyExceptionRequiresForwardSecrecy",
-                                   "NSTemporaryExceptionRequiresForwardSecrecy"],
-    ]
+    /// Deprecated spellings read as their NSException… twins (the documented key wins), per
+    /// setting.
+    static let allowsInsecureHTTPKeys = ["NSExceptionAllowsInsecureHTTPLoads", "NSThirdPartyExceptionAllowsInsecureHTTPLoads",
+                                         "NSTemporaryExceptionAllowsInsecureHTTPLoads"]
+    static let minimumTLSKeys = ["NSExceptionMinimumTLSVersion", "NSThirdPartyExceptionMinimumTLSVersion",
+                                 "NSTemporaryExceptionMinimumTLSVersion"]
+    static let requiresForwardSecrecyKeys = ["NSExceptionRequiresForwardSecrecy", "NSThirdPartyExceptionRequiresForwardSecrecy",
+                                             "NSTemporaryExceptionRequiresForwardSecrecy"]
 
     private static func domains(_ element: PlistElement?) -> [DomainRule] {
         guard let element, element.name == "dict" else { return [] }
         return element.entries.map { entry in
-            var rule = DomainRule(key: entry.name, line: entry.key.location?.line ?? 0)
-            rule.matcher = matcher(for: entry.name)
-            rule.meantHost = PolicyReach.hostName(ofDomainKey: entry.name)
+            let key = entry.name
+            var rule = DomainRule(key: key, line: entry.key.location?.line ?? 0)
+            rule.matcher = matcher(for: key)
+            rule.meantHost = PolicyReach.hostName(ofDomainKey: key)
             guard entry.value.name == "dict" else { return rule }
-            // The domain's entries and their names, read once for the dozen keys asked below;
-            // with duplicates the last one counts, as for `PlistElement.entry`.
+            // The domain's entries, read once for the dozen keys asked below (their keys compared
+            // as bytes); with duplicates the last one counts, as for `PlistElement.entry`.
             let settings = entry.value.entries
-            let names = settings.map(\.name)
-            func setting(_ key: String) -> DictEntry? { names.lastIndex(of: key).map { settings[$0] } }
+            func setting(_ key: String) -> DictEntry? { settings.last { $0.key.hasText(key) } }
             rule.includesSubdomains = bool(setting("NSIncludesSubdomains"), "NSIncludesSubdomains")
-            rule.allowsInsecureHTTP = exceptionKeys["allowsInsecureHTTP"]!.lazy.compactMap { bool(setting($0), $0) }.first
-            rule.minimumTLS = exceptionKeys["minimumTLS"]!.lazy.compactMap { string(setting($0), $0) }.first
-            rule.requiresForwardSecrecy = exceptionKeys["requiresForwardSecrecy"]!.lazy.compactMap { bool(setting($0), $0) }.first
+            rule.allowsInsecureHTTP = allowsInsecureHTTPKeys.lazy.compactMap { bool(setting($0), $0) }.first
+            rule.minimumTLS = minimumTLSKeys.lazy.compactMap { string(setting($0), $0) }.first
+            rule.requiresForwardSecrecy = requiresForwardSecrecyKeys.lazy.compactMap { bool(setting($0), $0) }.first
             rule.requiresCertificateTransparency = bool(setting("NSRequiresCertificateTransparency"), "NSRequiresCertificateTransparency")
             rule.pinnedCAIdentities = identities(setting("NSPinnedCAIdentities")?.value)
             rule.pinnedLeafIdentities = identities(setting("NSPinnedLeafIdentities")?.value)
