@@ -85,21 +85,22 @@ public struct FileMigrator: Sendable {
             }
             return result
         }
-        guard holdsARootKey(document) else {
+        let root = RootKeys(document, declared: rootKeys)
+        guard rootKeyMarkers == nil || root.holdsADeclaredKey else {
             if skipIfNotApplicable {
                 result.status = .skipped
                 result.skipReason = noRootKeyReason
             }
             return result
         }
-        let hasATS = hasAppTransportSecurity(document)
-        let target = hasATS ? deploymentTarget ?? projectTarget?() ?? Self.deploymentTarget(declaredIn: document) : nil
+        let hasATS = !root.appTransportSecurity.isEmpty
+        let target = hasATS ? deploymentTarget ?? projectTarget?() ?? Self.deploymentTarget(declaredIn: root) : nil
         result.deploymentTarget = target
         result.hasAppTransportSecurity = hasATS
         let eras = target?.supportedEras ?? OSEra.allCases
         // Duplicate keys in the ATS dict leave it to a person: passes that may edit it do not
         // run; recipe passes that stay outside it still do.
-        let duplicates = Self.duplicateKeyDiagnostics(document)
+        let duplicates = Self.duplicateKeyDiagnostics(root)
         let passes = duplicates == nil
             ? plan.selected : plan.selected.filter { $0.rootKeys.map { !$0.contains(ATSKey.appTransportSecurity) } ?? false }
         if let duplicates, passes.isEmpty {
@@ -111,7 +112,7 @@ public struct FileMigrator: Sendable {
         var originalDocument: PlistDocument?
         var configuration: ATSConfiguration?
         var current = bytes
-        var ats = MigrationSession.appTransportSecurity(of: document)
+        var ats = root.appTransportSecurity.last.flatMap { $0.value.kind == .dict ? $0.value : nil }
         var heldBack: [String: String] = [:]
         // The passes run in order, and again, until a whole round changes nothing: a pass may
         // produce what an earlier one fixes (ATS005 repairs a misspelled NSExceptionDomains
@@ -235,12 +236,14 @@ public struct FileMigrator: Sendable {
     /// `MinimumOSVersion` (iOS, tvOS, visionOS apps) and `LSMinimumSystemVersion` (macOS) in
     /// the plist itself, when they hold a version rather than a build-setting reference.
     static func deploymentTarget(declaredIn document: PlistDocument) -> DeploymentTarget? {
-        let root = document.rootValue
-        guard root.name == "dict" else { return nil }
+        deploymentTarget(declaredIn: RootKeys(document, declared: []))
+    }
+
+    private static func deploymentTarget(declaredIn root: RootKeys) -> DeploymentTarget? {
         var targets: [DeploymentTarget] = []
         var keys: [String] = []
-        for (key, platform) in [("MinimumOSVersion", "ios"), ("LSMinimumSystemVersion", "macos")] {
-            guard let value = root[key: key], value.name == "string" else { continue }
+        for (key, platform, found) in [("MinimumOSVersion", "ios", root.minimumOSVersion), ("LSMinimumSystemVersion", "macos", root.minimumSystemVersion)] {
+            guard let value = found, value.name == "string" else { continue }
             let version = value.text.filter { !$0.isWhitespace }
             guard let target = DeploymentTarget(platform: platform, version: version, source: "") else { continue }
             targets.append(target)
@@ -267,6 +270,10 @@ public struct FileMigrator: Sendable {
     /// value) make "the" entry ambiguous: Apple's reader keeps the last one. Such files are
     /// reported and left alone rather than guessed at.
     static func duplicateKeyDiagnostics(_ document: PlistDocument) -> [Diagnostic]? {
+        duplicateKeyDiagnostics(RootKeys(document, declared: []))
+    }
+
+    private static func duplicateKeyDiagnostics(_ root: RootKeys) -> [Diagnostic]? {
         var diagnostics: [Diagnostic] = []
         func report(_ entry: DictEntry, firstAt first: PlistElement) {
             diagnostics.append(Diagnostic(
@@ -292,12 +299,38 @@ public struct FileMigrator: Sendable {
                 if entry.value.kind == .dict { check(entry.value) }
             }
         }
-        var firstATS: PlistElement?
-        for entry in document.rootValue.entries where entry.key.hasText(ATSKey.appTransportSecurity) {
-            if let first = firstATS { report(entry, firstAt: first) } else { firstATS = entry.key }
+        if let first = root.appTransportSecurity.first?.key {
+            for entry in root.appTransportSecurity.dropFirst() { report(entry, firstAt: first) }
         }
-        if let ats = document.rootValue[key: ATSKey.appTransportSecurity], ats.name == "dict" { check(ats) }
+        if let ats = root.appTransportSecurity.last?.value, ats.name == "dict" { check(ats) }
         return diagnostics.isEmpty ? nil : diagnostics
+    }
+
+    /// What the engine asks of the root dict, found in one pass over its keys (a root dict can
+    /// hold hundreds): every `NSAppTransportSecurity` entry, the last of each minimum-OS key,
+    /// and whether any of the `declared` root keys is there. All empty when the root is not
+    /// a dict.
+    struct RootKeys {
+        var appTransportSecurity: [DictEntry] = []
+        var minimumOSVersion: PlistElement?
+        var minimumSystemVersion: PlistElement?
+        var holdsADeclaredKey = false
+
+        init(_ document: PlistDocument, declared: [String]) {
+            let root = document.rootValue
+            guard root.kind == .dict else { return }
+            for entry in root.entries {
+                let key = entry.key
+                if key.hasText(ATSKey.appTransportSecurity) {
+                    appTransportSecurity.append(entry)
+                } else if key.hasText("MinimumOSVersion") {
+                    minimumOSVersion = entry.value
+                } else if key.hasText("LSMinimumSystemVersion") {
+                    minimumSystemVersion = entry.value
+                }
+                if !holdsADeclaredKey, declared.contains(where: key.hasText) { holdsADeclaredKey = true }
+            }
+        }
     }
 
     /// For a file found by walking: why it can be skipped without any XML parse, or `nil` when
@@ -339,18 +372,6 @@ public struct FileMigrator: Sendable {
 
     private static let atsMarker = Array("NSAppTransport".utf8)
 
-    /// Whether a pass may have something to do in `document`: its root dict holds one of the
-    /// root keys the passes need (any file when a pass needs none).
-    private func holdsARootKey(_ document: PlistDocument) -> Bool {
-        guard rootKeyMarkers != nil else { return true }
-        let root = document.rootValue
-        guard root.name == "dict" else { return false }
-        return rootKeys.contains { root[key: $0] != nil }
-    }
-
-    private func hasAppTransportSecurity(_ document: PlistDocument) -> Bool {
-        document.rootValue.name == "dict" && document.rootValue[key: ATSKey.appTransportSecurity] != nil
-    }
 
     /// Which held-back passes would edit the finished tree: probes, which change nothing.
     private func heldBackThatWouldChange(_ document: PlistDocument, appTransportSecurity ats: PlistElement?) -> [String] {
