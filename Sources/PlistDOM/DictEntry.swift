@@ -49,6 +49,36 @@ extension PlistElement {
         return found
     }
 
+    /// The entries of a `<dict>` whose key is one of `names`, in document order, each with the
+    /// position of its key in `names`: one pass over the dict, where a key's length rules out
+    /// most names before any byte is compared.
+    public func entries(named names: [String]) -> [(name: Int, entry: DictEntry)] {
+        guard node.kind == .dict else { return [] }
+        let lengths = names.map(\.utf8.count)
+        var found: [(name: Int, entry: DictEntry)] = []
+        var matching = -1
+        var pendingKey: Int32 = -1
+        var child = node.firstChild
+        while child >= 0 {
+            let childNode = document.nodes[Int(child)]
+            if childNode.kind == .key {
+                pendingKey = child
+                let plain = !childNode.hasStoredText && childNode.hasSource && !childNode.hadChildElements
+                let length = Int(childNode.endTagStart - childNode.startTagEnd)
+                matching = names.indices.first { index in
+                    (!plain || lengths[index] == length) && document.text(of: child, equals: names[index])
+                } ?? -1
+            } else if pendingKey >= 0 {
+                if matching >= 0 {
+                    found.append((matching, DictEntry(key: PlistElement(document, pendingKey), value: PlistElement(document, child))))
+                }
+                pendingKey = -1
+            }
+            child = childNode.next
+        }
+        return found
+    }
+
     /// The value stored under `name` in a `<dict>`.
     public subscript(key name: String) -> PlistElement? {
         entry(name)?.value

@@ -317,18 +317,16 @@ public struct FileMigrator: Sendable {
         var holdsADeclaredKey = false
 
         init(_ document: PlistDocument, declared: [String]) {
-            let root = document.rootValue
-            guard root.kind == .dict else { return }
-            for entry in root.entries {
-                let key = entry.key
-                if key.hasText(ATSKey.appTransportSecurity) {
-                    appTransportSecurity.append(entry)
-                } else if key.hasText("MinimumOSVersion") {
-                    minimumOSVersion = entry.value
-                } else if key.hasText("LSMinimumSystemVersion") {
-                    minimumSystemVersion = entry.value
+            let asked = [ATSKey.appTransportSecurity, "MinimumOSVersion", "LSMinimumSystemVersion"]
+            for (name, entry) in document.rootValue.entries(named: asked + declared.filter { !asked.contains($0) }) {
+                switch name {
+                case 0: appTransportSecurity.append(entry)
+                case 1: minimumOSVersion = entry.value
+                case 2: minimumSystemVersion = entry.value
+                default: break
                 }
-                if !holdsADeclaredKey, declared.contains(where: key.hasText) { holdsADeclaredKey = true }
+                // The ATS key may be declared too (the built-in passes declare it).
+                if name >= asked.count || declared.contains(asked[name]) { holdsADeclaredKey = true }
             }
         }
     }

@@ -29,4 +29,21 @@ import Testing
         #expect(keys[0].hasSameText(as: keys[1]) && keys[0].hasSameText(as: keys[3]) && keys[4].hasSameText(as: keys[5]))
         #expect(!keys[0].hasSameText(as: keys[6]) && keys[7].hasSameText(as: keys[8]))
     }
+
+    @Test func entriesNamedAgreesWithFilteringEveryEntry() throws {
+        let document = try PlistDocument(parsing: Array("""
+            <plist><dict>\
+            <key>abc</key><true/><key>a&amp;b</key><string>x</string><key>xyz</key><false/>\
+            <key>abd</key><dict/><key><![CDATA[abc]]></key><integer>1</integer><key>ab</key><true/>\
+            <key>a&#38;b</key><true/><key/><true/>\
+            </dict></plist>
+            """.utf8))
+        let root = document.rootValue
+        for names in [["abc"], ["a&b", "ab"], ["zzz"], ["abc", "abd", "", "xyz"], []] {
+            let expected = root.entries.compactMap { entry in names.firstIndex(of: entry.name).map { ($0, entry.key) } }
+            let found = root.entries(named: names)
+            #expect(found.map(\.name) == expected.map(\.0), "\(names)")
+            #expect(found.map(\.entry.key) == expected.map(\.1), "\(names)")
+        }
+    }
 }
