@@ -43,8 +43,19 @@ public enum PlannedEdit: Sendable, Equatable {
     /// containers on the edited paths are opened once into mutable boxes and closed at the end.
     public static func apply(_ edits: [PlannedEdit], to value: PlistValue) -> PlistValue {
         let root = ValueBox(value)
+        // Edits come in runs on one container (a pass renaming every domain key): the box of
+        // the last container is kept. An edit changes its own container's entries, never
+        // which box that container is.
+        var last: (container: [PathStep], box: ValueBox?)?
         for edit in edits {
-            let box = root.box(at: edit.container[...])
+            let container = edit.container
+            let box: ValueBox?
+            if let last, last.container == container {
+                box = last.box
+            } else {
+                box = root.box(at: container[...])
+                last = (container, box)
+            }
             switch edit {
             case .rename(_, let from, let to): box?.rename(from, to: to)
             case .remove(_, let key): box?.set(.key(key), nil)
@@ -80,17 +91,17 @@ public enum PlannedEdit: Sendable, Equatable {
             guard let step = path.first else { return self }
             switch step {
             case .key(let key):
-                if opened[key] == nil {
-                    guard let child = entries?[key] else { return nil }
-                    opened[key] = ValueBox(child)
-                }
-                return opened[key]?.box(at: path.dropFirst())
+                if let child = opened[key] { return child.box(at: path.dropFirst()) }
+                guard let value = entries?[key] else { return nil }
+                let child = ValueBox(value)
+                opened[key] = child
+                return child.box(at: path.dropFirst())
             case .index(let index):
+                if let child = openedItems[index] { return child.box(at: path.dropFirst()) }
                 guard let items, items.indices.contains(index) else { return nil }
-                if openedItems[index] == nil {
-                    openedItems[index] = ValueBox(items[index])
-                }
-                return openedItems[index]?.box(at: path.dropFirst())
+                let child = ValueBox(items[index])
+                openedItems[index] = child
+                return child.box(at: path.dropFirst())
             }
         }
 
