@@ -17,6 +17,8 @@ final class SAXTreeBuilder {
 
     private struct Frame {
         let node: Int32
+        /// The byte length of the element's name, for its end tag.
+        let nameLength: Int
         /// Where the next child may start: the end of the start tag or of the last child.
         var cursor: Int
         var hasChildren = false
@@ -130,7 +132,7 @@ final class SAXTreeBuilder {
         }
         nodes.append(node)
         if !text.isEmpty { text.removeAll(keepingCapacity: true) }
-        stack.append(Frame(node: index, cursor: tagEnd))
+        stack.append(Frame(node: index, nameLength: nameLength, cursor: tagEnd))
     }
 
     /// The offset of the last `<` in `range` of the source (a tag's length back, as a rule).
@@ -146,14 +148,13 @@ final class SAXTreeBuilder {
     fileprivate func endElement() {
         guard failure == nil, let frame = stack.popLast() else { return }
         let index = Int(frame.node)
-        let nameLength = name(of: index).utf8.count
         let end = consumed
         if nodes[index].isSelfClosing {
             guard end == Int(nodes[index].end) else { return failSpan(name(of: index), at: end) }
         } else {
             guard end <= bytes.count, end > frame.cursor,
                 let start = lastOpeningBracket(in: frame.cursor..<end),
-                verifyEndTag(start..<end, of: index, nameLength: nameLength)
+                verifyEndTag(start..<end, of: index, nameLength: frame.nameLength)
             else { return failSpan(name(of: index), at: end) }
             nodes[index].endTagStart = Int32(start)
             nodes[index].end = Int32(end)
