@@ -57,7 +57,10 @@ public enum PathBytes {
         // The escapes are U+10FF80…U+10FFFF, whose UTF-8 starts with 0xF4: without one, the
         // path's UTF-8 is its bytes.
         if !path.utf8.contains(0xF4) {
-            for byte in path.utf8 { bytes.append(CChar(bitPattern: byte)) }
+            var path = path
+            path.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) { bytes.append(contentsOf: $0) }
+            }
         } else {
             for scalar in path.unicodeScalars {
                 if isEscaped(scalar) {
