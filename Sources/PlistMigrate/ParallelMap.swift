@@ -40,7 +40,8 @@ private final class Slots<Result>: @unchecked Sendable {
 /// `work(0) … work(count - 1)` on up to `jobs` threads, each result handed to `consume` on the
 /// calling thread in index order as soon as it and those before it are done: consuming
 /// (printing a diff) overlaps the work, and no batch waits for its slowest file. At most
-/// `window` results wait to be consumed, so memory stays bounded however many files there are.
+/// `window` results wait in the ring, and at most as many more are being consumed, so memory
+/// stays bounded however many files there are.
 func parallelForEach<Result>(
     count: Int, jobs: Int, window: Int, _ work: @escaping @Sendable (Int) -> Result, consume: (Int, Result) -> Void
 ) {
@@ -55,18 +56,35 @@ func parallelForEach<Result>(
             while let index = queue.takeIndex() { queue.store(work(index), at: index) }
         }
     }
-    for index in 0..<count { consume(index, queue.take(index)) }
+    var index = 0
+    while index < count {
+        for result in queue.takeReady(from: index) {
+            consume(index, result)
+            index += 1
+        }
+    }
     group.wait()
 }
 
 /// The results between the next one to consume and the furthest one handed out, in a ring of
-/// `window` slots; a worker waits before taking an index that would overrun it.
+/// `window` slots; a worker waits before taking an index that would overrun it. The consumer
+/// is woken only once a run of results is ready (not for each one), and workers only when
+/// they wait for room: each wake-up is a context switch.
 private final class OrderedResults<Result>: @unchecked Sendable {
     private var ring: [Result?]
     private var next = 0
+    /// Results before this index were taken by the consumer.
     private var consumed = 0
+    /// Results before this index are ready (every slot from `consumed` up to it is filled).
+    private var ready = 0
+    /// What the waiting consumer needs `ready` to reach; `nil` while it does not wait.
+    private var consumerTarget: Int?
+    private var workersWaiting = 0
     private let count: Int
     private let condition = NSCondition()
+
+    /// How many results the consumer waits for at once (fewer at the end).
+    private static var run: Int { 32 }
 
     init(count: Int, window: Int) {
         self.count = count
@@ -76,7 +94,11 @@ private final class OrderedResults<Result>: @unchecked Sendable {
     func takeIndex() -> Int? {
         condition.lock()
         defer { condition.unlock() }
-        while next < count, next >= consumed + ring.count { condition.wait() }
+        while next < count, next >= consumed + ring.count {
+            workersWaiting += 1
+            condition.wait()
+            workersWaiting -= 1
+        }
         guard next < count else { return nil }
         next += 1
         return next - 1
@@ -84,19 +106,30 @@ private final class OrderedResults<Result>: @unchecked Sendable {
 
     func store(_ result: Result, at index: Int) {
         condition.lock()
+        defer { condition.unlock() }
         ring[index % ring.count] = result
-        condition.broadcast()
-        condition.unlock()
+        while ready < count, ring[ready % ring.count] != nil, ready < consumed + ring.count { ready += 1 }
+        if let target = consumerTarget, ready >= target { condition.broadcast() }
     }
 
-    func take(_ index: Int) -> Result {
+    /// The results from `index` (the next one not consumed) that are ready, once a run of
+    /// them is (the last run may be shorter). The run lies inside the window, so the workers
+    /// can always fill it.
+    func takeReady(from index: Int) -> [Result] {
         condition.lock()
         defer { condition.unlock() }
-        while ring[index % ring.count] == nil { condition.wait() }
-        let result = ring[index % ring.count]!
-        ring[index % ring.count] = nil
-        consumed = index + 1
-        condition.broadcast()
-        return result
+        let target = min(count, index + min(Self.run, ring.count))
+        consumerTarget = target
+        while ready < target { condition.wait() }
+        consumerTarget = nil
+        var results: [Result] = []
+        results.reserveCapacity(ready - index)
+        for position in index..<ready {
+            results.append(ring[position % ring.count]!)
+            ring[position % ring.count] = nil
+        }
+        consumed = ready
+        if workersWaiting > 0 { condition.broadcast() }
+        return results
     }
 }
