@@ -7,22 +7,30 @@ public struct DictEntry {
 }
 
 extension PlistElement {
-    /// The entries of a `<dict>`, in document order (empty for any other element).
-    public var entries: [DictEntry] {
-        guard node.kind == .dict else { return [] }
-        var result: [DictEntry] = []
+    /// Calls `body` with each key and value of a `<dict>` (none for any other element), in
+    /// document order: a value belongs to the key just before it.
+    private func forEachPair(_ body: (_ key: Int32, _ keyNode: Node, _ value: Int32) -> Void) {
+        guard node.kind == .dict else { return }
         var pendingKey: Int32 = -1
+        var pendingNode: Node?
         var child = node.firstChild
         while child >= 0 {
             let childNode = document.nodes[Int(child)]
             if childNode.kind == .key {
                 pendingKey = child
-            } else if pendingKey >= 0 {
-                result.append(DictEntry(key: PlistElement(document, pendingKey), value: PlistElement(document, child)))
+                pendingNode = childNode
+            } else if pendingKey >= 0, let keyNode = pendingNode {
+                body(pendingKey, keyNode, child)
                 pendingKey = -1
             }
             child = childNode.next
         }
+    }
+
+    /// The entries of a `<dict>`, in document order (empty for any other element).
+    public var entries: [DictEntry] {
+        var result: [DictEntry] = []
+        forEachPair { key, _, value in result.append(DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))) }
         return result
     }
 
@@ -30,21 +38,9 @@ extension PlistElement {
     /// Apple's property-list reader (and Python's plistlib) keep the last value. A scan that
     /// builds no arrays and no strings.
     public func entry(_ name: String) -> DictEntry? {
-        guard node.kind == .dict else { return nil }
         var found: DictEntry?
-        var matchingKey: Int32 = -1
-        var afterKey = false
-        var child = node.firstChild
-        while child >= 0 {
-            let childNode = document.nodes[Int(child)]
-            if childNode.kind == .key {
-                afterKey = true
-                matchingKey = document.text(of: child, equals: name) ? child : -1
-            } else if afterKey {
-                if matchingKey >= 0 { found = DictEntry(key: PlistElement(document, matchingKey), value: PlistElement(document, child)) }
-                afterKey = false
-            }
-            child = childNode.next
+        forEachPair { key, _, value in
+            if document.text(of: key, equals: name) { found = DictEntry(key: PlistElement(document, key), value: PlistElement(document, value)) }
         }
         return found
     }
@@ -53,28 +49,15 @@ extension PlistElement {
     /// position of its key in `names`: one pass over the dict, where a key's length rules out
     /// most names before any byte is compared.
     public func entries(named names: [String]) -> [(name: Int, entry: DictEntry)] {
-        guard node.kind == .dict else { return [] }
         let lengths = names.map(\.utf8.count)
         var found: [(name: Int, entry: DictEntry)] = []
-        var matching = -1
-        var pendingKey: Int32 = -1
-        var child = node.firstChild
-        while child >= 0 {
-            let childNode = document.nodes[Int(child)]
-            if childNode.kind == .key {
-                pendingKey = child
-                let plain = !childNode.hasStoredText && childNode.hasSource && !childNode.hadChildElements
-                let length = Int(childNode.endTagStart - childNode.startTagEnd)
-                matching = names.indices.first { index in
-                    (!plain || lengths[index] == length) && document.text(of: child, equals: names[index])
-                } ?? -1
-            } else if pendingKey >= 0 {
-                if matching >= 0 {
-                    found.append((matching, DictEntry(key: PlistElement(document, pendingKey), value: PlistElement(document, child))))
-                }
-                pendingKey = -1
-            }
-            child = childNode.next
+        forEachPair { key, keyNode, value in
+            let plain = !keyNode.hasStoredText && keyNode.hasSource && !keyNode.hadChildElements
+            let length = Int(keyNode.endTagStart - keyNode.startTagEnd)
+            guard let name = names.indices.first(where: { index in
+                (!plain || lengths[index] == length) && document.text(of: key, equals: names[index])
+            }) else { return }
+            found.append((name, DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))))
         }
         return found
     }
