@@ -52,7 +52,7 @@ extension PlistElement {
         let lengths = names.map(\.utf8.count)
         var found: [(name: Int, entry: DictEntry)] = []
         forEachPair { key, keyNode, value in
-            let plain = !keyNode.hasStoredText && keyNode.hasSource && !keyNode.hadChildElements
+            let plain = keyNode.hasPlainText
             let length = Int(keyNode.endTagStart - keyNode.startTagEnd)
             guard let name = names.indices.first(where: { index in
                 (!plain || lengths[index] == length) && document.text(of: key, equals: names[index])

@@ -28,6 +28,8 @@ struct Node {
     var previous: Int32 = -1
 
     var hasSource: Bool { start >= 0 }
+    /// Its text is exactly its raw content bytes (no stored text, parsed, no child elements).
+    var hasPlainText: Bool { !hasStoredText && hasSource && !hadChildElements }
     /// Written `<name/>` in the source.
     var wasSelfClosingInSource: Bool { endTagStart == end }
 }

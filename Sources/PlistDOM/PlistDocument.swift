@@ -154,7 +154,7 @@ public final class PlistDocument {
 
     func text(of index: Int32, equals string: String) -> Bool {
         let node = nodes[Int(index)]
-        if node.hasStoredText || !node.hasSource || node.hadChildElements { return text(of: index) == string }
+        if !node.hasPlainText { return text(of: index) == string }
         let content = source[Int(node.startTagEnd)..<Int(node.endTagStart)]
         var string = string
         return string.withUTF8 { utf8 in content.bytesEqual(utf8) }
@@ -162,8 +162,7 @@ public final class PlistDocument {
 
     func text(of index: Int32, equalsTextOf other: Int32) -> Bool {
         let a = nodes[Int(index)], b = nodes[Int(other)]
-        let plain = { (node: Node) in !node.hasStoredText && node.hasSource && !node.hadChildElements }
-        guard plain(a), plain(b) else { return text(of: index) == text(of: other) }
+        guard a.hasPlainText, b.hasPlainText else { return text(of: index) == text(of: other) }
         return source[Int(a.startTagEnd)..<Int(a.endTagStart)].withUnsafeBufferPointer { first in
             source[Int(b.startTagEnd)..<Int(b.endTagStart)].bytesEqual(first)
         }

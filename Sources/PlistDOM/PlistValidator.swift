@@ -113,7 +113,7 @@ struct PlistValidator {
     /// Whether the element's text is only whitespace, read from its bytes when it has no
     /// stored text.
     private func textIsWhitespace(_ index: Int32, _ node: Node, _ document: PlistDocument) -> Bool {
-        guard !node.hasStoredText, node.hasSource, !node.hadChildElements else {
+        guard node.hasPlainText else {
             return !document.text(of: index).utf8.contains { !ASCII.isWhitespace($0) }
         }
         return !document.source[Int(node.startTagEnd)..<Int(node.endTagStart)].contains { !ASCII.isWhitespace($0) }
