@@ -112,7 +112,7 @@ public struct FileMigrator: Sendable {
         var originalDocument: PlistDocument?
         var configuration: ATSConfiguration?
         var current = bytes
-        var ats = root.appTransportSecurity.last.flatMap { $0.value.kind == .dict ? $0.value : nil }
+        var ats = root.appTransportSecurityDict
         var heldBack: [String: String] = [:]
         // The passes run in order, and again, until a whole round changes nothing: a pass may
         // produce what an earlier one fixes (ATS005 repairs a misspelled NSExceptionDomains
@@ -302,7 +302,7 @@ public struct FileMigrator: Sendable {
         if let first = root.appTransportSecurity.first?.key {
             for entry in root.appTransportSecurity.dropFirst() { report(entry, firstAt: first) }
         }
-        if let ats = root.appTransportSecurity.last?.value, ats.name == "dict" { check(ats) }
+        if let ats = root.appTransportSecurityDict { check(ats) }
         return diagnostics.isEmpty ? nil : diagnostics
     }
 
@@ -315,6 +315,12 @@ public struct FileMigrator: Sendable {
         var minimumOSVersion: PlistElement?
         var minimumSystemVersion: PlistElement?
         var holdsADeclaredKey = false
+
+        /// The ATS dict the passes edit: the last entry's value (Apple's reader keeps the last),
+        /// when it is a dict.
+        var appTransportSecurityDict: PlistElement? {
+            appTransportSecurity.last.flatMap { $0.value.kind == .dict ? $0.value : nil }
+        }
 
         init(_ document: PlistDocument, declared: [String]) {
             let asked = [ATSKey.appTransportSecurity, "MinimumOSVersion", "LSMinimumSystemVersion"]
