@@ -22,13 +22,17 @@ final class SAXTreeBuilder {
         /// Where the next child may start: the end of the start tag or of the last child.
         var cursor: Int
         var hasChildren = false
-        var strayText: String?
+        /// Its first stray text is in `strayTexts` (plain data keeps the stack free of ARC).
+        var hasStrayText = false
+    }
 
-        mutating func noteStray<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) {
-            guard strayText == nil, let first = bytes.firstIndex(where: { !ASCII.isWhitespace($0) }) else { return }
-            let last = bytes.lastIndex(where: { !ASCII.isWhitespace($0) })!
-            strayText = String(decoding: bytes[first...last].prefix(40), as: UTF8.self)
-        }
+    /// Keeps the first run of non-whitespace text directly inside the innermost container.
+    private func noteStray<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) {
+        let top = stack.count - 1
+        guard !stack[top].hasStrayText, let first = bytes.firstIndex(where: { !ASCII.isWhitespace($0) }) else { return }
+        let last = bytes.lastIndex(where: { !ASCII.isWhitespace($0) })!
+        stack[top].hasStrayText = true
+        strayTexts[stack[top].node] = String(decoding: bytes[first...last].prefix(40), as: UTF8.self)
     }
 
     private let source: [UInt8]
@@ -36,17 +40,19 @@ final class SAXTreeBuilder {
     @exclusivity(unchecked) private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private let lines: LineTable
     // The callbacks run one at a time on one thread; the dynamic checks cost ~5% of a parse.
-    @exclusivity(unchecked) private var stack: [Frame] = []
+    @exclusivity(unchecked) private var stack = ScratchBuffer<Frame>(capacity: 16)
     /// Decoded character content of the innermost open element while it has no child element:
     /// only that element's text is kept (leaves do not nest), so one buffer serves the parse.
-    @exclusivity(unchecked) private var text: [UInt8] = []
-    @exclusivity(unchecked) private(set) var nodes: [Node] = []
+    @exclusivity(unchecked) private var text = ScratchBuffer<UInt8>(capacity: 256)
+    @exclusivity(unchecked) private var tree: ScratchBuffer<Node>
+    /// The elements in document order, the root's children after it.
+    var nodes: [Node] { tree.array }
     /// Texts that differ from their raw content bytes (entities, CDATA, comments, `\r\n`).
-    private(set) var texts: [Int32: String] = [:]
-    private(set) var strayTexts: [Int32: String] = [:]
+    @exclusivity(unchecked) private(set) var texts: [Int32: String] = [:]
+    @exclusivity(unchecked) private(set) var strayTexts: [Int32: String] = [:]
     private(set) var rootIndex: Int32?
-    private(set) var failure: (message: String, offset: Int?, location: SourceLocation?)?
-    private var context: xmlParserCtxtPtr?
+    @exclusivity(unchecked) private(set) var failure: (message: String, offset: Int?, location: SourceLocation?)?
+    @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
 
     /// With `buildTree` false only well-formedness (and entity refusal) is checked.
     private let buildTree: Bool
@@ -55,7 +61,13 @@ final class SAXTreeBuilder {
         self.source = source
         self.lines = lines
         self.buildTree = buildTree
-        if buildTree { nodes.reserveCapacity(source.count / 40 + 8) }
+        tree = ScratchBuffer(capacity: buildTree ? source.count / 40 + 8 : 0)
+    }
+
+    deinit {
+        stack.deallocate()
+        text.deallocate()
+        tree.deallocate()
     }
 
     /// Parses; on return either `rootIndex` is set or `failure` says why not.
@@ -113,25 +125,25 @@ final class SAXTreeBuilder {
             stack.last.map({ tagStart >= $0.cursor }) ?? true,
             verifyStartTag(tagStart..<tagEnd, name: localName, nameLength: nameLength)
         else { return failSpan(saxString(localName), at: position) }
-        let index = Int32(nodes.count)
+        let index = Int32(tree.count)
         var node = Node(
             kind: kind, isSelfClosing: selfClosing, start: Int32(tagStart), startTagEnd: Int32(tagEnd),
             endTagStart: Int32(tagEnd), end: Int32(tagEnd))
         if let parent = stack.last?.node {
             node.parent = parent
-            let previous = nodes[Int(parent)].lastChild
+            let previous = tree[Int(parent)].lastChild
             node.previous = previous
-            if previous >= 0 { nodes[Int(previous)].next = index } else { nodes[Int(parent)].firstChild = index }
-            nodes[Int(parent)].lastChild = index
+            if previous >= 0 { tree[Int(previous)].next = index } else { tree[Int(parent)].firstChild = index }
+            tree[Int(parent)].lastChild = index
             if !stack[stack.count - 1].hasChildren {
                 // Its first child makes the parent a container: its text so far is only checked.
                 stack[stack.count - 1].hasChildren = true
-                nodes[Int(parent)].hadChildElements = true
-                stack[stack.count - 1].noteStray(text[...])
+                tree[Int(parent)].hadChildElements = true
+                noteStray(text.buffer)
             }
         }
-        nodes.append(node)
-        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
+        tree.append(node)
+        text.removeAll()
         stack.append(Frame(node: index, nameLength: nameLength, cursor: tagEnd))
     }
 
@@ -149,28 +161,25 @@ final class SAXTreeBuilder {
         guard failure == nil, let frame = stack.popLast() else { return }
         let index = Int(frame.node)
         let end = consumed
-        if nodes[index].isSelfClosing {
-            guard end == Int(nodes[index].end) else { return failSpan(name(of: index), at: end) }
+        if tree[index].isSelfClosing {
+            guard end == Int(tree[index].end) else { return failSpan(name(of: index), at: end) }
         } else {
             guard end <= bytes.count, end > frame.cursor,
                 let start = lastOpeningBracket(in: frame.cursor..<end),
                 verifyEndTag(start..<end, of: index, nameLength: frame.nameLength)
             else { return failSpan(name(of: index), at: end) }
-            nodes[index].endTagStart = Int32(start)
-            nodes[index].end = Int32(end)
+            tree[index].endTagStart = Int32(start)
+            tree[index].end = Int32(end)
             if !frame.hasChildren {
-                let raw = UnsafeBufferPointer(rebasing: bytes[Int(nodes[index].startTagEnd)..<start])
-                let same = text.withUnsafeBufferPointer { decoded in
-                    decoded.count == raw.count && (raw.isEmpty || memcmp(decoded.baseAddress!, raw.baseAddress!, raw.count) == 0)
-                }
+                let raw = UnsafeBufferPointer(rebasing: bytes[Int(tree[index].startTagEnd)..<start])
+                let same = text.count == raw.count && (raw.isEmpty || memcmp(text.base, raw.baseAddress!, raw.count) == 0)
                 if !same {
-                    texts[frame.node] = String(decoding: text, as: UTF8.self)
-                    nodes[index].hasStoredText = true
+                    texts[frame.node] = String(decoding: text.buffer, as: UTF8.self)
+                    tree[index].hasStoredText = true
                 }
             }
         }
-        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
-        if let stray = frame.strayText { strayTexts[frame.node] = stray }
+        text.removeAll()
         if stack.isEmpty {
             rootIndex = frame.node
         } else {
@@ -182,7 +191,7 @@ final class SAXTreeBuilder {
         guard failure == nil, !stack.isEmpty else { return }
         if stack[stack.count - 1].hasChildren {
             // Whitespace between elements (nearly every call): checked where it lies, not copied.
-            stack[stack.count - 1].noteStray(bytes)
+            noteStray(bytes)
         } else {
             text.append(contentsOf: bytes)
         }
@@ -213,7 +222,7 @@ final class SAXTreeBuilder {
     }
 
     private func verifyEndTag(_ tag: Range<Int>, of index: Int, nameLength: Int) -> Bool {
-        let nameStart = Int(nodes[index].start) + 1
+        let nameStart = Int(tree[index].start) + 1
         guard tag.count >= nameLength + 3, bytes[tag.lowerBound] == ASCII.lt, bytes[tag.lowerBound + 1] == ASCII.slash,
             bytes[tag.upperBound - 1] == ASCII.gt
         else { return false }
@@ -225,8 +234,8 @@ final class SAXTreeBuilder {
     }
 
     private func name(of index: Int) -> String {
-        if let name = nodes[index].kind.name { return name }
-        let tag = source[(Int(nodes[index].start) + 1)..<Int(nodes[index].startTagEnd)]
+        if let name = tree[index].kind.name { return name }
+        let tag = source[(Int(tree[index].start) + 1)..<Int(tree[index].startTagEnd)]
         return String(decoding: tag.prefix { !ASCII.isWhitespace($0) && $0 != ASCII.gt && $0 != ASCII.slash && $0 != UInt8(ascii: ":") }, as: UTF8.self)
     }
 
@@ -252,14 +261,14 @@ final class SAXTreeBuilder {
         sax.pointee.startElementNs = { ctx, localname, prefix, _, _, _, _, _, _ in
             let (kind, length) = elementKind(localname, prefix: prefix)
             guard let localname else { return }
-            saxBuilder(ctx)?.startElement(kind, nameLength: length, localName: localname)
+            withSAXBuilder(ctx) { $0.startElement(kind, nameLength: length, localName: localname) }
         }
         sax.pointee.endElementNs = { ctx, _, _, _ in
-            saxBuilder(ctx)?.endElement()
+            withSAXBuilder(ctx) { $0.endElement() }
         }
         let text: charactersSAXFunc = { ctx, chars, length in
             guard let chars, length > 0 else { return }
-            saxBuilder(ctx)?.characters(UnsafeBufferPointer(start: chars, count: Int(length)))
+            withSAXBuilder(ctx) { $0.characters(UnsafeBufferPointer(start: chars, count: Int(length))) }
         }
         sax.pointee.characters = text
         sax.pointee.ignorableWhitespace = text
@@ -347,6 +356,14 @@ private func elementKind(_ pointer: UnsafePointer<xmlChar>?, prefix: UnsafePoint
         if strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), known.cString) == 0 { return (known.kind, known.length) }
     }
     return (.other, strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self)))
+}
+
+/// Runs `body` on the builder without retaining it: the parse that calls back is inside
+/// `run`, which holds it (the three callbacks that run per element and text run).
+@inline(__always)
+private func withSAXBuilder(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXTreeBuilder) -> Void) {
+    guard let ctx, let raw = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return }
+    Unmanaged<SAXTreeBuilder>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
 }
 
 private func saxString(_ pointer: UnsafePointer<xmlChar>?) -> String {
