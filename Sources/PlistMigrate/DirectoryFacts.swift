@@ -41,7 +41,8 @@ final class DirectoryFacts: @unchecked Sendable {
     /// The parent of an absolute directory path; `nil` above `/`.
     static func parent(of directory: String) -> String? {
         guard !directory.isEmpty else { return nil }
-        return String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
+        // Searched as bytes: `/` is ASCII, so its index is a character boundary.
+        return String(directory[..<(directory.utf8.lastIndex(of: UInt8(ascii: "/")) ?? directory.startIndex)])
     }
 
     private static func read(_ directory: String) -> Facts {

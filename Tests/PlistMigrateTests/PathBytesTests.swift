@@ -26,6 +26,17 @@ import Glibc
         #expect(PathBytes.c(PathBytes.string(privateUse)).dropLast().map { UInt8(bitPattern: $0) } == privateUse)
     }
 
+    /// A directory's parent is found by bytes; it must equal the cut at the last `/` character.
+    @Test func parentCutsAtTheLastSlash() {
+        let paths = ["/a/b", "/a", "/", "/Café/Ünïcode/x", PathBytes.string([0x2F, 0x64, 0xFF, 0x2F, 0x61, 0xFE]), "/a/b/"]
+        for path in paths {
+            let reference = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+            #expect(DirectoryFacts.parent(of: path) == reference, "\(path)")
+        }
+        #expect(DirectoryFacts.parent(of: "/a") == "")
+        #expect(DirectoryFacts.parent(of: "") == nil)
+    }
+
     /// `dir\xFF/Info.plist` (needs ATS001) and `f\xFE.plist` (needs ATS001), made with the bytes.
     static func tree() throws -> URL {
         let directory = try temporaryDirectory()
