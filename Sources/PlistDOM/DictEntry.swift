@@ -13,9 +13,10 @@ extension PlistElement {
         guard node.kind == .dict else { return }
         var pendingKey: Int32 = -1
         var pendingNode: Node?
-        var child = node.firstChild
+        let nodes = document.nodes
+        var child = nodes[Int(index)].firstChild
         while child >= 0 {
-            let childNode = document.nodes[Int(child)]
+            let childNode = nodes[Int(child)]
             if childNode.kind == .key {
                 pendingKey = child
                 pendingNode = childNode
@@ -39,8 +40,8 @@ extension PlistElement {
     /// builds no arrays and no strings.
     public func entry(_ name: String) -> DictEntry? {
         var found: DictEntry?
-        forEachPair { key, _, value in
-            if document.text(of: key, equals: name) { found = DictEntry(key: PlistElement(document, key), value: PlistElement(document, value)) }
+        forEachPair { key, keyNode, value in
+            if document.text(of: key, node: keyNode, equals: name) { found = DictEntry(key: PlistElement(document, key), value: PlistElement(document, value)) }
         }
         return found
     }
@@ -55,7 +56,7 @@ extension PlistElement {
             let plain = keyNode.hasPlainText
             let length = Int(keyNode.endTagStart - keyNode.startTagEnd)
             guard let name = names.indices.first(where: { index in
-                (!plain || lengths[index] == length) && document.text(of: key, equals: names[index])
+                (!plain || lengths[index] == length) && document.text(of: key, node: keyNode, equals: names[index])
             }) else { return }
             found.append((name, DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))))
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A parsed XML property list that prints back byte for byte and can be edited in place.
 ///
 /// The tree is flat: one array of plain `Node`s holding byte offsets into the one source
@@ -5,27 +11,29 @@
 /// `Splice` (replace a byte range), and printing is the source with its splices applied, so an
 /// unedited document prints its input by construction.
 public final class PlistDocument {
+    // A document is read and edited by one thread at a time: the runtime's exclusivity checks
+    // on its tables (about 120 instructions an access) are left out.
     let source: [UInt8]
     @exclusivity(unchecked) var nodes: [Node]
     let rootIndex: Int32
     /// Text of elements whose text is not their raw content bytes, or was set by an edit.
-    var texts: [Int32: String] = [:]
+    @exclusivity(unchecked) var texts: [Int32: String] = [:]
     /// The first run of non-whitespace text directly inside a container (invalid in a plist).
-    var strayTexts: [Int32: String] = [:]
+    @exclusivity(unchecked) var strayTexts: [Int32: String] = [:]
     /// Bytes of elements made or rewritten by edits.
-    var fragments: [Int32: Fragment] = [:]
+    @exclusivity(unchecked) var fragments: [Int32: Fragment] = [:]
     /// Leading whitespace of the line an edit-made value was meant to start on.
-    var indentHints: [Int32: [UInt8]] = [:]
-    var splices: [Splice] = []
-    var afterValueSplice: [Int32: Int] = [:]
+    @exclusivity(unchecked) var indentHints: [Int32: [UInt8]] = [:]
+    @exclusivity(unchecked) var splices: [Splice] = []
+    @exclusivity(unchecked) var afterValueSplice: [Int32: Int] = [:]
     /// Offsets of the insertions after values, so a removal stops in front of them.
-    var afterValueOffsets: Set<Int> = []
-    var beforeKeySplice: [Int32: Int] = [:]
-    var replacementSplice: [Int32: Int] = [:]
+    @exclusivity(unchecked) var afterValueOffsets: Set<Int> = []
+    @exclusivity(unchecked) var beforeKeySplice: [Int32: Int] = [:]
+    @exclusivity(unchecked) var replacementSplice: [Int32: Int] = [:]
     /// Where each element made by an edit sits: in a splice's items or a fragment's content.
-    var homes: [Int32: Home] = [:]
+    @exclusivity(unchecked) var homes: [Int32: Home] = [:]
     enum Home { case splice(Int), fragment(Int32) }
-    private var sortedSplices: [Int]?
+    @exclusivity(unchecked) private var sortedSplices: [Int]?
 
     let lines: LineTable
     /// How this file lays out entries; new entries copy it. Measured on first use, which the
@@ -36,9 +44,9 @@ public final class PlistDocument {
         measuredStyle = measured
         return measured
     }
-    private var measuredStyle: LayoutStyle?
+    @exclusivity(unchecked) private var measuredStyle: LayoutStyle?
     /// Counts edits; unchanged means the document still prints its input.
-    public internal(set) var revision = 0
+    @exclusivity(unchecked) public internal(set) var revision = 0
 
     /// Parses an XML property list. Throws a `ParseError` with a line and column for anything
     /// that is not a well-formed, valid plist, or that this library could not map byte-exactly.
@@ -153,11 +161,19 @@ public final class PlistDocument {
     }
 
     func text(of index: Int32, equals string: String) -> Bool {
-        let node = nodes[Int(index)]
+        text(of: index, node: nodes[Int(index)], equals: string)
+    }
+
+    /// `text(of:equals:)` for a node already read: lengths first, then the bytes in place.
+    func text(of index: Int32, node: Node, equals string: String) -> Bool {
         if !node.hasPlainText { return text(of: index) == string }
-        let content = source[Int(node.startTagEnd)..<Int(node.endTagStart)]
-        var string = string
-        return string.withUTF8 { utf8 in content.bytesEqual(utf8) }
+        let start = Int(node.startTagEnd), count = Int(node.endTagStart) - start
+        let utf8 = string.utf8
+        guard utf8.count == count else { return false }
+        guard count > 0 else { return true }
+        return utf8.withContiguousStorageIfAvailable { bytes in
+            source.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, bytes.baseAddress!, count) == 0 }
+        } ?? source[start..<(start + count)].elementsEqual(utf8)
     }
 
     func text(of index: Int32, equalsTextOf other: Int32) -> Bool {
