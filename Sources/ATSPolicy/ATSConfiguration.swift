@@ -112,6 +112,16 @@ public struct ATSConfiguration: Sendable, Equatable {
     static let requiresForwardSecrecyKeys = ["NSExceptionRequiresForwardSecrecy", "NSThirdPartyExceptionRequiresForwardSecrecy",
                                              "NSTemporaryExceptionRequiresForwardSecrecy"]
 
+    /// Every key a domain's settings are read from, and where each setting's keys start in it.
+    private enum DomainSetting {
+        static let keys = ["NSIncludesSubdomains", "NSRequiresCertificateTransparency", "NSPinnedCAIdentities", "NSPinnedLeafIdentities"]
+            + allowsInsecureHTTPKeys + minimumTLSKeys + requiresForwardSecrecyKeys
+        static let includesSubdomains = 0, requiresCertificateTransparency = 1, pinnedCAIdentities = 2, pinnedLeafIdentities = 3
+        static let allowsInsecureHTTP = 4
+        static let minimumTLS = allowsInsecureHTTP + allowsInsecureHTTPKeys.count
+        static let requiresForwardSecrecy = minimumTLS + minimumTLSKeys.count
+    }
+
     private static func domains(_ element: PlistElement?) -> [DomainRule] {
         guard let element, element.name == "dict" else { return [] }
         return element.entries.map { entry in
@@ -120,17 +130,21 @@ public struct ATSConfiguration: Sendable, Equatable {
             rule.matcher = matcher(for: key)
             rule.meantHost = PolicyReach.hostName(ofDomainKey: key)
             guard entry.value.name == "dict" else { return rule }
-            // The domain's entries, read once for the dozen keys asked below (their keys compared
-            // as bytes); with duplicates the last one counts, as for `PlistElement.entry`.
-            let settings = entry.value.entries
-            func setting(_ key: String) -> DictEntry? { settings.last { $0.key.hasText(key) } }
-            rule.includesSubdomains = bool(setting("NSIncludesSubdomains"), "NSIncludesSubdomains")
-            rule.allowsInsecureHTTP = allowsInsecureHTTPKeys.lazy.compactMap { bool(setting($0), $0) }.first
-            rule.minimumTLS = minimumTLSKeys.lazy.compactMap { string(setting($0), $0) }.first
-            rule.requiresForwardSecrecy = requiresForwardSecrecyKeys.lazy.compactMap { bool(setting($0), $0) }.first
-            rule.requiresCertificateTransparency = bool(setting("NSRequiresCertificateTransparency"), "NSRequiresCertificateTransparency")
-            rule.pinnedCAIdentities = identities(setting("NSPinnedCAIdentities")?.value)
-            rule.pinnedLeafIdentities = identities(setting("NSPinnedLeafIdentities")?.value)
+            // One pass over the domain's entries finds every key read below (compared as bytes);
+            // with duplicates the last one counts, as for `PlistElement.entry`.
+            var found = [DictEntry?](repeating: nil, count: DomainSetting.keys.count)
+            for (index, setting) in entry.value.entries(named: DomainSetting.keys) { found[index] = setting }
+            func first<Value>(_ keys: [String], at offset: Int, _ read: (DictEntry?, String) -> Value?) -> Value? {
+                for index in keys.indices { if let value = read(found[offset + index], keys[index]) { return value } }
+                return nil
+            }
+            rule.includesSubdomains = bool(found[DomainSetting.includesSubdomains], "NSIncludesSubdomains")
+            rule.allowsInsecureHTTP = first(allowsInsecureHTTPKeys, at: DomainSetting.allowsInsecureHTTP, bool)
+            rule.minimumTLS = first(minimumTLSKeys, at: DomainSetting.minimumTLS, string)
+            rule.requiresForwardSecrecy = first(requiresForwardSecrecyKeys, at: DomainSetting.requiresForwardSecrecy, bool)
+            rule.requiresCertificateTransparency = bool(found[DomainSetting.requiresCertificateTransparency], "NSRequiresCertificateTransparency")
+            rule.pinnedCAIdentities = identities(found[DomainSetting.pinnedCAIdentities]?.value)
+            rule.pinnedLeafIdentities = identities(found[DomainSetting.pinnedLeafIdentities]?.value)
             return rule
         }
     }
