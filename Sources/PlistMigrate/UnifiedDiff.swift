@@ -190,6 +190,7 @@ public enum UnifiedDiff {
         }
         // Equal lines get equal numbers, so the standard library diffs integers, not bytes.
         var numbers: [LineKey: Int] = [:]
+        numbers.reserveCapacity(old.count + new.count - 2 * (head + tail))
         func number(_ line: ArraySlice<UInt8>) -> Int {
             let key = LineKey(bytes: line)
             if let known = numbers[key] { return known }
@@ -198,35 +199,34 @@ public enum UnifiedDiff {
         }
         let oldMiddle = (head..<(old.count - tail)).map { number(old[$0]) }
         let newMiddle = (head..<(new.count - tail)).map { number(new[$0]) }
-        var removed = Set<Int>()
-        var inserted = Set<Int>()
+        // Per line of each side: whether the script removes (old) or inserts (new) it.
+        var removed = [Bool](repeating: false, count: old.count)
+        var inserted = [Bool](repeating: false, count: new.count)
         for (oldRange, newRange) in segments(oldMiddle, newMiddle) {
             // Small segments with no line in common (a renamed key): every line goes and comes,
             // as Myers would say, without building its tables.
             if oldRange.count <= 8, newRange.count <= 8,
                 !oldMiddle[oldRange].contains(where: { newMiddle[newRange].contains($0) })
             {
-                for offset in oldRange { removed.insert(head + offset) }
-                for offset in newRange { inserted.insert(head + offset) }
+                for offset in oldRange { removed[head + offset] = true }
+                for offset in newRange { inserted[head + offset] = true }
                 continue
             }
-            let difference = Array(newMiddle[newRange]).difference(from: Array(oldMiddle[oldRange]))
-            for change in difference {
-                switch change {
-                case .remove(let offset, _, _): removed.insert(head + oldRange.lowerBound + offset)
-                case .insert(let offset, _, _): inserted.insert(head + newRange.lowerBound + offset)
-                }
+            let (gone, come) = oldMiddle[oldRange].withUnsafeBufferPointer { oldLines in
+                newMiddle[newRange].withUnsafeBufferPointer { MyersDiff.changes(from: oldLines, to: $0) }
             }
+            for offset in gone { removed[head + oldRange.lowerBound + offset] = true }
+            for offset in come { inserted[head + newRange.lowerBound + offset] = true }
         }
         var operations: [Operation] = []
-        operations.reserveCapacity(max(old.count, new.count) + removed.count + inserted.count)
+        operations.reserveCapacity(old.count + new.count)
         var i = 0
         var j = 0
         while i < old.count || j < new.count {
-            if i < old.count, removed.contains(i) {
+            if i < old.count, removed[i] {
                 operations.append(.delete(old: i))
                 i += 1
-            } else if j < new.count, inserted.contains(j) {
+            } else if j < new.count, inserted[j] {
                 operations.append(.insert(new: j))
                 j += 1
             } else {
