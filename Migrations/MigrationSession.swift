@@ -5,12 +5,12 @@ public final class MigrationSession {
     public let document: PlistDocument
     public let migration: any Migration
     /// How many entries were renamed, inserted, removed or changed.
-    public private(set) var editCount = 0
-    public private(set) var diagnostics: [Diagnostic] = []
+    @exclusivity(unchecked) public private(set) var editCount = 0
+    @exclusivity(unchecked) public private(set) var diagnostics: [Diagnostic] = []
     /// The value-level meaning of every edit made through this session, in order.
-    public private(set) var plannedEdits: [PlannedEdit] = []
+    @exclusivity(unchecked) public private(set) var plannedEdits: [PlannedEdit] = []
     /// Where each planned edit happens in the parsed file (same order as `plannedEdits`).
-    public private(set) var editLocations: [SourceLocation] = []
+    @exclusivity(unchecked) public private(set) var editLocations: [SourceLocation] = []
 
     /// Called once, before this session's first edit (the engine snapshots the values there).
     public var beforeFirstEdit: (() -> Void)?
@@ -32,7 +32,7 @@ public final class MigrationSession {
     /// A probe only asks whether the migration would edit: its helpers change nothing.
     public let probeOnly: Bool
     /// Whether the migration asked for any edit (set in probes as in real runs).
-    public private(set) var wouldEdit = false
+    @exclusivity(unchecked) public private(set) var wouldEdit = false
 
     public convenience init(document: PlistDocument, migration: any Migration, probeOnly: Bool = false) {
         self.init(document: document, migration: migration, probeOnly: probeOnly,
@@ -177,7 +177,7 @@ public final class MigrationSession {
 
     /// The keys of dicts with many entries by name, built on first use and kept up to date by
     /// this session's edits, so a pass over every domain does not scan every domain for each.
-    private var keyIndexes: [PlistElement: [String: [PlistElement]]] = [:]
+    @exclusivity(unchecked) private var keyIndexes: [PlistElement: [String: [PlistElement]]] = [:]
 
     /// The entry of `dict` named `name` other than the one whose key is `other`: the first in
     /// document order.

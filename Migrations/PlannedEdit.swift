@@ -70,13 +70,14 @@ public enum PlannedEdit: Sendable, Equatable {
 
     /// A dict or array of the value tree being edited, with the containers below it that
     /// edits reach.
+    /// Used by one thread: the runtime's exclusivity checks are left out.
     private final class ValueBox {
-        var entries: [String: PlistValue]?
-        var items: [PlistValue]?
+        @exclusivity(unchecked) var entries: [String: PlistValue]?
+        @exclusivity(unchecked) var items: [PlistValue]?
         let original: PlistValue
         /// Opened children of a dict by key (arrays are edited in place: their items move).
-        var opened: [String: ValueBox] = [:]
-        var openedItems: [Int: ValueBox] = [:]
+        @exclusivity(unchecked) var opened: [String: ValueBox] = [:]
+        @exclusivity(unchecked) var openedItems: [Int: ValueBox] = [:]
 
         init(_ value: PlistValue) {
             original = value
