@@ -31,6 +31,10 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
+    // Everything else a host holds follows from its name: only the name is compared and hashed.
+    public static func == (lhs: Host, rhs: Host) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
     /// 10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, and IPv6 loopback, link-local and ULA.
     public var isPrivateAddress: Bool {
         guard let address else { return false }

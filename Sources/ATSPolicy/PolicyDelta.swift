@@ -24,7 +24,7 @@ public enum PolicyDelta {
                 // The host the key is meant to name (scheme, `*.`, port and path stripped), so
                 // that a key that starts to match shows the change on that host.
                 let name = rule.meantHost
-                guard !name.isEmpty, !name.contains("*"), rule.matcher != .resolvedAtBuildTime else { continue }
+                guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "*")), rule.matcher != .resolvedAtBuildTime else { continue }
                 for host in [Host(name), Host("sub." + name)] where seen.insert(host).inserted {
                     classes.append(HostClass(label: host.name, host: host))
                 }

@@ -27,4 +27,31 @@ import Testing
         #expect(host.isLocal == isLocal)
         #expect(host.isIPAddress == isIPAddress)
     }
+
+    /// Hosts compare and hash by name alone; what else a host holds follows from it.
+    @Test func equalNamesAreEqualHosts() {
+        #expect(Host("Example.COM") == Host("example.com"))
+        #expect(Set([Host("a.example"), Host("A.EXAMPLE"), Host("b.example")]).count == 2)
+        #expect(Host("::1") != Host("0:0:0:0:0:0:0:1"), "names, not addresses, as before")
+    }
+
+    /// The host a domain key means (scheme, `*.`, path and port stripped, lowercased), checked
+    /// against the same steps written with Unicode `lowercased()` and slices.
+    @Test func meantHostMatchesTheReference() {
+        func reference(_ key: String) -> String {
+            var name = Array(key.lowercased().utf8)[...]
+            let scheme = Array("://".utf8)
+            if let start = name.indices.first(where: { name[$0...].starts(with: scheme) }) { name = name[(start + 3)...] }
+            if name.starts(with: Array("*.".utf8)) { name = name.dropFirst(2) }
+            if let slash = name.firstIndex(of: UInt8(ascii: "/")) { name = name[..<slash] }
+            if name.filter({ $0 == UInt8(ascii: ":") }).count == 1, let colon = name.firstIndex(of: UInt8(ascii: ":")) { name = name[..<colon] }
+            return String(decoding: name, as: UTF8.self)
+        }
+        let pieces = ["https://", "HTTP://", "*.", "Example", ".COM", "api", ":8443", "/path", "ÉCOLE", "::1", ":", "/", "://", "a:b://c", "ß"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let key = (0..<Int.random(in: 1...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(PolicyReach.hostName(ofDomainKey: key) == reference(key), "\(key)")
+        }
+    }
 }
