@@ -76,9 +76,13 @@ public struct PolicyReach: Sendable, Equatable {
         if key.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }) {
             return key
         }
-        var name = Array(key.lowercased().utf8)[...]
-        let scheme = Array("://".utf8)
-        if let start = name.indices.first(where: { name[$0...].starts(with: scheme) }) { name = name[(start + 3)...] }
+        // ASCII lowercases byte by byte, as `lowercased()` does, without Unicode tables.
+        let lowered = key.utf8.allSatisfy { $0 < 0x80 }
+            ? key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : Array(key.lowercased().utf8)
+        var name = lowered[...]
+        if let start = name.indices.first(where: {
+            name[$0] == UInt8(ascii: ":") && $0 + 2 < name.endIndex && name[$0 + 1] == UInt8(ascii: "/") && name[$0 + 2] == UInt8(ascii: "/")
+        }) { name = name[(start + 3)...] }
         if name.starts(with: Array("*.".utf8)) { name = name.dropFirst(2) }
         if let slash = name.firstIndex(of: UInt8(ascii: "/")) { name = name[..<slash] }
         if name.filter({ $0 == UInt8(ascii: ":") }).count == 1, let colon = name.firstIndex(of: UInt8(ascii: ":")) { name = name[..<colon] }
