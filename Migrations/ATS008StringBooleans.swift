@@ -17,11 +17,14 @@ public struct StringBooleans: Migration {
 
     public init() {}
 
+    /// Each level's Boolean keys, worked out once.
+    private static let booleanKeys = ATSKeyCatalog.keys.mapValues { Set($0.filter { $0.value == .bool }.keys) }
+
     public func apply(to session: MigrationSession) {
         for level in ATSKeyCatalog.Level.allCases {
-            let booleans = (ATSKeyCatalog.keys[level] ?? [:]).filter { $0.value == .bool }
+            let booleans = Self.booleanKeys[level] ?? []
             for dict in session.dicts(at: level) {
-                for entry in dict.entries where booleans[entry.name] != nil && entry.value.name == "string" {
+                for entry in dict.entries where booleans.contains(entry.name) && entry.value.name == "string" {
                     switch entry.value.text.trimmingCharacters(in: " \t\n\r").lowercased() {
                     case "yes", "true": session.replace(entry.value, with: .bool(true))
                     case "no", "false": session.replace(entry.value, with: .bool(false))
