@@ -78,24 +78,36 @@ public struct FileDiscovery: Sendable {
     /// Files in `String` order of their paths; two ASCII paths (nearly all) are compared as
     /// bytes, which is the same order without the Unicode machinery.
     static func sortedByPath(_ files: [DiscoveredFile]) -> [DiscoveredFile] {
-        let keyed = files.map { file in (file: file, ascii: file.path.utf8.allSatisfy { $0 < 0x80 }) }
-        return keyed.sorted { a, b in
-            guard a.ascii, b.ascii else { return a.file.path < b.file.path }
-            var left = a.file.path, right = b.file.path
-            return left.withUTF8 { l in
-                right.withUTF8 { r in
-                    let common = min(l.count, r.count)
-                    let order = common == 0 ? 0 : memcmp(l.baseAddress!, r.baseAddress!, common)
-                    return order != 0 ? order < 0 : l.count < r.count
+        guard files.allSatisfy({ $0.path.utf8.allSatisfy { $0 < 0x80 } }) else { return files.sorted { $0.path < $1.path } }
+        // All ASCII (nearly always): the paths go into one buffer and their positions are
+        // sorted, each comparison a `memcmp` with no reference counting.
+        var bytes: [UInt8] = []
+        var spans: [(start: Int, count: Int)] = []
+        spans.reserveCapacity(files.count)
+        for file in files {
+            spans.append((bytes.count, file.path.utf8.count))
+            bytes.append(contentsOf: file.path.utf8)
+        }
+        let order = bytes.withUnsafeBufferPointer { buffer in
+            spans.withUnsafeBufferPointer { spans in
+                Array(spans.indices).sorted { a, b in
+                    let left = spans[a], right = spans[b]
+                    let common = min(left.count, right.count)
+                    let order = common == 0 ? 0 : memcmp(buffer.baseAddress! + left.start, buffer.baseAddress! + right.start, common)
+                    return order != 0 ? order < 0 : left.count < right.count
                 }
             }
-        }.map(\.file)
+        }
+        return order.map { files[$0] }
     }
 
     /// Whether a walked file (path relative to the walked directory) should be processed.
     func isWanted(_ relative: String) -> Bool {
         let bytes = relative.utf8
-        guard bytes.count > 6, relative.hasSuffix(".plist"), !Array(bytes).containsBytes(Self.tempMarkerBytes) else { return false }
+        // An ASCII path's suffix is its last bytes; otherwise characters decide (a prepending
+        // character can hold the dot).
+        let hasSuffix = bytes.allSatisfy { $0 < 0x80 } ? bytes.reversed().starts(with: Self.plistSuffixReversed) : relative.hasSuffix(".plist")
+        guard bytes.count > 6, hasSuffix, !Self.contains(bytes, Self.tempMarkerBytes) else { return false }
         // Each directory component, compared as bytes (this runs for every file of a monorepo).
         var componentStart = bytes.startIndex
         for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
@@ -109,6 +121,16 @@ public struct FileDiscovery: Sendable {
 
     private static let skippedDirectoryBytes = skippedDirectories.map { Array($0.utf8) }
     private static let tempMarkerBytes = Array(FileIO.tempMarker.utf8)
+    private static let plistSuffixReversed = Array(".plist".utf8.reversed())
+
+    private static func contains(_ haystack: String.UTF8View, _ needle: [UInt8]) -> Bool {
+        haystack.withContiguousStorageIfAvailable { bytes in
+            guard bytes.count >= needle.count else { return false }
+            return (0...(bytes.count - needle.count)).contains { start in
+                bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle)
+            }
+        } ?? Array(haystack).containsBytes(needle)
+    }
 
     /// `./a/b` → `a/b`, `dir/` → `dir`: the form used in reports and diff headers.
     public static func displayPath(_ raw: String) -> String {
@@ -191,7 +213,8 @@ public struct FileDiscovery: Sendable {
             }
         }
         if let (facts, base) = recording {
-            facts.record(prefix.isEmpty ? base : base + "/" + prefix.dropLast(), names: notable)
+            // `prefix` ends with `/`, one byte.
+            facts.record(prefix.isEmpty ? base : base + "/" + String(decoding: prefix.utf8.dropLast(), as: UTF8.self), names: notable)
         }
         let wanted = directories.filter { !skippedDirectories.contains($0) }
         let parent = dirfd(handle)
