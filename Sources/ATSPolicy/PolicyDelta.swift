@@ -82,12 +82,21 @@ public enum PolicyDelta {
                     continue
                 }
                 var changes: [Change] = []
+                // Eras and kinds often change alike: the last description is reused for equal values.
+                var last: (old: [String], new: [String], text: (head: String, tail: String)?)?
                 for era in eras {
                     let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases, explaining: false)
                     let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases, explaining: false)
-                    for (index, kind) in LoadKind.allCases.enumerated() where !olds[index].samePolicy(as: news[index]) {
-                        guard let (head, tail) = describe(old: olds[index].policyValues, new: news[index].policyValues) else { continue }
-                        changes.append(Change(era: era, kind: kind, head: head, tail: tail))
+                    // Read in place (an array element read by value copies its strings and arrays).
+                    olds.withUnsafeBufferPointer { olds in
+                        news.withUnsafeBufferPointer { news in
+                            for (index, kind) in LoadKind.allCases.enumerated() where !olds[index].samePolicy(as: news[index]) {
+                                let old = olds[index].policyValues, new = news[index].policyValues
+                                if last == nil || last!.old != old || last!.new != new { last = (old, new, describe(old: old, new: new)) }
+                                guard let (head, tail) = last!.text else { continue }
+                                changes.append(Change(era: era, kind: kind, head: head, tail: tail))
+                            }
+                        }
                     }
                 }
                 templates.append(changes)
