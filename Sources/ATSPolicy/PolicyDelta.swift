@@ -19,12 +19,16 @@ public enum PolicyDelta {
             HostClass(label: "a local IP address", host: Host("192.168.0.10")),
         ]
         var seen = Set(classes.map(\.host))
+        // A name met before (most rules are in both configurations) adds nothing new.
+        var seenNames: Set<String> = []
         for config in configs {
             for rule in config.exceptionDomains + config.pinnedDomains {
                 // The host the key is meant to name (scheme, `*.`, port and path stripped), so
                 // that a key that starts to match shows the change on that host.
                 let name = rule.meantHost
-                guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "*")), rule.matcher != .resolvedAtBuildTime else { continue }
+                guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "*")), rule.matcher != .resolvedAtBuildTime,
+                    seenNames.insert(name).inserted
+                else { continue }
                 for host in [Host(name), Host("sub." + name)] where seen.insert(host).inserted {
                     classes.append(HostClass(label: host.name, host: host))
                 }
