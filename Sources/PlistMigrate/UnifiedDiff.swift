@@ -129,16 +129,49 @@ public enum UnifiedDiff {
     }
 
     /// A line as a dictionary key, hashed as one block of bytes rather than byte by byte.
-    struct LineKey: Hashable {
-        let bytes: ArraySlice<UInt8>
+    /// Numbers distinct lines in order of first appearance: an open-addressing table of FNV-1a
+    /// hashes over the lines' bytes (valid while the buffers they point into are).
+    struct LineNumbers {
+        private var slots: [(hash: UInt64, start: UnsafePointer<UInt8>?, count: Int, number: Int)]
+        private var mask: Int
+        private(set) var count = 0
 
-        func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        init(capacity: Int) {
+            var size = 16
+            while size < capacity * 2 { size *= 2 }
+            slots = Array(repeating: (0, nil, 0, -1), count: size)
+            mask = size - 1
         }
 
-        static func == (lhs: LineKey, rhs: LineKey) -> Bool {
-            lhs.bytes.count == rhs.bytes.count && lhs.bytes.withUnsafeBytes { a in
-                rhs.bytes.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        mutating func number(of buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+            let start = buffer.baseAddress! + range.lowerBound
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for offset in 0..<range.count {
+                hash ^= UInt64(start[offset])
+                hash = hash &* 0x100_0000_01b3
+            }
+            var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+            while slots[slot].number >= 0 {
+                let known = slots[slot]
+                if known.hash == hash, known.count == range.count, range.count == 0 || memcmp(known.start!, start, range.count) == 0 {
+                    return known.number
+                }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = (hash, start, range.count, count)
+            count += 1
+            if count * 2 > slots.count { grow() }
+            return count - 1
+        }
+
+        private mutating func grow() {
+            let old = slots
+            slots = Array(repeating: (0, nil, 0, -1), count: old.count * 2)
+            mask = slots.count - 1
+            for entry in old where entry.number >= 0 {
+                var slot = Int(truncatingIfNeeded: entry.hash ^ (entry.hash >> 29)) & mask
+                while slots[slot].number >= 0 { slot = (slot + 1) & mask }
+                slots[slot] = entry
             }
         }
     }
@@ -188,17 +221,16 @@ public enum UnifiedDiff {
         {
             tail += 1
         }
-        // Equal lines get equal numbers, so the standard library diffs integers, not bytes.
-        var numbers: [LineKey: Int] = [:]
-        numbers.reserveCapacity(old.count + new.count - 2 * (head + tail))
-        func number(_ line: ArraySlice<UInt8>) -> Int {
-            let key = LineKey(bytes: line)
-            if let known = numbers[key] { return known }
-            numbers[key] = numbers.count
-            return numbers.count - 1
+        // Equal lines get equal numbers (in order of first appearance), so Myers compares
+        // integers, not bytes.
+        let (oldMiddle, newMiddle) = old.bytes.withUnsafeBufferPointer { oldBytes in
+            new.bytes.withUnsafeBufferPointer { newBytes in
+                var numbers = LineNumbers(capacity: old.count + new.count - 2 * (head + tail))
+                let oldMiddle = (head..<(old.count - tail)).map { numbers.number(of: oldBytes, old.ranges[$0]) }
+                let newMiddle = (head..<(new.count - tail)).map { numbers.number(of: newBytes, new.ranges[$0]) }
+                return (oldMiddle, newMiddle)
+            }
         }
-        let oldMiddle = (head..<(old.count - tail)).map { number(old[$0]) }
-        let newMiddle = (head..<(new.count - tail)).map { number(new[$0]) }
         // Per line of each side: whether the script removes (old) or inserts (new) it.
         var removed = [Bool](repeating: false, count: old.count)
         var inserted = [Bool](repeating: false, count: new.count)
