@@ -7,6 +7,22 @@ import PlistDOM
 /// Migrations with deliberate bugs: the engine's independent check must refuse every one of
 /// them, so a bug in a pass can never reach a file.
 @Suite struct WriteSafetyTests {
+    /// The write check's edited values: the edits' containers, without repeats and without
+    /// those inside another, checked against a plain reference over random paths.
+    @Test func editRegionsAreTheOutermostContainers() {
+        var generator = SystemRandomNumberGenerator()
+        let steps: [PathStep] = [.key("A"), .key("B"), .key("b"), .index(0), .index(1)]
+        for _ in 0..<500 {
+            let edits = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
+                PlannedEdit.remove(dict: (0..<Int.random(in: 0...3, using: &generator)).map { _ in steps.randomElement(using: &generator)! }, key: "k")
+            }
+            let containers = Set(edits.map(\.container))
+            let expected = containers.filter { path in !containers.contains { $0.count < path.count && path.starts(with: $0) } }
+            let got = EditCheck.regions(of: edits)
+            #expect(Set(got) == expected && got.count == expected.count, "\(edits.map(\.container))")
+        }
+    }
+
     /// Renames a key outside NSAppTransportSecurity (and records it honestly).
     struct EditsOutsideATS: Migration {
         let id = "BUG001", version = 901, name = "edits-outside-ats", title = "bug", rationale = "Apple: none"
