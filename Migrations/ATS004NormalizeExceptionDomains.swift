@@ -32,8 +32,7 @@ public struct NormalizeExceptionDomains: Migration {
         let key = entry.name
         guard !containsBuildSettingReference(key) else { return }
         var base = key
-        // An ASCII key is searched as bytes (each byte is one Character there).
-        let wildcard = key.utf8.allSatisfy { $0 < 0x80 } ? key.utf8.contains(UInt8(ascii: "*")) : key.contains("*")
+        let wildcard = key.contains(ascii: "*")
         if wildcard {
             guard key.hasPrefix("*."), !key.dropFirst(2).contains("*"), key.count > 2 else {
                 session.conflict(at: entry.key,

@@ -1,3 +1,5 @@
+import PlistDOM
+
 /// What an edit does to the effective policy, over every OS era × host class × load kind.
 public enum PolicyDelta {
     public struct HostClass: Sendable, Hashable {
@@ -26,7 +28,7 @@ public enum PolicyDelta {
                 // The host the key is meant to name (scheme, `*.`, port and path stripped), so
                 // that a key that starts to match shows the change on that host.
                 let name = rule.meantHost
-                guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "*")), rule.matcher != .resolvedAtBuildTime,
+                guard !name.isEmpty, !name.contains(ascii: "*"), rule.matcher != .resolvedAtBuildTime,
                     seenNames.insert(name).inserted
                 else { continue }
                 for host in [Host(name), Host("sub." + name)] where seen.insert(host).inserted {
@@ -91,16 +93,11 @@ public enum PolicyDelta {
                 for era in eras {
                     let olds = PolicyEngine.decide(indexedBefore, era: era, host: hostClass.host, kinds: LoadKind.allCases, explaining: false)
                     let news = PolicyEngine.decide(indexedAfter, era: era, host: hostClass.host, kinds: LoadKind.allCases, explaining: false)
-                    // Read in place (an array element read by value copies its strings and arrays).
-                    olds.withUnsafeBufferPointer { olds in
-                        news.withUnsafeBufferPointer { news in
-                            for (index, kind) in LoadKind.allCases.enumerated() where !olds[index].samePolicy(as: news[index]) {
-                                let old = olds[index].policyValues, new = news[index].policyValues
-                                if last == nil || last!.old != old || last!.new != new { last = (old, new, describe(old: old, new: new)) }
-                                guard let (head, tail) = last!.text else { continue }
-                                changes.append(Change(era: era, kind: kind, head: head, tail: tail))
-                            }
-                        }
+                    for (index, kind) in LoadKind.allCases.enumerated() where !olds[index].samePolicy(as: news[index]) {
+                        let old = olds[index].policyValues, new = news[index].policyValues
+                        if last == nil || last!.old != old || last!.new != new { last = (old, new, describe(old: old, new: new)) }
+                        guard let (head, tail) = last!.text else { continue }
+                        changes.append(Change(era: era, kind: kind, head: head, tail: tail))
                     }
                 }
                 templates.append(changes)

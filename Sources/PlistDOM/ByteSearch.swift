@@ -7,7 +7,7 @@ import Darwin
 extension UnsafeBufferPointer where Element == UInt8 {
     /// Where `needle` first starts (memchr for its first byte, then memcmp), as an offset from
     /// the start of the buffer.
-    func firstOffset(of needle: [UInt8]) -> Int? {
+    public func firstOffset(of needle: [UInt8]) -> Int? {
         guard let first = needle.first else { return 0 }
         guard needle.count <= count, let base = baseAddress else { return nil }
         return needle.withUnsafeBufferPointer { pattern -> Int? in
@@ -35,5 +35,14 @@ extension ArraySlice where Element == UInt8 {
     /// The index where `needle` first starts.
     public func firstOffset(of needle: [UInt8]) -> Int? {
         withUnsafeBufferPointer { $0.firstOffset(of: needle) }.map { startIndex + $0 }
+    }
+}
+
+extension String {
+    /// Whether the string holds `character` (an ASCII one) as a whole character. An ASCII string
+    /// is searched as bytes, each byte being a character there; any other by characters, as a
+    /// combining mark can join the one it follows.
+    public func contains(ascii character: Unicode.Scalar) -> Bool {
+        utf8.allSatisfy { $0 < 0x80 } ? utf8.contains(UInt8(character.value)) : contains(Character(character))
     }
 }

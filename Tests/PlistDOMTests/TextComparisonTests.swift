@@ -3,6 +3,15 @@ import Testing
 
 /// `hasText` and `hasSameText` compare decoded texts, whatever way each is spelled.
 @Suite struct TextComparisonTests {
+    /// `contains(ascii:)` answers as `contains(Character)` does: bytes for ASCII text,
+    /// characters otherwise (a combining mark joins the `*` it follows).
+    @Test func containsAnASCIICharacterAsCharactersDo() {
+        for text in ["a*b", "*.example.com", "example.com", "", "é*", "a*\u{301}b", "ÉCOLE.fr", "*"] {
+            #expect(text.contains(ascii: "*") == text.contains("*" as Character), "\(text)")
+        }
+        #expect(!"a*\u{301}b".contains(ascii: "*"), "a * with a combining mark is another character")
+    }
+
     @Test func comparesDecodedTextsWhateverTheirSpelling() throws {
         let document = try PlistDocument(parsing: Array("""
             <plist><dict>\
