@@ -107,7 +107,10 @@ public struct FileDiscovery: Sendable {
         // An ASCII path's suffix is its last bytes; otherwise characters decide (a prepending
         // character can hold the dot).
         let hasSuffix = bytes.allSatisfy { $0 < 0x80 } ? bytes.reversed().starts(with: Self.plistSuffixReversed) : relative.hasSuffix(".plist")
-        guard bytes.count > 6, hasSuffix, !Self.contains(bytes, Self.tempMarkerBytes) else { return false }
+        guard bytes.count > 6, hasSuffix,
+            !(bytes.withContiguousStorageIfAvailable { $0.firstOffset(of: Self.tempMarkerBytes) != nil }
+                ?? Array(bytes).containsBytes(Self.tempMarkerBytes))
+        else { return false }
         // Each directory component, compared as bytes (this runs for every file of a monorepo).
         var componentStart = bytes.startIndex
         for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
@@ -122,15 +125,6 @@ public struct FileDiscovery: Sendable {
     private static let skippedDirectoryBytes = skippedDirectories.map { Array($0.utf8) }
     private static let tempMarkerBytes = Array(FileIO.tempMarker.utf8)
     private static let plistSuffixReversed = Array(".plist".utf8.reversed())
-
-    private static func contains(_ haystack: String.UTF8View, _ needle: [UInt8]) -> Bool {
-        haystack.withContiguousStorageIfAvailable { bytes in
-            guard bytes.count >= needle.count else { return false }
-            return (0...(bytes.count - needle.count)).contains { start in
-                bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle)
-            }
-        } ?? Array(haystack).containsBytes(needle)
-    }
 
     /// `./a/b` → `a/b`, `dir/` → `dir`: the form used in reports and diff headers.
     public static func displayPath(_ raw: String) -> String {
