@@ -98,10 +98,15 @@ extension Collection<UInt8> {
 
 extension ArraySlice<UInt8> {
     /// Byte equality by `memcmp` (the generic `elementsEqual` walks one byte at a time).
-    func bytesEqual(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+    public func bytesEqual(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard count == other.count else { return false }
         guard count > 0 else { return true }
         return withUnsafeBufferPointer { memcmp($0.baseAddress!, other.baseAddress!, count) == 0 }
+    }
+
+    /// `bytesEqual` for two slices (what `==` on slices answers, by `memcmp`).
+    public func bytesEqual(_ other: ArraySlice<UInt8>) -> Bool {
+        other.withUnsafeBufferPointer { bytesEqual($0) }
     }
 
     /// The whitespace run at the end of this slice.

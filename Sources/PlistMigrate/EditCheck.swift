@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Migrations
 import PlistDOM
 
@@ -45,8 +40,8 @@ enum EditCheck {
         }
         let suffixCount = original.count - outerRange.upperBound
         guard output.count >= outerRange.lowerBound + suffixCount,
-            sameBytes(original, 0, output, 0, count: outerRange.lowerBound),
-            sameBytes(original, outerRange.upperBound, output, output.count - suffixCount, count: suffixCount)
+            original[..<outerRange.lowerBound].bytesEqual(output[..<outerRange.lowerBound]),
+            original[outerRange.upperBound...].bytesEqual(output[(output.count - suffixCount)...])
         else { return outside }
         // 2. The whole file.
         do {
@@ -70,28 +65,18 @@ enum EditCheck {
         for (path, range) in before {
             guard let element = fragment.element(at: Array(path.dropFirst(shared.count))), let now = fragment.byteRange(of: element),
                 range.lowerBound >= cursor.old, now.lowerBound >= cursor.new,
-                range.lowerBound - cursor.old == now.lowerBound - cursor.new,
-                sameBytes(original, cursor.old, wrapped, cursor.new, count: range.lowerBound - cursor.old)
+                original[cursor.old..<range.lowerBound].bytesEqual(wrapped[cursor.new..<now.lowerBound])
             else { return outside }
             after.append(element)
             cursor = (range.upperBound, now.upperBound)
         }
-        guard outerRange.upperBound - cursor.old == open.count + newOuter.count - cursor.new,
-            sameBytes(original, cursor.old, wrapped, cursor.new, count: outerRange.upperBound - cursor.old)
-        else { return outside }
+        guard original[cursor.old..<outerRange.upperBound].bytesEqual(wrapped[cursor.new..<(open.count + newOuter.count)]) else { return outside }
         // 4. The values.
         let expected = PlannedEdit.apply(edits, to: spine(of: document, holding: shared))
         for ((path, _), element) in zip(before, after) where expected.value(at: path) != PlistValue(element) {
             return "the rewritten values differ from the planned edits"
         }
         return nil
-    }
-
-    /// Whether `count` bytes of `a` from `aStart` equal those of `b` from `bStart` (memcmp: a
-    /// slice `==` compares byte by byte).
-    static func sameBytes(_ a: [UInt8], _ aStart: Int, _ b: [UInt8], _ bStart: Int, count: Int) -> Bool {
-        guard count > 0 else { return true }
-        return a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in memcmp(a.baseAddress! + aStart, b.baseAddress! + bStart, count) == 0 } }
     }
 
     /// The containers of the edits, without those inside another.
