@@ -243,11 +243,6 @@ public struct Shard: Sendable, Equatable {
     }
 
     public func contains(_ path: String) -> Bool {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return Int(hash % UInt64(count)) == index - 1
+        Int(FNV1a.hash(path.utf8) % UInt64(count)) == index - 1
     }
 }

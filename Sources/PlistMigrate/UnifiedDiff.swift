@@ -145,11 +145,7 @@ public enum UnifiedDiff {
 
         mutating func number(of buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
             let start = buffer.baseAddress! + range.lowerBound
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for offset in 0..<range.count {
-                hash ^= UInt64(start[offset])
-                hash = hash &* 0x100_0000_01b3
-            }
+            let hash = FNV1a.hash(UnsafeBufferPointer(start: start, count: range.count))
             var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
             while slots[slot].number >= 0 {
                 let known = slots[slot]
