@@ -49,15 +49,17 @@ final class DirectoryFacts: @unchecked Sendable {
         // A directory whose link count is 2 has no subdirectory, so no `*.xcodeproj` and no
         // `.git` directory: two look-ups answer the rest without listing it. (Some file systems
         // always report 1; those are listed.)
+        let path = PathBytes.c(directory)
         var info = stat()
-        if stat(PathBytes.c(directory), &info) == 0, info.st_nlink == 2 {
+        if stat(path, &info) == 0, info.st_nlink == 2 {
+            // The children's C paths: the directory's bytes (none for `/`), then `/name`.
+            let base = directory == "/" ? [] : path.dropLast()
             var entry = stat()
-            let base = directory == "/" ? "" : directory
             return Facts(
-                hasGit: lstat(PathBytes.c(base + "/.git"), &entry) == 0,
-                hasConfig: lstat(PathBytes.c(base + "/" + Config.fileName), &entry) == 0)
+                hasGit: lstat(Array(base) + gitChild, &entry) == 0,
+                hasConfig: lstat(Array(base) + configChild, &entry) == 0)
         }
-        guard let handle = opendir(PathBytes.c(directory)) else { return Facts() }
+        guard let handle = opendir(path) else { return Facts() }
         defer { closedir(handle) }
         var names: [String] = []
         let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
@@ -73,6 +75,7 @@ final class DirectoryFacts: @unchecked Sendable {
     }
 
     private static let gitName = Array(".git".utf8), configName = Array(Config.fileName.utf8)
+    private static let gitChild = PathBytes.c("/.git"), configChild = PathBytes.c("/" + Config.fileName)
     private static let projectSuffixReversed = Array(".xcodeproj".utf8.reversed())
 
     private static func facts(from names: [String]) -> Facts {
