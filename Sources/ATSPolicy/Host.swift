@@ -1,3 +1,5 @@
+import PlistDOM
+
 /// A host name as ATS classifies it.
 public struct Host: Sendable, Hashable, CustomStringConvertible {
     public let name: String
@@ -21,13 +23,11 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
         }
         address = mayBeAddress ? IPAddress(self.name) : nil
         isIPAddress = address != nil
-        isLocal = isIPAddress || !bytes.contains(UInt8(ascii: ".")) || bytes.reversed().starts(with: Self.localSuffixReversed)
-            || bytes.reversed().starts(with: Self.localRootedSuffixReversed)
+        isLocal = isIPAddress || !bytes.contains(UInt8(ascii: ".")) || bytes.hasSuffix(bytes: Self.localSuffix)
+            || bytes.hasSuffix(bytes: Self.localRootedSuffix)
     }
 
-    /// `.local` and `.local.`, backwards: a name ends with one when its reversed bytes start with it.
-    private static let localSuffixReversed = Array(".local".utf8.reversed())
-    private static let localRootedSuffixReversed = Array(".local.".utf8.reversed())
+    private static let localSuffix = Array(".local".utf8), localRootedSuffix = Array(".local.".utf8)
 
     public var description: String { name }
 

@@ -1,3 +1,5 @@
+import PlistDOM
+
 /// The part of the policy a setting can affect when it is written as the documentation says:
 /// which hosts and which kinds of load. A pass that only makes a setting take effect may change
 /// the policy inside the reach of the keys it edited and nowhere else.
@@ -77,7 +79,7 @@ public struct PolicyReach: Sendable, Equatable {
             return key
         }
         // ASCII lowercases byte by byte, as `lowercased()` does, without Unicode tables.
-        let lowered = key.utf8.allSatisfy { $0 < 0x80 }
+        let lowered = key.utf8.isASCII
             ? key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : Array(key.lowercased().utf8)
         var name = lowered[...]
         if let start = name.indices.first(where: {

@@ -38,11 +38,23 @@ extension ArraySlice where Element == UInt8 {
     }
 }
 
+extension Sequence<UInt8> {
+    /// Whether every byte is ASCII (as UTF-8: every character is one byte, and one scalar).
+    @inlinable public var isASCII: Bool { allSatisfy { $0 < 0x80 } }
+}
+
+extension BidirectionalCollection<UInt8> {
+    /// Whether the bytes end with `suffix`.
+    @inlinable public func hasSuffix(bytes suffix: [UInt8]) -> Bool {
+        reversed().starts(with: suffix.reversed())
+    }
+}
+
 extension String {
     /// Whether the string holds `character` (an ASCII one) as a whole character. An ASCII string
     /// is searched as bytes, each byte being a character there; any other by characters, as a
     /// combining mark can join the one it follows.
     public func contains(ascii character: Unicode.Scalar) -> Bool {
-        utf8.allSatisfy { $0 < 0x80 } ? utf8.contains(UInt8(character.value)) : contains(Character(character))
+        utf8.isASCII ? utf8.contains(UInt8(character.value)) : contains(Character(character))
     }
 }

@@ -296,7 +296,7 @@ public final class PlistDocument {
     private static func checkEncoding(_ bytes: [UInt8]) throws(ParseError) {
         // Only a declared non-UTF-8 encoding needs the whole-file scan for non-ASCII bytes.
         guard let name = declaredEncoding(bytes.prefix(200)), !["utf-8", "utf8"].contains(name.lowercased()),
-            !bytes.allSatisfy({ $0 < 0x80 })
+            !bytes.isASCII
         else { return }
         throw ParseError(
             "encoding \"\(name)\" is not supported for files with non-ASCII text; convert the file to UTF-8",

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PlistDOM
 import Foundation
 
 /// What the look-ups that climb from a file towards its repository root need to know about a
@@ -67,7 +68,7 @@ final class DirectoryFacts: @unchecked Sendable {
             // Most names are not notable: only those are made into Strings.
             let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
             let bytes = UnsafeRawBufferPointer(start: start, count: strlen(start))
-            guard bytes.elementsEqual(gitName) || bytes.elementsEqual(configName) || bytes.reversed().starts(with: projectSuffixReversed)
+            guard bytes.elementsEqual(gitName) || bytes.elementsEqual(configName) || bytes.hasSuffix(bytes: projectSuffix)
             else { continue }
             names.append(PathBytes.name(of: entry))
         }
@@ -76,7 +77,7 @@ final class DirectoryFacts: @unchecked Sendable {
 
     private static let gitName = Array(".git".utf8), configName = Array(Config.fileName.utf8)
     private static let gitChild = PathBytes.c("/.git"), configChild = PathBytes.c("/" + Config.fileName)
-    private static let projectSuffixReversed = Array(".xcodeproj".utf8.reversed())
+    private static let projectSuffix = Array(".xcodeproj".utf8)
 
     private static func facts(from names: [String]) -> Facts {
         var facts = Facts()

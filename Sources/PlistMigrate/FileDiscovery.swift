@@ -78,7 +78,7 @@ public struct FileDiscovery: Sendable {
     /// Files in `String` order of their paths; two ASCII paths (nearly all) are compared as
     /// bytes, which is the same order without the Unicode machinery.
     static func sortedByPath(_ files: [DiscoveredFile]) -> [DiscoveredFile] {
-        guard files.allSatisfy({ $0.path.utf8.allSatisfy { $0 < 0x80 } }) else { return files.sorted { $0.path < $1.path } }
+        guard files.allSatisfy({ $0.path.utf8.isASCII }) else { return files.sorted { $0.path < $1.path } }
         // All ASCII (nearly always): the paths go into one buffer and their positions are
         // sorted, each comparison a `memcmp` with no reference counting.
         var bytes: [UInt8] = []
@@ -106,7 +106,7 @@ public struct FileDiscovery: Sendable {
         let bytes = relative.utf8
         // An ASCII path's suffix is its last bytes; otherwise characters decide (a prepending
         // character can hold the dot).
-        let hasSuffix = bytes.allSatisfy { $0 < 0x80 } ? bytes.reversed().starts(with: Self.plistSuffixReversed) : relative.hasSuffix(".plist")
+        let hasSuffix = bytes.isASCII ? bytes.hasSuffix(bytes: Self.plistSuffix) : relative.hasSuffix(".plist")
         guard bytes.count > 6, hasSuffix,
             !(bytes.withContiguousStorageIfAvailable { $0.firstOffset(of: Self.tempMarkerBytes) != nil }
                 ?? Array(bytes).containsBytes(Self.tempMarkerBytes))
@@ -124,7 +124,7 @@ public struct FileDiscovery: Sendable {
 
     private static let skippedDirectoryBytes = skippedDirectories.map { Array($0.utf8) }
     private static let tempMarkerBytes = Array(FileIO.tempMarker.utf8)
-    private static let plistSuffixReversed = Array(".plist".utf8.reversed())
+    private static let plistSuffix = Array(".plist".utf8)
 
     /// `./a/b` → `a/b`, `dir/` → `dir`: the form used in reports and diff headers.
     public static func displayPath(_ raw: String) -> String {

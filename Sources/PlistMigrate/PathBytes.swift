@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PlistDOM
 
 /// File names are bytes; Swift strings are Unicode. A path read from the system (a directory
 /// entry, `git ls-files -z`, an argument) keeps every byte: valid UTF-8 decodes as usual, and
@@ -24,7 +25,7 @@ public enum PathBytes {
 
     public static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         // ASCII (nearly every name) is valid UTF-8 with nothing to escape.
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        if bytes.isASCII { return String(decoding: bytes, as: UTF8.self) }
         let array = Array(bytes)
         if let plain = String(validating: array, as: UTF8.self), !plain.unicodeScalars.contains(where: isEscaped) {
             return plain
