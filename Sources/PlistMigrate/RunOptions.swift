@@ -29,6 +29,24 @@ public struct RunOptions: Sendable {
         self.paths = paths
         self.selection = selection
     }
+
+    /// The paths of a `--files-from` list: one per line (`\n` or `\r\n`), lines of only spaces
+    /// and tabs skipped. Read as bytes: a list of 10,000 paths is not worth a grapheme walk.
+    public static func listedPaths(in bytes: [UInt8]) -> [String] {
+        var paths: [String] = []
+        var start = 0
+        while start < bytes.count {
+            var end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            let next = end + 1
+            if end < bytes.count, end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            let line = bytes[start..<end]
+            if line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
+                paths.append(String(decoding: line, as: UTF8.self))
+            }
+            start = next
+        }
+        return paths
+    }
 }
 
 /// Where a run's output goes; tests capture it, the CLI writes it to the standard streams.

@@ -159,8 +159,7 @@ struct Migrate: ParsableCommand {
 
     static func readList(_ path: String) throws -> [String] {
         let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-            .filter { line in line.contains { $0 != " " && $0 != "\t" } }.map(String.init)
+        return RunOptions.listedPaths(in: Array(data))
     }
 }
 

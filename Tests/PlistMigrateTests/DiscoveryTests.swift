@@ -53,6 +53,24 @@ import Testing
         #expect(viaStdin.text.contains("\"path\" : \"Widget/Info.plist\""))
     }
 
+    /// The list is split as bytes; it must keep the lines a grapheme split (the reading before)
+    /// keeps, whatever mix of `\r`, `\n`, blanks, combining marks and invalid UTF-8 it holds.
+    @Test func filesFromListSplitsAsGraphemesWould() {
+        func byGraphemes(_ bytes: [UInt8]) -> [String] {
+            String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+                .filter { line in line.contains { $0 != " " && $0 != "\t" } }.map(String.init)
+        }
+        let pieces: [[UInt8]] = [[0x61], [0x2F], [0x20], [0x09], [0x0D], [0x0A], [0x0D, 0x0A], [0xCC, 0x81], [0xFF], [0xE2], [0xC3, 0xA9]]
+        var generator = SystemRandomNumberGenerator()
+        var differing = 0
+        for _ in 0..<5_000 {
+            let bytes = (0..<Int.random(in: 0...24, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! }
+            if RunOptions.listedPaths(in: bytes) != byGraphemes(bytes) { differing += 1 }
+        }
+        #expect(differing == 0)
+        #expect(RunOptions.listedPaths(in: Array("a\r\n \t\n\nb/c\r\r\nd".utf8)) == ["a", "b/c\r", "d"])
+    }
+
     @Test func shardsPartitionTheFilesExactlyOnce() throws {
         let all = (0..<500).map { "Apps/App\($0)/Info.plist" }
         for count in [1, 2, 3, 7] {
