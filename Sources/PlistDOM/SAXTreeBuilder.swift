@@ -121,10 +121,20 @@ final class SAXTreeBuilder {
         else { return failSpan(saxString(localName), at: position) }
         let selfClosing = bytes[position] == ASCII.slash
         let tagEnd = position + (selfClosing ? 2 : 1)
-        guard let tagStart = lastOpeningBracket(in: 0..<position), tagEnd <= bytes.count,
-            stack.last.map({ tagStart >= $0.cursor }) ?? true,
-            verifyStartTag(tagStart..<tagEnd, name: localName, nameLength: nameLength)
-        else { return failSpan(saxString(localName), at: position) }
+        guard tagEnd <= bytes.count else { return failSpan(saxString(localName), at: position) }
+        // A tag without attributes (nearly all) starts a name's length before its end: a `<`
+        // there with the name after it is the last `<` a search back would find.
+        let guess = position - nameLength - 1
+        let tagStart: Int
+        if guess >= 0, bytes[guess] == ASCII.lt, verifyStartTag(guess..<tagEnd, name: localName, nameLength: nameLength) {
+            tagStart = guess
+        } else {
+            guard let found = lastOpeningBracket(in: 0..<position),
+                verifyStartTag(found..<tagEnd, name: localName, nameLength: nameLength)
+            else { return failSpan(saxString(localName), at: position) }
+            tagStart = found
+        }
+        guard stack.last.map({ tagStart >= $0.cursor }) ?? true else { return failSpan(saxString(localName), at: position) }
         let index = Int32(tree.count)
         var node = Node(
             kind: kind, isSelfClosing: selfClosing, start: Int32(tagStart), startTagEnd: Int32(tagEnd),
@@ -164,10 +174,18 @@ final class SAXTreeBuilder {
         if tree[index].isSelfClosing {
             guard end == Int(tree[index].end) else { return failSpan(name(of: index), at: end) }
         } else {
-            guard end <= bytes.count, end > frame.cursor,
-                let start = lastOpeningBracket(in: frame.cursor..<end),
-                verifyEndTag(start..<end, of: index, nameLength: frame.nameLength)
-            else { return failSpan(name(of: index), at: end) }
+            guard end <= bytes.count, end > frame.cursor else { return failSpan(name(of: index), at: end) }
+            // `</name>` (nearly every end tag) starts its length before its end, as above.
+            let guess = end - frame.nameLength - 3
+            let start: Int
+            if guess >= frame.cursor, verifyEndTag(guess..<end, of: index, nameLength: frame.nameLength) {
+                start = guess
+            } else {
+                guard let found = lastOpeningBracket(in: frame.cursor..<end),
+                    verifyEndTag(found..<end, of: index, nameLength: frame.nameLength)
+                else { return failSpan(name(of: index), at: end) }
+                start = found
+            }
             tree[index].endTagStart = Int32(start)
             tree[index].end = Int32(end)
             if !frame.hasChildren {
@@ -340,22 +358,30 @@ private func saxBuilder(_ ctx: UnsafeMutableRawPointer?) -> SAXTreeBuilder? {
     return Unmanaged<SAXTreeBuilder>.fromOpaque(raw).takeUnretainedValue()
 }
 
-/// The plist vocabulary, matched without building a String for each element.
-// Read-only after initialisation.
-nonisolated(unsafe) private let knownNames: [(cString: UnsafeMutablePointer<CChar>, kind: NodeKind, length: Int)] =
-    ["key", "string", "dict", "true", "false", "integer", "array", "real", "date", "data", "plist"].map {
-        (strdup($0)!, PlistKind(rawValue: $0).map(NodeKind.init) ?? .plist, $0.utf8.count)
-    }
-
 /// An element's kind and the byte length of its name.
 private func elementKind(_ pointer: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> (kind: NodeKind, length: Int) {
     // A prefixed name (`x:dict`) is refused: length 0 fails the span check, as plists never use one.
     guard let pointer, prefix == nil else { return (.other, 0) }
-    let first = CChar(bitPattern: pointer[0])
-    for known in knownNames where known.cString[0] == first {
-        if strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), known.cString) == 0 { return (known.kind, known.length) }
+    let length = strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
+    return (plistKind(pointer, length: length), length)
+}
+
+/// The plist vocabulary, told apart by length and first letter before any bytes are compared
+/// (no String is built for an element).
+private func plistKind(_ name: UnsafePointer<UInt8>, length: Int) -> NodeKind {
+    func spells(_ word: StaticString) -> Bool { memcmp(name, word.utf8Start, length) == 0 }
+    switch (length, name[0]) {
+    case (3, UInt8(ascii: "k")): return spells("key") ? .key : .other
+    case (4, UInt8(ascii: "d")): return spells("dict") ? .dict : spells("date") ? .date : spells("data") ? .data : .other
+    case (4, UInt8(ascii: "t")): return spells("true") ? .true : .other
+    case (4, UInt8(ascii: "r")): return spells("real") ? .real : .other
+    case (5, UInt8(ascii: "f")): return spells("false") ? .false : .other
+    case (5, UInt8(ascii: "a")): return spells("array") ? .array : .other
+    case (5, UInt8(ascii: "p")): return spells("plist") ? .plist : .other
+    case (6, UInt8(ascii: "s")): return spells("string") ? .string : .other
+    case (7, UInt8(ascii: "i")): return spells("integer") ? .integer : .other
+    default: return .other
     }
-    return (.other, strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self)))
 }
 
 /// Runs `body` on the builder without retaining it: the parse that calls back is inside
