@@ -31,6 +31,15 @@ extension PlistElement {
     /// The entries of a `<dict>`, in document order (empty for any other element).
     public var entries: [DictEntry] {
         var result: [DictEntry] = []
+        // Sized by its keys first: growing the array by appends reallocated it several times.
+        var keys = 0
+        let nodes = document.nodes
+        var child = node.kind == .dict ? nodes[Int(index)].firstChild : -1
+        while child >= 0 {
+            if nodes[Int(child)].kind == .key { keys += 1 }
+            child = nodes[Int(child)].next
+        }
+        result.reserveCapacity(keys)
         forEachPair { key, _, value in result.append(DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))) }
         return result
     }

@@ -96,6 +96,13 @@ extension Collection<UInt8> {
     var isAllWhitespace: Bool { allSatisfy(ASCII.isWhitespace) }
 }
 
+extension Array<UInt8> {
+    /// `==` by `memcmp` (the generic `==` compares one byte at a time).
+    public func bytesEqual(_ other: [UInt8]) -> Bool {
+        self[...].bytesEqual(other[...])
+    }
+}
+
 extension ArraySlice<UInt8> {
     /// Byte equality by `memcmp` (the generic `elementsEqual` walks one byte at a time).
     public func bytesEqual(_ other: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -3,9 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PlistDOM
 
-/// Unified diffs (`diff -u` / `git apply` format) between two byte buffers, built on the
-/// standard library's `CollectionDifference` over lines.
+/// Unified diffs (`diff -u` / `git apply` format) between two byte buffers: the lines that
+/// differ are matched by `MyersDiff`, which picks the hunks the standard library's
+/// `difference(from:)` would.
 ///
 /// Lines keep their own terminators, so a CRLF file yields `-line\r\n` rows that `git apply`
 /// applies to the CRLF file as it is, and a missing final newline is marked the standard way.
@@ -19,7 +21,7 @@ public enum UnifiedDiff {
 
     /// With `window` nil the whole buffers are diffed (the tests' reference for the window).
     static func make(from old: [UInt8], to new: [UInt8], path: String, window: Window?) -> String? {
-        guard old != new else { return nil }
+        guard !old.bytesEqual(new) else { return nil }
         // Only the changed lines and their context are cut into lines and diffed; the lines
         // before that window are counted, for the hunk headers.
         let window = window ?? Window(start: 0, oldEnd: old.count, newEnd: new.count, linesBefore: 0)
