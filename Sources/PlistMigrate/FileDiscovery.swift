@@ -103,21 +103,22 @@ public struct FileDiscovery: Sendable {
 
     /// Whether a walked file (path relative to the walked directory) should be processed.
     func isWanted(_ relative: String) -> Bool {
-        let bytes = relative.utf8
-        // An ASCII path's suffix is its last bytes; otherwise characters decide (a prepending
-        // character can hold the dot).
-        let hasSuffix = bytes.isASCII ? bytes.hasSuffix(bytes: Self.plistSuffix) : relative.hasSuffix(".plist")
-        guard bytes.count > 6, hasSuffix,
-            !(bytes.withContiguousStorageIfAvailable { $0.firstOffset(of: Self.tempMarkerBytes) != nil }
-                ?? Array(bytes).containsBytes(Self.tempMarkerBytes))
-        else { return false }
-        // Each directory component, compared as bytes (this runs for every file of a monorepo).
-        var componentStart = bytes.startIndex
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
-            let component = bytes[componentStart..<index]
-            if Self.skippedDirectoryBytes.contains(where: { $0.elementsEqual(component) }) { return false }
-            componentStart = bytes.index(after: index)
+        var path = relative
+        let named = path.withUTF8 { bytes -> Bool in
+            // An ASCII path's suffix is its last bytes; otherwise characters decide (a prepending
+            // character can hold the dot).
+            let hasSuffix = bytes.isASCII ? bytes.hasSuffix(bytes: Self.plistSuffix) : relative.hasSuffix(".plist")
+            guard bytes.count > 6, hasSuffix, bytes.firstOffset(of: Self.tempMarkerBytes) == nil else { return false }
+            // Each directory component, compared as bytes (this runs for every file of a monorepo).
+            var componentStart = 0
+            for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "/") {
+                let component = UnsafeBufferPointer(rebasing: bytes[componentStart..<index])
+                if Self.skippedDirectoryBytes.contains(where: { $0.elementsEqual(component) }) { return false }
+                componentStart = index + 1
+            }
+            return true
         }
+        guard named else { return false }
         if excludes.contains(where: { $0.matches(relative) }) { return false }
         return includes.isEmpty || includes.contains { $0.matches(relative) }
     }
