@@ -20,7 +20,7 @@ public struct ThirdPartyExceptionKeys: Migration {
     public let impact = Impact.spelling
     public let intent = PolicyIntent.noPolicyChange
 
-    static let renames = [
+    static let renames: [(old: String, new: String)] = [
         ("NSThirdPartyExceptionAllowsInsecureHTTPLoads", "NSExceptionAllowsInsecureHTTPLoads"),
         ("NSThirdPartyExceptionRequiresForwardSecrecy", "NSExceptionRequiresForwardSecrecy"),
         ("NSThirdPartyExceptionMinimumTLSVersion", "NSExceptionMinimumTLSVersion"),

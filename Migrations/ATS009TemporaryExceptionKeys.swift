@@ -16,7 +16,7 @@ public struct TemporaryExceptionKeys: Migration {
     public let impact = Impact.spelling
     public let intent = PolicyIntent.noPolicyChange
 
-    static let renames = [
+    static let renames: [(old: String, new: String)] = [
         ("NSTemporaryExceptionAllowsInsecureHTTPLoads", "NSExceptionAllowsInsecureHTTPLoads"),
         ("NSTemporaryExceptionRequiresForwardSecrecy", "NSExceptionRequiresForwardSecrecy"),
         ("NSTemporaryExceptionMinimumTLSVersion", "NSExceptionMinimumTLSVersion"),

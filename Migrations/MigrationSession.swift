@@ -224,13 +224,9 @@ public final class MigrationSession {
     /// Renames deprecated aliases to their documented keys in every NSExceptionDomains entry,
     /// with `renameOrMerge`'s twin rules.
     public func renameAliasesInExceptionDomains(_ renames: [(old: String, new: String)]) {
-        /// One scan of the keys first: most domains hold none of the aliases.
-        func holdsAlias(_ dict: PlistElement) -> Bool {
-            dict.childElements.contains { key in
-                key.kind == .key && renames.contains { key.hasText($0.old) }
-            }
-        }
-        for domain in domainDicts(under: ATSKey.exceptionDomains) where holdsAlias(domain.value) {
+        // One scan of the keys first: most domains hold none of the aliases.
+        let aliases = renames.map(\.old)
+        for domain in domainDicts(under: ATSKey.exceptionDomains) where !domain.value.entries(named: aliases).isEmpty {
             for (old, new) in renames { renameOrMerge(old, to: new, in: domain.value) }
         }
     }

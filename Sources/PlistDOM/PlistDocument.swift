@@ -157,7 +157,10 @@ public final class PlistDocument {
         let node = nodes[Int(index)]
         if node.hasStoredText { return texts[index] ?? "" }
         guard node.hasSource, !node.hadChildElements else { return "" }
-        return String(decoding: source[Int(node.startTagEnd)..<Int(node.endTagStart)], as: UTF8.self)
+        // Read in place: a slice of `source` would retain its buffer.
+        return source.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(node.startTagEnd)..<Int(node.endTagStart)]), as: UTF8.self)
+        }
     }
 
     func text(of index: Int32, equals string: String) -> Bool {
@@ -179,8 +182,11 @@ public final class PlistDocument {
     func text(of index: Int32, equalsTextOf other: Int32) -> Bool {
         let a = nodes[Int(index)], b = nodes[Int(other)]
         guard a.hasPlainText, b.hasPlainText else { return text(of: index) == text(of: other) }
-        return source[Int(a.startTagEnd)..<Int(a.endTagStart)].withUnsafeBufferPointer { first in
-            source[Int(b.startTagEnd)..<Int(b.endTagStart)].bytesEqual(first)
+        let count = Int(a.endTagStart - a.startTagEnd)
+        guard count == Int(b.endTagStart - b.startTagEnd) else { return false }
+        guard count > 0 else { return true }
+        return source.withUnsafeBufferPointer {
+            memcmp($0.baseAddress! + Int(a.startTagEnd), $0.baseAddress! + Int(b.startTagEnd), count) == 0
         }
     }
 
