@@ -6,7 +6,7 @@
 /// tag and a child, are that container's trivia: every byte of the file belongs to an element
 /// or to the trivia around it. Elements made by an edit have no source (`start == -1`); their
 /// bytes are a `Fragment`.
-struct Node {
+struct Node: Equatable {
     var kind: NodeKind
     /// Written as an empty-element tag now (an edit may expand `<dict/>`).
     var isSelfClosing: Bool
