@@ -65,9 +65,9 @@ public enum PolicyDelta {
         }
 
         /// The changes of hosts that change the same way, in era order, then kind order.
-        private var templates: [[Change]] = []
+        private(set) var templates: [[Change]] = []
         /// Per host class with changes, in order, the template its changes follow.
-        private var perHost: [(hostClass: HostClass, template: Int)] = []
+        private(set) var perHost: [(hostClass: HostClass, template: Int)] = []
 
         public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases) {
             if before.isPolicyEquivalent(to: after) { return }
@@ -83,6 +83,7 @@ public enum PolicyDelta {
                 // in both is decided the same way on every OS (for names, which rule matches
                 // does not depend on the OS): no decisions needed.
                 if let signature, signature.before == signature.after, signature.beforePins == signature.afterPins { continue }
+                if sameGlobal, hostClass.host.isIPAddress, Self.addressDecidedAlike(hostClass.host, indexedBefore, indexedAfter) { continue }
                 if let signature, let known = shared[signature] {
                     if !templates[known].isEmpty { perHost.append((hostClass, known)) }
                     continue
@@ -121,6 +122,20 @@ public enum PolicyDelta {
                 beforePins = before.pins.ruleDeciding(name: host).map(PolicySettings.init)
                 afterPins = after.pins.ruleDeciding(name: host).map(PolicySettings.init)
                 isLocal = host.isLocal
+            }
+        }
+
+        /// Whether an IP address is decided alike on every OS when the global keys are the same.
+        /// Which rule matches an address depends on the OS only at iOS 17 (address keys apply
+        /// from then), and pinned domains are read from iOS 14: the same settings matched at
+        /// iOS 14 and at iOS 17, before and after, mean the same decisions on every OS.
+        static func addressDecidedAlike(_ host: Host, _ before: PolicyEngine.Indexed, _ after: PolicyEngine.Indexed) -> Bool {
+            [OSEra.ios14, .ios17].allSatisfy { era in
+                var notes: [String] = [], ignored: [Decision.Reason] = []
+                func settings(_ rules: DomainRuleIndex) -> PolicySettings? {
+                    rules.matchingRule(host: host, era: era, notes: &notes, ignored: &ignored, explaining: false).map(PolicySettings.init)
+                }
+                return settings(before.exceptions) == settings(after.exceptions) && settings(before.pins) == settings(after.pins)
             }
         }
 
