@@ -54,7 +54,7 @@ final class DirectoryFacts: @unchecked Sendable {
         var info = stat()
         if stat(path, &info) == 0, info.st_nlink == 2 {
             // The children's C paths: the directory's bytes (none for `/`), then `/name`.
-            let base = directory == "/" ? [] : path.dropLast()
+            let base: ArraySlice<CChar> = directory == "/" ? [] : path[..<(path.count - 1)]
             var entry = stat()
             return Facts(
                 hasGit: lstat(Array(base) + gitChild, &entry) == 0,

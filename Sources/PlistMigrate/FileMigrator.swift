@@ -109,7 +109,8 @@ public struct FileMigrator: Sendable {
         }
         var plannedEdits: [PlannedEdit] = []
         // Taken just before the first edit, so files no pass touches pay nothing for them.
-        var originalDocument: PlistDocument?
+        let firstEdit = FirstEditSnapshot()
+        var firstEditTaken = false
         var configuration: ATSConfiguration?
         var current = bytes
         var ats = root.appTransportSecurityDict
@@ -131,14 +132,21 @@ public struct FileMigrator: Sendable {
             heldBack = [:]
             for migration in passes {
                 let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats)
-                if originalDocument == nil {
+                if firstEdit.document == nil {
+                    // Captures the tree, not the variable: a closure that captured the
+                    // variables would box them, with an exclusivity check on every access.
+                    let unedited = document
                     session.beforeFirstEdit = {
-                        originalDocument = document.copy()
-                        configuration = ATSConfiguration(document: document)
+                        firstEdit.document = unedited.copy()
+                        firstEdit.configuration = ATSConfiguration(document: unedited)
                     }
                 }
                 let revision = document.revision
                 migration.apply(to: session)
+                if !firstEditTaken, firstEdit.document != nil {
+                    firstEditTaken = true
+                    configuration = firstEdit.configuration
+                }
                 guard document.revision != revision else {
                     result.diagnostics += session.diagnostics
                     continue
@@ -185,7 +193,7 @@ public struct FileMigrator: Sendable {
         }
         result.output = current
         if current != bytes {
-            if !gateOnly, let failure = EditCheck.failure(original: bytes, originalDocument: originalDocument, output: current, edits: plannedEdits) {
+            if !gateOnly, let failure = EditCheck.failure(original: bytes, originalDocument: firstEdit.document, output: current, edits: plannedEdits) {
                 return Self.internalError(failure, result)
             }
             result.status = .changed
@@ -200,6 +208,12 @@ public struct FileMigrator: Sendable {
             result.heldBackReasons[migration.id] = heldBack[migration.id]
         }
         return result
+    }
+
+    /// The tree and its ATS settings as they were just before a file's first edit.
+    private final class FirstEditSnapshot {
+        var document: PlistDocument?
+        var configuration: ATSConfiguration?
     }
 
     /// Why the policy delta of `migration`'s edits on this file goes beyond its declared intent,
