@@ -57,12 +57,13 @@ public enum PathBytes {
         bytes.reserveCapacity(path.utf8.count + 1)
         // The escapes are U+10FF80…U+10FFFF, whose UTF-8 starts with 0xF4: without one, the
         // path's UTF-8 is its bytes.
-        if !path.utf8.contains(0xF4) {
-            var path = path
-            path.withUTF8 { utf8 in
-                utf8.withMemoryRebound(to: CChar.self) { bytes.append(contentsOf: $0) }
-            }
-        } else {
+        var utf8Path = path
+        let plain = utf8Path.withUTF8 { utf8 in
+            guard !utf8.contains(0xF4) else { return false }
+            utf8.withMemoryRebound(to: CChar.self) { bytes.append(contentsOf: $0) }
+            return true
+        }
+        if !plain {
             for scalar in path.unicodeScalars {
                 if isEscaped(scalar) {
                     bytes.append(CChar(bitPattern: UInt8(scalar.value - base)))
@@ -77,7 +78,9 @@ public enum PathBytes {
 
     /// The path for people: bytes that are not UTF-8 as `\xNN`.
     public static func display(_ path: String) -> String {
-        guard path.unicodeScalars.contains(where: isEscaped) else { return path }
+        // Escapes start with 0xF4 in UTF-8 (as in `c`): most paths are ruled out by one byte scan.
+        var utf8Path = path
+        guard utf8Path.withUTF8({ $0.contains(0xF4) }), path.unicodeScalars.contains(where: isEscaped) else { return path }
         var text = ""
         for scalar in path.unicodeScalars {
             if isEscaped(scalar) {
