@@ -16,7 +16,10 @@ extension UnsafeBufferPointer where Element == UInt8 {
                 guard let raw = memchr(base + offset, Int32(first), count - offset) else { return nil }
                 let hit = UnsafePointer(raw.assumingMemoryBound(to: UInt8.self)) - base
                 if count - hit < pattern.count { return nil }
-                if memcmp(base + hit, pattern.baseAddress!, pattern.count) == 0 { return hit }
+                // The second byte rules out most hits without a call.
+                if pattern.count < 2 || base[hit + 1] == pattern[1], memcmp(base + hit, pattern.baseAddress!, pattern.count) == 0 {
+                    return hit
+                }
                 offset = hit + 1
             }
             return nil

@@ -368,9 +368,11 @@ public struct FileMigrator: Sendable {
         if bytes.prefix(4).contains(0) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             return false
         }
-        return !keys.contains(where: bytes.containsBytes) && !bytes.containsBytes(Array("&#".utf8))
-            && !bytes.containsBytes(Array("[CDATA[".utf8))
+        return !keys.contains(where: bytes.containsBytes) && !bytes.containsBytes(characterReference)
+            && !bytes.containsBytes(cdata)
     }
+
+    private static let characterReference = Array("&#".utf8), cdata = Array("[CDATA[".utf8)
 
     /// `NSAppTransportSecurity` holds `NSAppTransport`; the shorter marker is what
     /// `cannotHold` looks for in files the built-in passes alone may edit.

@@ -12,6 +12,18 @@ import Testing
         #expect(!"a*\u{301}b".contains(ascii: "*"), "a * with a combining mark is another character")
     }
 
+    /// The byte search finds the first occurrence, as a search at every offset would.
+    @Test func byteSearchFindsTheFirstOccurrence() {
+        var generator = PropertyTests.SplitMix64(state: 7)
+        let alphabet = Array("NSAp&#[".utf8)
+        for _ in 0..<20_000 {
+            let haystack = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let needle = (0..<Int.random(in: 1...4, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let expected = haystack.indices.first { haystack[$0...].starts(with: needle) }
+            #expect(haystack.withUnsafeBufferPointer { $0.firstOffset(of: needle) } == expected, "\(haystack) \(needle)")
+        }
+    }
+
     @Test func comparesDecodedTextsWhateverTheirSpelling() throws {
         let document = try PlistDocument(parsing: Array("""
             <plist><dict>\
