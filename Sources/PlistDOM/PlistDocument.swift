@@ -54,8 +54,7 @@ public final class PlistDocument {
         try Preflight.check(bytes)
         try Self.checkEncoding(bytes)
         let lines = LineTable(bytes)
-        let builder = SAXTreeBuilder(source: bytes, lines: lines)
-        builder.run()
+        let builder = SAXTreeBuilder.parse(bytes, lines: lines)
         if let failure = builder.failure {
             let location = failure.location ?? lines.location(of: failure.offset ?? 0)
             throw Preflight.explain(ParseError(failure.message, at: location), in: bytes)
@@ -113,8 +112,7 @@ public final class PlistDocument {
         try Preflight.check(bytes)
         try checkEncoding(bytes)
         let lines = LineTable(bytes)
-        let checker = SAXTreeBuilder(source: bytes, lines: lines, buildTree: false)
-        checker.run()
+        let checker = SAXTreeBuilder.parse(bytes, lines: lines, buildTree: false)
         if let failure = checker.failure {
             throw Preflight.explain(ParseError(failure.message, at: failure.location ?? lines.location(of: failure.offset ?? 0)), in: bytes)
         }

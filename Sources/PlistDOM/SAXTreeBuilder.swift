@@ -57,14 +57,14 @@ final class SAXTreeBuilder {
     /// With `buildTree` false only well-formedness (and entity refusal) is checked.
     private let buildTree: Bool
 
-    /// Always in SAX2 mode (tests compare the two).
-    private let alwaysResolvingNamespaces: Bool
+    /// SAX2 mode (namespaces resolved) or SAX1.
+    let resolvesNamespaces: Bool
 
-    init(source: [UInt8], lines: LineTable, buildTree: Bool = true, alwaysResolvingNamespaces: Bool = false) {
+    private init(source: [UInt8], lines: LineTable, buildTree: Bool, resolvesNamespaces: Bool) {
         self.source = source
         self.lines = lines
         self.buildTree = buildTree
-        self.alwaysResolvingNamespaces = alwaysResolvingNamespaces
+        self.resolvesNamespaces = resolvesNamespaces
         tree = ScratchBuffer(capacity: buildTree ? source.count / 40 + 8 : 0)
     }
 
@@ -74,39 +74,31 @@ final class SAXTreeBuilder {
         tree.deallocate()
     }
 
-    /// Parses; on return either `rootIndex` is set or `failure` says why not.
+    /// Parses `source`; on return either `rootIndex` is set or `failure` says why not.
     ///
     /// libxml2's SAX1 mode reads a document about 8% faster than SAX2, which also resolves
     /// namespaces. Plists use none, and a document SAX1 reads without error, with no `:` in an
     /// element, attribute, processing-instruction or notation name, no `xmlns` attribute and no
     /// attribute declaration, is read by SAX2 with the same callbacks at the same byte
     /// positions (checked on 850,000 corpus files and mutations of them). Anything else is read
-    /// again in SAX2 mode, whose result then stands, errors included.
-    func run() {
-        SAXTreeBuilder.installRefusingEntityLoader
-        if !alwaysResolvingNamespaces, parse(namespaces: false) {
-            readWithoutNamespaces = true
-            return
+    /// again, by a builder in SAX2 mode, whose result then stands, errors included.
+    /// - Parameter alwaysResolvingNamespaces: SAX2 mode only (tests compare the two).
+    static func parse(_ source: [UInt8], lines: LineTable, buildTree: Bool = true, alwaysResolvingNamespaces: Bool = false) -> SAXTreeBuilder {
+        installRefusingEntityLoader
+        if !alwaysResolvingNamespaces {
+            let fast = SAXTreeBuilder(source: source, lines: lines, buildTree: buildTree, resolvesNamespaces: false)
+            if fast.run() { return fast }
         }
-        stack.removeAll()
-        text.removeAll()
-        tree.removeAll()
-        texts = [:]
-        strayTexts = [:]
-        rootIndex = nil
-        failure = nil
-        usesNamespaces = false
-        _ = parse(namespaces: true)
+        let full = SAXTreeBuilder(source: source, lines: lines, buildTree: buildTree, resolvesNamespaces: true)
+        _ = full.run()
+        return full
     }
-
-    /// Whether the SAX1 reading stood (for tests).
-    private(set) var readWithoutNamespaces = false
 
     /// Whether the parse without namespaces saw a name that namespaces would read differently.
     @exclusivity(unchecked) private var usesNamespaces = false
 
     /// One parse; whether its result stands (always in SAX2 mode).
-    private func parse(namespaces: Bool) -> Bool {
+    private func run() -> Bool {
         let parsed: Bool = source.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress,
                 let ctxt = base.withMemoryRebound(to: CChar.self, capacity: buffer.count, {
@@ -127,12 +119,12 @@ final class SAXTreeBuilder {
             }
             let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
             xmlCtxtUseOptions(ctxt, options)
-            SAXTreeBuilder.installHandlers(on: ctxt, buildTree: buildTree, namespaces: namespaces)
+            SAXTreeBuilder.installHandlers(on: ctxt, buildTree: buildTree, namespaces: resolvesNamespaces)
             ctxt.pointee._private = Unmanaged.passUnretained(self).toOpaque()
             xmlParseDocument(ctxt)
             return ctxt.pointee.wellFormed != 0
         }
-        guard namespaces || (failure == nil && !usesNamespaces && parsed && (!buildTree || rootIndex != nil)) else { return false }
+        guard resolvesNamespaces || (failure == nil && !usesNamespaces && parsed && (!buildTree || rootIndex != nil)) else { return false }
         if failure == nil && (!parsed || (buildTree && rootIndex == nil)) {
             fail("not well-formed XML")
         }

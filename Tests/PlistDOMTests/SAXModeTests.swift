@@ -14,13 +14,12 @@ import Testing
     }
 
     static func read(_ bytes: [UInt8], buildTree: Bool = true, sax2Only: Bool) -> (outcome: Outcome, bySAX1: Bool) {
-        let builder = SAXTreeBuilder(source: bytes, lines: LineTable(bytes), buildTree: buildTree, alwaysResolvingNamespaces: sax2Only)
-        builder.run()
+        let builder = SAXTreeBuilder.parse(bytes, lines: LineTable(bytes), buildTree: buildTree, alwaysResolvingNamespaces: sax2Only)
         let failure = builder.failure.map { failure in
             "\(failure.message) at \(failure.offset.map(String.init) ?? "-") \(failure.location.map { "\($0.line):\($0.column)" } ?? "-")"
         }
         let outcome = Outcome(nodes: builder.nodes, texts: builder.texts, strayTexts: builder.strayTexts, root: builder.rootIndex, failure: failure)
-        return (outcome, builder.readWithoutNamespaces)
+        return (outcome, !builder.resolvesNamespaces)
     }
 
     static func wrapped(_ body: String, prolog: String = "") -> String {
