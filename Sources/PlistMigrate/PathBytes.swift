@@ -51,19 +51,24 @@ public enum PathBytes {
         return String(scalars)
     }
 
+    /// The escapes are U+10FF80…U+10FFFF, whose UTF-8 starts with 0xF4: without that byte, a
+    /// path holds none (one scan of its UTF-8 in place, not a walk of its scalars).
+    private static func mayHoldEscapes(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { $0.contains(0xF4) }
+    }
+
     /// The path's bytes, NUL-terminated, for a system call.
     public static func c(_ path: String) -> [CChar] {
         var bytes: [CChar] = []
         bytes.reserveCapacity(path.utf8.count + 1)
-        // The escapes are U+10FF80…U+10FFFF, whose UTF-8 starts with 0xF4: without one, the
-        // path's UTF-8 is its bytes.
-        var utf8Path = path
-        let plain = utf8Path.withUTF8 { utf8 in
-            guard !utf8.contains(0xF4) else { return false }
-            utf8.withMemoryRebound(to: CChar.self) { bytes.append(contentsOf: $0) }
-            return true
-        }
-        if !plain {
+        // Without an escape, the path's UTF-8 is its bytes.
+        if !mayHoldEscapes(path) {
+            var path = path
+            path.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) { bytes.append(contentsOf: $0) }
+            }
+        } else {
             for scalar in path.unicodeScalars {
                 if isEscaped(scalar) {
                     bytes.append(CChar(bitPattern: UInt8(scalar.value - base)))
@@ -78,9 +83,7 @@ public enum PathBytes {
 
     /// The path for people: bytes that are not UTF-8 as `\xNN`.
     public static func display(_ path: String) -> String {
-        // Escapes start with 0xF4 in UTF-8 (as in `c`): most paths are ruled out by one byte scan.
-        var utf8Path = path
-        guard utf8Path.withUTF8({ $0.contains(0xF4) }), path.unicodeScalars.contains(where: isEscaped) else { return path }
+        guard mayHoldEscapes(path), path.unicodeScalars.contains(where: isEscaped) else { return path }
         var text = ""
         for scalar in path.unicodeScalars {
             if isEscaped(scalar) {
