@@ -58,6 +58,9 @@ extension String {
     /// is searched as bytes, each byte being a character there; any other by characters, as a
     /// combining mark can join the one it follows.
     public func contains(ascii character: Unicode.Scalar) -> Bool {
-        utf8.isASCII ? utf8.contains(UInt8(character.value)) : contains(Character(character))
+        // The UTF-8 is read in place (walking `utf8` costs several instructions a byte).
+        var text = self
+        let inASCII = text.withUTF8 { utf8 -> Bool? in utf8.isASCII ? utf8.contains(UInt8(character.value)) : nil }
+        return inASCII ?? contains(Character(character))
     }
 }
