@@ -130,7 +130,6 @@ public enum UnifiedDiff {
         }
     }
 
-    /// A line as a dictionary key, hashed as one block of bytes rather than byte by byte.
     /// Numbers distinct lines in order of first appearance: an open-addressing table of FNV-1a
     /// hashes over the lines' bytes (valid while the buffers they point into are).
     struct LineNumbers {
