@@ -2,19 +2,24 @@
 /// look-up by host name, so matching a host costs the same however many domains are listed.
 /// `PolicyEngine.matchingRule(_:host:era:notes:ignored:)` is the reference it must agree with
 /// (checked by a test); this is the same rules, found by key instead of by scan.
-struct DomainRuleIndex: Sendable {
+/// A class: it is read through `PolicyEngine.Indexed` for every host, and a copy of its
+/// fields costs a retain each.
+final class DomainRuleIndex: Sendable {
     let rules: [ATSConfiguration.DomainRule]
     /// Positions in `rules`, each list in order.
-    private var byName: [String: [Int]] = [:]
-    private var subdomainParents: [String: [Int]] = [:]
-    private var buildTime: [Int] = []
-    private var addresses: [Int] = []
+    private let byName: [String: [Int]]
+    private let subdomainParents: [String: [Int]]
+    private let buildTime: [Int]
+    private let addresses: [Int]
     /// Keys that match nothing, by the host they seem meant for; wildcard ones apart.
-    private var unmatchedByMeant: [String: [Int]] = [:]
-    private var unmatchedWildcardsByMeant: [String: [Int]] = [:]
+    private let unmatchedByMeant: [String: [Int]]
+    private let unmatchedWildcardsByMeant: [String: [Int]]
 
     init(_ rules: [ATSConfiguration.DomainRule]) {
         self.rules = rules
+        var byName: [String: [Int]] = [:], subdomainParents: [String: [Int]] = [:]
+        var buildTime: [Int] = [], addresses: [Int] = []
+        var unmatchedByMeant: [String: [Int]] = [:], unmatchedWildcardsByMeant: [String: [Int]] = [:]
         for (position, rule) in rules.enumerated() {
             switch rule.matcher {
             case .nothing:
@@ -29,6 +34,12 @@ struct DomainRuleIndex: Sendable {
                 if rule.includesSubdomains?.value == true { subdomainParents[rule.key, default: []].append(position) }
             }
         }
+        self.byName = byName
+        self.subdomainParents = subdomainParents
+        self.buildTime = buildTime
+        self.addresses = addresses
+        self.unmatchedByMeant = unmatchedByMeant
+        self.unmatchedWildcardsByMeant = unmatchedWildcardsByMeant
     }
 
     /// The rule that decides for a host name (not an IP address), without the open questions:

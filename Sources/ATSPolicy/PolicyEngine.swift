@@ -126,8 +126,9 @@ public enum PolicyEngine {
         }
     }
 
-    /// A configuration with its domain rules indexed once, for many decisions.
-    struct Indexed: Sendable {
+    /// A configuration with its domain rules indexed once, for many decisions. A class: it is
+    /// passed around a great deal, and a copy of its fields costs a retain each.
+    final class Indexed: Sendable {
         let config: ATSConfiguration
         let exceptions: DomainRuleIndex
         let pins: DomainRuleIndex
