@@ -5,19 +5,25 @@ public final class MigrationSession {
     public let document: PlistDocument
     public let migration: any Migration
     /// How many entries were renamed, inserted, removed or changed.
-    @exclusivity(unchecked) public private(set) var editCount = 0
-    @exclusivity(unchecked) public private(set) var diagnostics: [Diagnostic] = []
+    public var editCount: Int { storedEditCount }
+    public var diagnostics: [Diagnostic] { storedDiagnostics }
     /// The value-level meaning of every edit made through this session, in order.
-    @exclusivity(unchecked) public private(set) var plannedEdits: [PlannedEdit] = []
+    public var plannedEdits: [PlannedEdit] { storedPlannedEdits }
     /// Where each planned edit happens in the parsed file (same order as `plannedEdits`).
-    @exclusivity(unchecked) public private(set) var editLocations: [SourceLocation] = []
+    public var editLocations: [SourceLocation] { storedEditLocations }
+    // Read by the engine through getters: other modules read stored properties with the
+    // runtime's exclusivity check whatever the attribute says.
+    @exclusivity(unchecked) private var storedEditCount = 0
+    @exclusivity(unchecked) private var storedDiagnostics: [Diagnostic] = []
+    @exclusivity(unchecked) private var storedPlannedEdits: [PlannedEdit] = []
+    @exclusivity(unchecked) private var storedEditLocations: [SourceLocation] = []
 
     /// Called once, before this session's first edit (the engine snapshots the values there).
-    public var beforeFirstEdit: (() -> Void)?
+    @exclusivity(unchecked) public var beforeFirstEdit: (() -> Void)?
 
     /// Call before every edit; `false` means "probe: do not touch the document".
     private func willEdit() -> Bool {
-        wouldEdit = true
+        storedWouldEdit = true
         guard !probeOnly else { return false }
         beforeFirstEdit?()
         beforeFirstEdit = nil
@@ -25,14 +31,15 @@ public final class MigrationSession {
     }
 
     private func record(_ edit: PlannedEdit, at element: PlistElement?) {
-        plannedEdits.append(edit)
-        editLocations.append(element?.location ?? SourceLocation(line: 1, column: 1))
+        storedPlannedEdits.append(edit)
+        storedEditLocations.append(element?.location ?? SourceLocation(line: 1, column: 1))
     }
 
     /// A probe only asks whether the migration would edit: its helpers change nothing.
     public let probeOnly: Bool
     /// Whether the migration asked for any edit (set in probes as in real runs).
-    @exclusivity(unchecked) public private(set) var wouldEdit = false
+    public var wouldEdit: Bool { storedWouldEdit }
+    @exclusivity(unchecked) private var storedWouldEdit = false
 
     public convenience init(document: PlistDocument, migration: any Migration, probeOnly: Bool = false) {
         self.init(document: document, migration: migration, probeOnly: probeOnly,
@@ -41,11 +48,15 @@ public final class MigrationSession {
 
     /// For callers running several sessions on one document: the ATS dict, found once with
     /// `appTransportSecurity(of:)` (edits never replace the dict element itself).
-    public init(document: PlistDocument, migration: any Migration, probeOnly: Bool = false, appTransportSecurity: PlistElement?) {
+    public init(
+        document: PlistDocument, migration: any Migration, probeOnly: Bool = false, appTransportSecurity: PlistElement?,
+        beforeFirstEdit: (() -> Void)? = nil
+    ) {
         self.document = document
         self.migration = migration
         self.probeOnly = probeOnly
         self.appTransportSecurity = appTransportSecurity
+        self.beforeFirstEdit = beforeFirstEdit
     }
 
     /// The root `NSAppTransportSecurity` dict: the only place migrations may touch.
@@ -74,7 +85,7 @@ public final class MigrationSession {
             keyIndexes[dict]?[name, default: []].append(entry.key)
         }
         document.rename(entry.key, to: name)
-        editCount += 1
+        storedEditCount += 1
     }
 
     public func remove(_ entry: DictEntry, from dict: PlistElement) {
@@ -84,7 +95,7 @@ public final class MigrationSession {
             try document.remove(entry, from: dict)
             keyIndexes[dict]?[entry.name]?.removeAll { $0 == entry.key }
             if let path { record(.remove(dict: path, key: entry.name), at: entry.key) }
-            editCount += 1
+            storedEditCount += 1
         } catch {
             conflict(at: entry.key, "internal: could not remove \(entry.name) (\(error))")
         }
@@ -98,7 +109,7 @@ public final class MigrationSession {
             let inserted = try document.insert(key: key, value: value, into: dict, after: entry)
             if keyIndexes[dict] != nil { keyIndexes[dict]?[key, default: []].append(inserted.key) }
             if let path { record(.insert(dict: path, key: key, value: value.plistValue), at: entry?.key ?? dict) }
-            editCount += 1
+            storedEditCount += 1
             return inserted
         } catch {
             conflict(at: dict, "internal: could not insert \(key) (\(error))")
@@ -117,7 +128,7 @@ public final class MigrationSession {
             }
         }
         document.replace(value, with: newValue)
-        editCount += 1
+        storedEditCount += 1
     }
 
     /// Removes an item of an array, with the whitespace before it.
@@ -128,7 +139,7 @@ public final class MigrationSession {
         do {
             try document.remove(item: item, from: array)
             if let path, let position { record(.removeItem(array: path, index: position), at: item) }
-            editCount += 1
+            storedEditCount += 1
         } catch {
             conflict(at: item, "internal: could not remove an item (\(error))")
         }
@@ -143,7 +154,7 @@ public final class MigrationSession {
         do {
             let inserted = try document.insert(item: value, into: array, after: item)
             if let path { record(.insertItem(array: path, index: position, value: value.plistValue), at: item ?? array) }
-            editCount += 1
+            storedEditCount += 1
             return inserted
         } catch {
             conflict(at: array, "internal: could not insert an item (\(error))")
@@ -152,7 +163,7 @@ public final class MigrationSession {
     }
 
     public func conflict(at element: PlistElement, _ message: String) {
-        diagnostics.append(Diagnostic(
+        storedDiagnostics.append(Diagnostic(
             migrationID: migration.id,
             location: element.location ?? SourceLocation(line: 1, column: 1),
             message: message))

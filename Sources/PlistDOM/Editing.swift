@@ -429,7 +429,7 @@ extension PlistDocument {
     /// Counts the edit, and measures the file's layout first, while the tree is still as read.
     private func noteEdit() {
         _ = style
-        revision += 1
+        editRevision += 1
     }
 
     /// Where to insert after the source value `value`: past a comment that shares the value's

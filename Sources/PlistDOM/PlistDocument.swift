@@ -46,7 +46,10 @@ public final class PlistDocument {
     }
     @exclusivity(unchecked) private var measuredStyle: LayoutStyle?
     /// Counts edits; unchanged means the document still prints its input.
-    @exclusivity(unchecked) public internal(set) var revision = 0
+    public var revision: Int { editRevision }
+    // Other modules read stored properties with the runtime's exclusivity check whatever the
+    // attribute says; through a getter they do not.
+    @exclusivity(unchecked) var editRevision = 0
 
     /// Parses an XML property list. Throws a `ParseError` with a line and column for anything
     /// that is not a well-formed, valid plist, or that this library could not map byte-exactly.
@@ -97,7 +100,7 @@ public final class PlistDocument {
         replacementSplice = other.replacementSplice
         homes = other.homes
         measuredStyle = other.measuredStyle
-        revision = other.revision
+        editRevision = other.editRevision
     }
 
     /// The cheap checks `init(parsing:)` starts with: empty, binary, UTF-16, JSON/OpenStep text,

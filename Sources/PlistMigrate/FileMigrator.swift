@@ -111,6 +111,14 @@ public struct FileMigrator: Sendable {
         // Taken just before the first edit, so files no pass touches pay nothing for them.
         let firstEdit = FirstEditSnapshot()
         var firstEditTaken = false
+        // One closure for every session until then (the tree is not replaced before the first
+        // edit). It captures the tree, not the variable: a closure that captured the variables
+        // would box them, with an exclusivity check on every access.
+        let unedited = document
+        let takeFirstEdit = {
+            firstEdit.document = unedited.copy()
+            firstEdit.configuration = ATSConfiguration(document: unedited)
+        }
         var configuration: ATSConfiguration?
         var current = bytes
         var ats = root.appTransportSecurityDict
@@ -131,16 +139,8 @@ public struct FileMigrator: Sendable {
             result.diagnostics = duplicates ?? []
             heldBack = [:]
             for migration in passes {
-                let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats)
-                if firstEdit.document == nil {
-                    // Captures the tree, not the variable: a closure that captured the
-                    // variables would box them, with an exclusivity check on every access.
-                    let unedited = document
-                    session.beforeFirstEdit = {
-                        firstEdit.document = unedited.copy()
-                        firstEdit.configuration = ATSConfiguration(document: unedited)
-                    }
-                }
+                let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats,
+                                               beforeFirstEdit: firstEdit.document == nil ? takeFirstEdit : nil)
                 let revision = document.revision
                 migration.apply(to: session)
                 if !firstEditTaken, firstEdit.document != nil {
@@ -148,7 +148,8 @@ public struct FileMigrator: Sendable {
                     configuration = firstEdit.configuration
                 }
                 guard document.revision != revision else {
-                    result.diagnostics += session.diagnostics
+                    // Most passes find nothing to say: appending nothing still costs a call.
+                    if !session.diagnostics.isEmpty { result.diagnostics += session.diagnostics }
                     continue
                 }
                 let next = document.bytes
@@ -212,8 +213,9 @@ public struct FileMigrator: Sendable {
 
     /// The tree and its ATS settings as they were just before a file's first edit.
     private final class FirstEditSnapshot {
-        var document: PlistDocument?
-        var configuration: ATSConfiguration?
+        // Used by one thread, and read after every pass: no runtime exclusivity checks.
+        @exclusivity(unchecked) var document: PlistDocument?
+        @exclusivity(unchecked) var configuration: ATSConfiguration?
     }
 
     /// Why the policy delta of `migration`'s edits on this file goes beyond its declared intent,
