@@ -17,20 +17,29 @@ final class DirectoryFacts: @unchecked Sendable {
         var projects: [String] = []
     }
 
-    private var cache: [String: Facts] = [:]
+    // Only read and written under `lock`: the runtime's exclusivity check would add nothing.
+    @exclusivity(unchecked) private var cache: [String: Facts] = [:]
     private let lock = NSLock()
+    /// Without it (a run that reads no config), `hasConfig` is always `false`: the look-up for
+    /// `.plist-migrate.json` is left out.
+    private let looksForConfig: Bool
+
+    init(looksForConfig: Bool = true) {
+        self.looksForConfig = looksForConfig
+    }
 
     /// Facts of an absolute directory path (`""` is `/`).
     func facts(of directory: String) -> Facts {
         if let known = lock.withLock({ cache[directory] }) { return known }
-        let facts = Self.read(directory.isEmpty ? "/" : directory)
+        let facts = Self.read(directory.isEmpty ? "/" : directory, looksForConfig: looksForConfig)
         lock.withLock { cache[directory] = facts }
         return facts
     }
 
     /// Records what a walk saw in `directory` (absolute), so no look-up reads it again.
     func record(_ directory: String, names: [String]) {
-        let facts = Self.facts(from: names)
+        var facts = Self.facts(from: names)
+        facts.hasConfig = facts.hasConfig && looksForConfig
         lock.withLock { cache[directory] = facts }
     }
 
@@ -46,19 +55,22 @@ final class DirectoryFacts: @unchecked Sendable {
         return String(directory[..<(directory.utf8.lastIndex(of: UInt8(ascii: "/")) ?? directory.startIndex)])
     }
 
-    private static func read(_ directory: String) -> Facts {
+    private static func read(_ directory: String, looksForConfig: Bool) -> Facts {
         // A directory whose link count is 2 has no subdirectory, so no `*.xcodeproj` and no
-        // `.git` directory: two look-ups answer the rest without listing it. (Some file systems
-        // always report 1; those are listed.)
-        let path = PathBytes.c(directory)
+        // `.git` directory: a look-up or two answer the rest without listing it. (Some file
+        // systems always report 1; those are listed.)
+        var path = PathBytes.c(directory)
         var info = stat()
         if stat(path, &info) == 0, info.st_nlink == 2 {
             // The children's C paths: the directory's bytes (none for `/`), then `/name`.
-            let base: ArraySlice<CChar> = directory == "/" ? [] : path[..<(path.count - 1)]
-            var entry = stat()
-            return Facts(
-                hasGit: lstat(Array(base) + gitChild, &entry) == 0,
-                hasConfig: lstat(Array(base) + configChild, &entry) == 0)
+            let base = directory == "/" ? 0 : path.count - 1
+            path.reserveCapacity(base + configChild.count)
+            func exists(_ child: [CChar]) -> Bool {
+                path.replaceSubrange(base..., with: child)
+                var entry = stat()
+                return lstat(path, &entry) == 0
+            }
+            return Facts(hasGit: exists(gitChild), hasConfig: looksForConfig && exists(configChild))
         }
         guard let handle = opendir(path) else { return Facts() }
         defer { closedir(handle) }
@@ -72,7 +84,9 @@ final class DirectoryFacts: @unchecked Sendable {
             else { continue }
             names.append(PathBytes.name(of: entry))
         }
-        return facts(from: names)
+        var facts = facts(from: names)
+        facts.hasConfig = facts.hasConfig && looksForConfig
+        return facts
     }
 
     private static let gitName = Array(".git".utf8), configName = Array(Config.fileName.utf8)

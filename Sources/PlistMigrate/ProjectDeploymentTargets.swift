@@ -13,7 +13,8 @@ import Foundation
 /// configuration of that directory's projects). Values that are build-setting references are
 /// not read. One look-up per directory.
 final class ProjectDeploymentTargets: @unchecked Sendable {
-    private var cache: [String: DeploymentTarget?] = [:]
+    // Only read and written under `lock`: the runtime's exclusivity check would add nothing.
+    @exclusivity(unchecked) private var cache: [String: DeploymentTarget?] = [:]
     private let lock = NSLock()
     private let directories: DirectoryFacts
 

@@ -5,7 +5,8 @@ import Foundation
 /// root takes the patch. A file outside both is named by its absolute path without the leading
 /// `/` (apply it from `/`). One look-up per directory.
 final class RepositoryRoots: @unchecked Sendable {
-    private var cache: [String: String?] = [:]
+    // Only read and written under `lock`: the runtime's exclusivity check would add nothing.
+    @exclusivity(unchecked) private var cache: [String: String?] = [:]
     private let lock = NSLock()
     private let workingDirectory = FileIO.absolute(".")
     private let directories: DirectoryFacts

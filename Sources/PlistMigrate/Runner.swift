@@ -13,15 +13,17 @@ public final class Runner {
     let sink: any OutputSink
     let readStandardInput: () -> [UInt8]
     /// What the walk saw in each directory, for the config, project and repository look-ups.
-    private let directories = DirectoryFacts()
-    private var report: Report
+    private let directories: DirectoryFacts
+    // The runner's state is used by the thread that calls `run()` only: no runtime
+    // exclusivity checks (one per printed file, each).
+    @exclusivity(unchecked) private var report: Report
     /// Output of the current batch, written in one go.
-    private var pendingOutput: [UInt8] = []
-    private var pendingErrors = ""
+    @exclusivity(unchecked) private var pendingOutput: [UInt8] = []
+    @exclusivity(unchecked) private var pendingErrors = ""
 
     /// Whether a progress line is on stderr now: it is cleared before anything else is printed,
     /// so that it never mixes into a diff on the same terminal.
-    private var progressShown = false
+    @exclusivity(unchecked) private var progressShown = false
 
     private func flush() {
         if progressShown, !pendingOutput.isEmpty || !pendingErrors.isEmpty {
@@ -39,6 +41,7 @@ public final class Runner {
         self.sink = sink
         self.readStandardInput = readStandardInput
         self.report = Report(options: options)
+        directories = DirectoryFacts(looksForConfig: options.useConfig)
     }
 
     /// Runs and returns the exit status: 0 fine, 1 `--check` found pending changes,

@@ -64,7 +64,7 @@ public struct LintRunner {
     /// Exit status: 0 no error-level findings (no warnings either, with `--strict`), 1 some, 2
     /// a file could not be read or parsed, or the baseline could not be read.
     public func run(sink: any OutputSink) -> Int32 {
-        let directories = DirectoryFacts()
+        let directories = DirectoryFacts(looksForConfig: useConfig)
         var discovery = FileDiscovery(excludes: excludes, includes: includes)
         discovery.directories = directories
         discovery.jobs = jobs
