@@ -52,8 +52,7 @@ final class DomainRuleIndex: Sendable {
     /// The entries with NSIncludesSubdomains that cover `host`: those for `domain` when the host
     /// is `label.domain` with a label that has no dot (the one domain a parent can be), in order.
     private func parents(of host: Host) -> [ATSConfiguration.DomainRule] {
-        guard let dot = host.name.utf8.firstIndex(of: UInt8(ascii: ".")) else { return [] }
-        let domain = String(host.name[host.name.index(after: dot)...])
+        guard let domain = host.parentDomain else { return [] }
         guard let found = subdomainParents[domain], PolicyEngine.isOneLabel(host.name, under: domain) else { return [] }
         return found.map { rules[$0] }
     }

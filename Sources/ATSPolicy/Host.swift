@@ -10,6 +10,9 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
     public let isLocal: Bool
     /// The address as 16 bytes (IPv4 as `::ffff:a.b.c.d`), for an IP literal.
     let address: IPAddress?
+    /// The name after its first dot: the one domain whose NSIncludesSubdomains entry could
+    /// cover it. Worked out once, as each decision about the host asks.
+    let parentDomain: String?
 
     public init(_ name: String) {
         // Most names are lowercase ASCII already: kept as they are, without a copy.
@@ -23,8 +26,10 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
         }
         address = mayBeAddress ? IPAddress(self.name) : nil
         isIPAddress = address != nil
-        isLocal = isIPAddress || !bytes.contains(UInt8(ascii: ".")) || bytes.hasSuffix(bytes: Self.localSuffix)
-            || bytes.hasSuffix(bytes: Self.localRootedSuffix)
+        let dot = bytes.firstIndex(of: UInt8(ascii: "."))
+        let name = self.name
+        parentDomain = dot.map { String(name[name.index(after: $0)...]) }
+        isLocal = isIPAddress || dot == nil || bytes.hasSuffix(bytes: Self.localSuffix) || bytes.hasSuffix(bytes: Self.localRootedSuffix)
     }
 
     private static let localSuffix = Array(".local".utf8), localRootedSuffix = Array(".local.".utf8)

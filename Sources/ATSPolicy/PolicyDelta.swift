@@ -15,12 +15,8 @@ public enum PolicyDelta {
     /// A host no rule lists, a local name, a local IP, and each listed domain (normalised) with
     /// one subdomain when subdomains could be included.
     public static func hostClasses(_ configs: [ATSConfiguration]) -> [HostClass] {
-        var classes = [
-            HostClass(label: "any other host", host: Host("a.unlisted-host.invalid")),
-            HostClass(label: "a local name", host: Host("printer.local")),
-            HostClass(label: "a local IP address", host: Host("192.168.0.10")),
-        ]
-        var seen = Set(classes.map(\.host))
+        var classes = fixedHostClasses
+        var seen = fixedHosts
         // A name met before (most rules are in both configurations) adds nothing new.
         var seenNames: Set<String> = []
         for config in configs {
@@ -38,6 +34,14 @@ public enum PolicyDelta {
         }
         return classes
     }
+
+    /// Made once: an address is parsed by characters.
+    private static let fixedHostClasses = [
+        HostClass(label: "any other host", host: Host("a.unlisted-host.invalid")),
+        HostClass(label: "a local name", host: Host("printer.local")),
+        HostClass(label: "a local IP address", host: Host("192.168.0.10")),
+    ]
+    private static let fixedHosts = Set(fixedHostClasses.map(\.host))
 
     /// `["no policy change"]`, or one line per host, kind and run of OS eras, e.g.
     /// `iOS 10+/macOS 10.12+: HTTP to any other host (urlSession): allowed → blocked; minimum TLS: not enforced → TLSv1.2`.
