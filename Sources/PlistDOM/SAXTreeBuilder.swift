@@ -162,7 +162,12 @@ final class SAXTreeBuilder {
 
     private var consumed: Int {
         guard let context else { return 0 }
-        return Int(xmlByteConsumed(context))
+        // What `xmlByteConsumed` computes when no encoder converts the input (ours is UTF-8,
+        // read as is), without its call: it is asked twice per element.
+        guard let input = context.pointee.input, input.pointee.buf?.pointee.encoder == nil,
+            let cur = input.pointee.cur, let base = input.pointee.base
+        else { return Int(xmlByteConsumed(context)) }
+        return Int(input.pointee.consumed) + (cur - base)
     }
 
     fileprivate func startElement(_ kind: NodeKind, nameLength: Int, localName: UnsafePointer<xmlChar>) {
