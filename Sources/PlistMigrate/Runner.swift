@@ -250,6 +250,13 @@ public final class Runner {
         report.add(result)
     }
 
+    /// The note for each built-in changesPolicy pass held back, made once (most files with the
+    /// ATS dict get one), by lowercased id as `MigrationRegistry.migration(id:)` finds them.
+    private static let heldBackPolicyNotes: [String: String] = Dictionary(uniqueKeysWithValues:
+        MigrationRegistry.all.filter { $0.impact == .changesPolicy }.map {
+            ($0.id.lowercased(), "\($0.label) held back; add --allow-policy-change to include it")
+        })
+
     static func diagnosticLines(_ result: FileResult) -> [String] {
         var lines: [String] = []
         if let error = result.error { lines.append(error.line(path: result.path)) }
@@ -261,8 +268,8 @@ public final class Runner {
         for id in result.heldBack {
             // A built-in changesPolicy pass is named with its label; any other (a recipe's too)
             // by the reason it was held back.
-            if let migration = MigrationRegistry.migration(id: id), migration.impact == .changesPolicy {
-                lines.append("\(result.path): note: \(migration.label) held back; add --allow-policy-change to include it")
+            if let note = heldBackPolicyNotes[id.lowercased()] {
+                lines.append("\(result.path): note: \(note)")
             } else {
                 lines.append("\(result.path): note: \(id) held back: \(result.heldBackReasons[id] ?? "its policy delta exceeds its intent")")
             }
