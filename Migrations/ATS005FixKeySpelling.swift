@@ -24,7 +24,9 @@ public struct FixKeySpelling: Migration {
         for level in ATSKeyCatalog.Level.allCases {
             for dict in session.dicts(at: level) {
                 for entry in dict.entries {
-                    guard let correct = ATSKeyCatalog.correction(for: entry.name, at: level) else { continue }
+                    guard !ATSKeyCatalog.isKnown(entry.key, at: level),
+                        let correct = ATSKeyCatalog.correction(for: entry.name, at: level)
+                    else { continue }
                     // Any spelling of the same setting counts as present: an equal one makes the
                     // misspelled entry redundant, a different one is a conflict.
                     guard let present = ATSKeyCatalog.family(of: correct).lazy.compactMap({ dict.entry($0) }).first else {

@@ -21,9 +21,12 @@ public struct CleanDomainKeys: Migration {
 
     public func apply(to session: MigrationSession) {
         for domains in session.domainKeyDicts {
-            for entry in domains.entries where !containsBuildSettingReference(entry.name) {
-                let cleaned = Self.clean(entry.name)
-                if cleaned != entry.name, !cleaned.isEmpty {
+            for entry in domains.entries {
+                // Decoded once: each `name` is a new String.
+                let name = entry.name
+                guard !containsBuildSettingReference(name) else { continue }
+                let cleaned = Self.clean(name)
+                if cleaned != name, !cleaned.isEmpty {
                     session.renameDomainKey(entry, to: cleaned, in: domains)
                 }
             }

@@ -19,7 +19,8 @@ public struct NormalizeTLSVersion: Migration {
 
     public func apply(to session: MigrationSession) {
         for dict in session.dicts(at: .exceptionDomain) {
-            for entry in dict.entries where ATSKeyCatalog.minimumTLSKeys.contains(entry.name) && entry.value.name == "string" {
+            // The value's kind first: most values are not strings (no key name decoded then).
+            for entry in dict.entries where entry.value.kind == .string && ATSKeyCatalog.minimumTLSKeys.contains(entry.name) {
                 if let canonical = Self.canonical(entry.value.text), canonical != entry.value.text {
                     session.replace(entry.value, with: .string(canonical))
                 }

@@ -24,7 +24,9 @@ public struct StringBooleans: Migration {
         for level in ATSKeyCatalog.Level.allCases {
             let booleans = Self.booleanKeys[level] ?? []
             for dict in session.dicts(at: level) {
-                for entry in dict.entries where booleans.contains(entry.name) && entry.value.name == "string" {
+                // The value's kind first: most values are not strings, and their key's name is
+                // then never decoded.
+                for entry in dict.entries where entry.value.kind == .string && booleans.contains(entry.name) {
                     switch entry.value.text.trimmingCharacters(in: " \t\n\r").lowercased() {
                     case "yes", "true": session.replace(entry.value, with: .bool(true))
                     case "no", "false": session.replace(entry.value, with: .bool(false))

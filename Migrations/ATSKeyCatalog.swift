@@ -1,3 +1,5 @@
+import PlistDOM
+
 /// The keys Apple documents at each level of NSAppTransportSecurity, with their value types,
 /// for spelling fixes, type checks and lint.
 public enum ATSKeyCatalog {
@@ -33,6 +35,21 @@ public enum ATSKeyCatalog {
             "NSIncludesSubdomains": .bool, "NSPinnedCAIdentities": .array, "NSPinnedLeafIdentities": .array,
         ],
     ]
+
+    /// Whether `key` (a `<key>` element) spells a key documented at `level`, compared on its
+    /// bytes: most keys are, and they need no decoded name.
+    public static func isKnown(_ key: PlistElement, at level: Level) -> Bool {
+        let names = switch level {
+        case .global: globalNames
+        case .exceptionDomain: exceptionDomainNames
+        case .pinnedDomain: pinnedDomainNames
+        }
+        return names.contains { key.hasText($0) }
+    }
+
+    private static let globalNames = Array(keys[.global]!.keys)
+    private static let exceptionDomainNames = Array(keys[.exceptionDomain]!.keys)
+    private static let pinnedDomainNames = Array(keys[.pinnedDomain]!.keys)
 
     public static let minimumTLSKeys: Set<String> = [
         "NSExceptionMinimumTLSVersion", "NSThirdPartyExceptionMinimumTLSVersion", "NSTemporaryExceptionMinimumTLSVersion",
