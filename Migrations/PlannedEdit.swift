@@ -30,11 +30,14 @@ public enum PlannedEdit: Sendable, Equatable {
         case .remove(_, let key), .insert(_, let key, _), .replace(_, let key, _): [.key(key)]
         case .removeItem(_, let index), .insertItem(_, let index, _), .replaceItem(_, let index, _): [.index(index)]
         }
+        // Worked out on the container, without appending each name to a copy of it: up to its
+        // first array step (the key holding that array), else the name itself when it is a key.
+        let firstItem = container.firstIndex { $0.key == nil }
         return names.compactMap { last in
-            let full = container + [last]
-            let cut = full.firstIndex { $0.key == nil } ?? full.count
-            guard cut > 0, let key = full[cut - 1].key else { return nil }
-            return (full[..<(cut - 1)].compactMap(\.key), key)
+            if firstItem == nil, let key = last.key { return (container.compactMap(\.key), key) }
+            let cut = firstItem ?? container.count
+            guard cut > 0, let key = container[cut - 1].key else { return nil }
+            return (container[..<(cut - 1)].compactMap(\.key), key)
         }
     }
 
