@@ -302,23 +302,29 @@ public final class PlistDocument {
     /// files whatever they declare, and wrong for non-ASCII text in another declared encoding.
     private static func checkEncoding(_ bytes: [UInt8]) throws(ParseError) {
         // Only a declared non-UTF-8 encoding needs the whole-file scan for non-ASCII bytes.
-        guard let name = declaredEncoding(bytes.prefix(200)), !["utf-8", "utf8"].contains(name.lowercased()),
+        // Compared as ASCII bytes: no other letters lowercase to those of `utf-8`.
+        guard let name = declaredEncoding(bytes.prefix(200)),
+            !Self.utf8Names.contains(where: { $0.elementsEqual(name.lazy.map { $0 | ($0 >= 0x41 && $0 <= 0x5A ? 0x20 : 0) }) }),
             !bytes.isASCII
         else { return }
         throw ParseError(
-            "encoding \"\(name)\" is not supported for files with non-ASCII text; convert the file to UTF-8",
+            "encoding \"\(String(decoding: name, as: UTF8.self))\" is not supported for files with non-ASCII text; convert the file to UTF-8",
             at: SourceLocation(line: 1, column: 1), kind: .unsupported)
     }
 
+    private static let utf8Names = [Array("utf-8".utf8), Array("utf8".utf8)]
+    private static let declarationStart = Array("<?xml".utf8), declarationEnd = Array("?>".utf8)
+    private static let encodingAttribute = Array("encoding".utf8)
+
     /// The `encoding` named in an XML declaration at the start of `prolog`, if any.
-    static func declaredEncoding(_ prolog: ArraySlice<UInt8>) -> String? {
+    static func declaredEncoding(_ prolog: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         let text = prolog.starts(with: Preflight.utf8BOM) ? prolog.dropFirst(3) : prolog
-        guard text.starts(with: Array("<?xml".utf8)), let close = text.firstOffset(of: Array("?>".utf8)),
-            let attribute = text[..<close].firstOffset(of: Array("encoding".utf8))
+        guard text.starts(with: declarationStart), let close = text.firstOffset(of: declarationEnd),
+            let attribute = text[..<close].firstOffset(of: encodingAttribute)
         else { return nil }
         let rest = text[(attribute + 8)..<close].drop { $0 == UInt8(ascii: "=") || ASCII.isWhitespace($0) }
         guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
-        return String(decoding: rest.dropFirst().prefix { $0 != quote }, as: UTF8.self)
+        return rest.dropFirst().prefix { $0 != quote }
     }
 }
 

@@ -38,6 +38,21 @@ import Testing
         }
     }
 
+    /// A declared encoding matters only for non-ASCII text, and any casing of `UTF-8`/`UTF8`
+    /// names UTF-8.
+    @Test(arguments: [
+        ("UTF-8", true, true), ("utf-8", true, true), ("Utf8", true, true), ("UTF8", true, true),
+        ("ISO-8859-1", true, false), ("ISO-8859-1", false, true), ("utf-16", true, false), ("UTF-8 ", true, false),
+    ])
+    func declaredEncodings(name: String, nonASCII: Bool, parses: Bool) {
+        let text = "<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist version=\"1.0\">\n<string>\(nonASCII ? "café" : "cafe")</string>\n</plist>\n"
+        let document = try? PlistDocument(parsing: text)
+        #expect((document != nil) == parses, "\(name)")
+        if !parses, case .failure(let error) = Result(catching: { () throws(ParseError) in try PlistDocument(parsing: text) }) {
+            #expect(error.message.contains("encoding \"\(name)\" is not supported"), "\(error.message)")
+        }
+    }
+
     @Test func everyFixtureHasAnExpectation() throws {
         for folder in ["errors", "hostile"] {
             let listed = Set(Self.expectations(folder).map(\.file))
