@@ -38,8 +38,7 @@ final class DirectoryFacts: @unchecked Sendable {
 
     /// Records what a walk saw in `directory` (absolute), so no look-up reads it again.
     func record(_ directory: String, names: [String]) {
-        var facts = Self.facts(from: names)
-        facts.hasConfig = facts.hasConfig && looksForConfig
+        let facts = Self.facts(from: names, looksForConfig: looksForConfig)
         lock.withLock { cache[directory] = facts }
     }
 
@@ -84,20 +83,18 @@ final class DirectoryFacts: @unchecked Sendable {
             else { continue }
             names.append(PathBytes.name(of: entry))
         }
-        var facts = facts(from: names)
-        facts.hasConfig = facts.hasConfig && looksForConfig
-        return facts
+        return facts(from: names, looksForConfig: looksForConfig)
     }
 
     private static let gitName = Array(".git".utf8), configName = Array(Config.fileName.utf8)
     private static let gitChild = PathBytes.c("/.git"), configChild = PathBytes.c("/" + Config.fileName)
     private static let projectSuffix = Array(".xcodeproj".utf8)
 
-    private static func facts(from names: [String]) -> Facts {
+    private static func facts(from names: [String], looksForConfig: Bool) -> Facts {
         var facts = Facts()
         for name in names {
             if name == ".git" { facts.hasGit = true }
-            else if name == Config.fileName { facts.hasConfig = true }
+            else if name == Config.fileName { facts.hasConfig = looksForConfig }
             else if name.hasSuffix(".xcodeproj") { facts.projects.append(name) }
         }
         facts.projects.sort()
