@@ -29,7 +29,8 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
         let dot = bytes.firstIndex(of: UInt8(ascii: "."))
         let name = self.name
         parentDomain = dot.map { String(name[name.index(after: $0)...]) }
-        isLocal = isIPAddress || dot == nil || bytes.hasSuffix(bytes: Self.localSuffix) || bytes.hasSuffix(bytes: Self.localRootedSuffix)
+        isLocal = isIPAddress || dot == nil || bytes.hasSuffix(bytes: Self.localSuffix)
+            || bytes.hasSuffix(bytes: Self.localRootedSuffix)
     }
 
     private static let localSuffix = Array(".local".utf8), localRootedSuffix = Array(".local.".utf8)

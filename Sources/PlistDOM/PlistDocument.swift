@@ -302,14 +302,18 @@ public final class PlistDocument {
     /// files whatever they declare, and wrong for non-ASCII text in another declared encoding.
     private static func checkEncoding(_ bytes: [UInt8]) throws(ParseError) {
         // Only a declared non-UTF-8 encoding needs the whole-file scan for non-ASCII bytes.
-        // Compared as ASCII bytes: no other letters lowercase to those of `utf-8`.
-        guard let name = declaredEncoding(bytes.prefix(200)),
-            !Self.utf8Names.contains(where: { $0.elementsEqual(name.lazy.map { $0 | ($0 >= 0x41 && $0 <= 0x5A ? 0x20 : 0) }) }),
-            !bytes.isASCII
-        else { return }
+        guard let name = declaredEncoding(bytes.prefix(200)), !namesUTF8(name), !bytes.isASCII else { return }
+        let shown = String(decoding: name, as: UTF8.self)
         throw ParseError(
-            "encoding \"\(String(decoding: name, as: UTF8.self))\" is not supported for files with non-ASCII text; convert the file to UTF-8",
+            "encoding \"\(shown)\" is not supported for files with non-ASCII text; convert the file to UTF-8",
             at: SourceLocation(line: 1, column: 1), kind: .unsupported)
+    }
+
+    /// `utf-8` or `utf8` in any case, compared as ASCII bytes: no other letters lowercase to
+    /// those.
+    private static func namesUTF8(_ name: ArraySlice<UInt8>) -> Bool {
+        let lowered = name.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return utf8Names.contains { $0.elementsEqual(lowered) }
     }
 
     private static let utf8Names = [Array("utf-8".utf8), Array("utf8".utf8)]
