@@ -22,8 +22,11 @@ import PlistDOM
     /// Every container up to three steps of keys and indices, with every kind of edit.
     @Test func touchedKeysMatchTheReference() {
         let steps: [PathStep] = [.key("NSAppTransportSecurity"), .key("a.com"), .index(0), .index(2)]
-        var containers: [[PathStep]] = [[]]
-        for _ in 0..<3 { containers += containers.filter { $0.count == containers.map(\.count).max()! }.flatMap { path in steps.map { path + [$0] } } }
+        var containers: [[PathStep]] = [[]], longest: [[PathStep]] = [[]]
+        for _ in 0..<3 {
+            longest = longest.flatMap { path in steps.map { path + [$0] } }
+            containers += longest
+        }
         var checked = 0
         for path in containers {
             let edits: [PlannedEdit] = [
