@@ -39,7 +39,14 @@ public struct FileDiscovery: Sendable {
     }
 
     /// Also returns the leftover temp files of an interrupted `--write` found on the way.
-    public func discoverAll(_ paths: [String]) -> (files: [DiscoveredFile], errors: [(String, FileError)], temporaryFiles: [String]) {
+    ///
+    /// `onWalked` is told of each wanted file a walk finds as soon as its directory is listed
+    /// (and its facts recorded), on the calling thread, so a caller can start on the files while
+    /// the walk goes on; with it, the walk uses the calling thread only. Files from a git
+    /// listing or named on the command line are not told; the returned list has every file.
+    public func discoverAll(
+        _ paths: [String], onWalked: ((DiscoveredFile) -> Void)? = nil
+    ) -> (files: [DiscoveredFile], errors: [(String, FileError)], temporaryFiles: [String]) {
         var files: [DiscoveredFile] = []
         var errors: [(String, FileError)] = []
         var temporaryFiles: [String] = []
@@ -57,13 +64,16 @@ public struct FileDiscovery: Sendable {
             if info.st_mode & S_IFMT == S_IFDIR, path.hasSuffix(".plist") {
                 errors.append((PathBytes.display(path), FileError("is a directory, not a plist file")))
             } else if info.st_mode & S_IFMT == S_IFDIR {
-                let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil) ?? Self.walk(raw, recordingInto: directories, jobs: jobs)
-                for relative in found where relative.hasSuffix(FileIO.tempMarker) {
-                    temporaryFiles.append(path == "." ? relative : path + "/" + relative)
+                let join = { (relative: String) in path == "." ? relative : path + "/" + relative }
+                let listed = onWalked.map { hook in
+                    { (relatives: ArraySlice<String>) in
+                        for relative in relatives where isWanted(relative) { hook(DiscoveredFile(path: join(relative), explicit: false)) }
+                    }
                 }
-                for relative in found where isWanted(relative) {
-                    files.append(DiscoveredFile(path: path == "." ? relative : path + "/" + relative, explicit: false))
-                }
+                let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil)
+                    ?? Self.walk(raw, recordingInto: directories, jobs: onWalked == nil ? jobs : 1, listed: listed)
+                for relative in found where relative.hasSuffix(FileIO.tempMarker) { temporaryFiles.append(join(relative)) }
+                for relative in found where isWanted(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false)) }
             } else {
                 files.append(DiscoveredFile(path: path, explicit: true))
             }
@@ -165,7 +175,9 @@ public struct FileDiscovery: Sendable {
     /// Every non-symlink, non-directory entry below `directory`, relative, skipping the
     /// skipped directories. Directories are opened relative to their parent's descriptor, so
     /// the kernel never resolves a full path again.
-    static func walk(_ directory: String, recordingInto facts: DirectoryFacts? = nil, jobs: Int = 1) -> [String] {
+    static func walk(
+        _ directory: String, recordingInto facts: DirectoryFacts? = nil, jobs: Int = 1, listed: Listed? = nil
+    ) -> [String] {
         let fd = open(PathBytes.c(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         var found: [String] = []
@@ -174,16 +186,21 @@ public struct FileDiscovery: Sendable {
             let absolute = FileIO.absolute(directory)
             recording = (facts, absolute == "/" ? "" : absolute)
         }
-        walk(descriptor: fd, prefix: "", into: &found, recording: recording, jobs: jobs)
+        walk(descriptor: fd, prefix: "", into: &found, recording: recording, jobs: jobs, listed: listed)
         return found
     }
+
+    /// Told the files of each directory the walk lists (relative paths), once its facts are recorded.
+    typealias Listed = (ArraySlice<String>) -> Void
 
     /// Takes ownership of `descriptor`. With `recording`, tells the directory facts what each
     /// listed directory holds (`.git`, a config, projects), so later look-ups read nothing.
     /// With `jobs` above 1, the first level with several subdirectories has them walked on
-    /// that many threads; the files come out in the same order either way.
+    /// that many threads; the files come out in the same order either way. `listed`, if any,
+    /// is told of each directory's files; it needs `jobs` to be 1.
     private static func walk(
-        descriptor: Int32, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?, jobs: Int = 1
+        descriptor: Int32, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?, jobs: Int = 1,
+        listed: Listed? = nil
     ) {
         guard let handle = fdopendir(descriptor) else {
             close(descriptor)
@@ -192,6 +209,7 @@ public struct FileDiscovery: Sendable {
         defer { closedir(handle) }
         var directories: [String] = []
         var notable: [String] = []
+        let firstFile = found.count
         while let entry = readdir(handle) {
             let name = PathBytes.name(of: entry)
             if name == "." || name == ".." { continue }
@@ -211,18 +229,21 @@ public struct FileDiscovery: Sendable {
             // `prefix` ends with `/`, one byte.
             facts.record(prefix.isEmpty ? base : base + "/" + String(decoding: prefix.utf8.dropLast(), as: UTF8.self), names: notable)
         }
+        if let listed, found.count > firstFile { listed(found[firstFile...]) }
         let wanted = directories.filter { !skippedDirectories.contains($0) }
         let parent = dirfd(handle)
-        @Sendable func subtree(_ name: String, jobs: Int) -> [String] {
+        @Sendable func subtree(_ name: String, jobs: Int, listed: Listed?) -> [String] {
             var files: [String] = []
             let child = openat(parent, PathBytes.c(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if child >= 0 { walk(descriptor: child, prefix: prefix + name + "/", into: &files, recording: recording, jobs: jobs) }
+            if child >= 0 {
+                walk(descriptor: child, prefix: prefix + name + "/", into: &files, recording: recording, jobs: jobs, listed: listed)
+            }
             return files
         }
         if jobs > 1, wanted.count > 1 {
-            for files in parallelMap(count: wanted.count, jobs: jobs, { subtree(wanted[$0], jobs: 1) }) { found += files }
+            for files in parallelMap(count: wanted.count, jobs: jobs, { subtree(wanted[$0], jobs: 1, listed: nil) }) { found += files }
         } else {
-            for name in wanted { found += subtree(name, jobs: jobs) }
+            for name in wanted { found += subtree(name, jobs: jobs, listed: listed) }
         }
     }
 }

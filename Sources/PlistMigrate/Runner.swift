@@ -50,7 +50,21 @@ public final class Runner {
         var discovery = FileDiscovery(excludes: options.excludes, includes: options.includes)
         discovery.directories = directories
         discovery.jobs = options.jobs
-        var (files, missing, temporaryFiles) = discovery.discoverAll(options.paths)
+        let planner = JobPlanner(options: options, directories: directories)
+        // With several jobs, the spare threads migrate walked files (no write) while the walk
+        // goes on; the ordered phase below takes those results.
+        let early = options.jobs > 1 ? Self.earlyStart(threads: options.jobs - 1) : nil
+        defer {
+            early?.close()
+            early?.waitForThreads()
+        }
+        let shard = options.shard
+        var (files, missing, temporaryFiles) = discovery.discoverAll(options.paths, onWalked: early.map { early in
+            { file in
+                guard shard?.contains(file.path) ?? true, case .success(let job?) = planner.job(for: file) else { return }
+                early.offer(job, key: file.path)
+            }
+        })
         if options.write {
             for temp in temporaryFiles { FileIO.removeStaleTemporaryFile(temp) }
         }
@@ -68,7 +82,7 @@ public final class Runner {
             missing = missing.filter { shard.contains($0.0) }
         }
         let jobs: [Job]
-        switch plan(files) {
+        switch planner.jobs(for: files) {
         case .success(let planned): jobs = planned
         case .failure(let errors):
             for error in errors.errors { sink.standardError(error.line + "\n") }
@@ -84,8 +98,15 @@ public final class Runner {
         // shown) once per batch of files.
         let write = options.write
         let stdinBytes = jobs.contains { $0.file.path == "-" } ? readStandardInput() : []
+        // What the spare threads have not begun by now is done in order with the rest.
+        early?.close()
         parallelForEach(count: jobs.count, jobs: options.jobs, window: Self.batchSize) { index in
-            Self.processOne(jobs[index], write: write, stdin: stdinBytes)
+            let job = jobs[index]
+            guard !job.file.explicit, var result = early?.take(job.file.path) else {
+                return Self.processOne(job, write: write, stdin: stdinBytes)
+            }
+            if write { Self.write(&result, to: job.file.path) }
+            return result
         } consume: { index, result in
             emit(result)
             if (index + 1) % Self.batchSize == 0 || index + 1 == jobs.count {
@@ -95,73 +116,6 @@ public final class Runner {
         }
         finish()
         return report.exitStatus(check: options.check, strict: options.strict)
-    }
-
-    struct Job: Sendable {
-        var file: DiscoveredFile
-        var migrator: FileMigrator
-        /// From `--min-os` or the config; else `projects` finds the nearest project's; `nil` from
-        /// both: the plist's own, if any.
-        var deploymentTarget: DeploymentTarget?
-        var projects: ProjectDeploymentTargets?
-        /// Gives `a/PATH` in diffs: relative to the file's repository root (or the working
-        /// directory).
-        var repositories: RepositoryRoots
-
-        /// Looked up while the files are processed (in parallel), and only for a file that
-        /// holds the ATS dict.
-        var projectTarget: (() -> DeploymentTarget?)? {
-            guard let projects, file.path != "-" else { return nil }
-            return { [path = file.path] in projects.target(forFile: path) }
-        }
-
-        var diffPath: String {
-            file.path == "-" ? "-" : PathBytes.display(repositories.diffPath(for: file.path))
-        }
-    }
-
-    /// Pairs each file with the plan its nearest config and the command line give it, and drops
-    /// walked files a config excludes. Every invalid config is an error before anything runs.
-    private func plan(_ files: [DiscoveredFile]) -> Result<[Job], PlanErrors> {
-        let resolver = ConfigResolver(directories: directories)
-        let projects = ProjectDeploymentTargets(directories: directories)
-        let repositories = RepositoryRoots(directories: directories)
-        var migrators: [Selection: FileMigrator] = [:]
-        var errors: [Config.ConfigError] = []
-        var jobs: [Job] = []
-        for file in files {
-            var selection = options.selection
-            var targetSource = "--min-os"
-            if options.useConfig, file.path != "-" {
-                switch resolver.config(forFile: file.path) {
-                case .failure(let error):
-                    if !errors.contains(error) { errors.append(error) }
-                    continue
-                case .success(let config?):
-                    if !file.explicit, Self.isExcluded(file.path, by: config) { continue }
-                    selection = options.selection.overriding(config.selection)
-                    if options.selection.minimumOS == nil { targetSource = config.path }
-                case .success(nil):
-                    break
-                }
-            }
-            if migrators[selection] == nil {
-                do {
-                    migrators[selection] = FileMigrator(plan: try selection.plan())
-                } catch {
-                    errors.append(Config.ConfigError(path: file.path, message: error.description))
-                    continue
-                }
-            }
-            let target = selection.minimumOS.flatMap { DeploymentTarget($0, source: targetSource) }
-            jobs.append(Job(file: file, migrator: migrators[selection]!, deploymentTarget: target, projects: projects,
-                            repositories: repositories))
-        }
-        return errors.isEmpty ? .success(jobs) : .failure(PlanErrors(errors: errors))
-    }
-
-    struct PlanErrors: Error {
-        var errors: [Config.ConfigError]
     }
 
     static func isExcluded(_ path: String, by config: Config) -> Bool {
@@ -178,6 +132,21 @@ public final class Runner {
         guard options.progress, total > 200 else { return }
         sink.standardError(done < total ? "\r\(done)/\(total) files" : "\r\u{1B}[K")
         progressShown = done < total
+    }
+
+    /// Migrates walked files on `threads` spare threads, at most 16 MB of results ahead.
+    private static func earlyStart(threads: Int) -> EarlyStart<Job, FileResult> {
+        EarlyStart(threads: threads, budget: 16 << 20) { job in
+            var result = processOne(job, write: false, stdin: [])
+            // Only a changed file's bytes are used (by a patch or a write).
+            if result.status != .changed {
+                result.original = []
+                result.output = []
+            }
+            return result
+        } cost: { result in
+            result.original.count + result.output.count + 256
+        }
     }
 
     private static func processOne(_ job: Job, write: Bool, stdin: [UInt8]) -> FileResult {
@@ -205,9 +174,15 @@ public final class Runner {
         var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
                                               diffPath: { job.diffPath }, projectTarget: job.projectTarget)
         result.fingerprint = fingerprint
-        if write, result.status == .changed, let fingerprint {
+        if write { Self.write(&result, to: file.path) }
+        return result
+    }
+
+    /// Writes a changed file's output, unless the file changed since it was read.
+    private static func write(_ result: inout FileResult, to path: String) {
+        if result.status == .changed, let fingerprint = result.fingerprint {
             do {
-                switch try FileIO.replace(file.path, with: result.output, expected: fingerprint, original: bytes) {
+                switch try FileIO.replace(path, with: result.output, expected: fingerprint, original: result.original) {
                 case .replaced:
                     result.written = true
                 case .alreadyCurrent:
@@ -224,7 +199,6 @@ public final class Runner {
                 result.notWritten = true
             }
         }
-        return result
     }
 
     private func emit(_ result: FileResult) {

@@ -156,3 +156,87 @@ extension DiscoveryTests {
         #expect(walked.stderr.contains("App/Info.plist:6:2: error: invalid <integer> \"12abc\""))
     }
 }
+
+/// With several jobs, spare threads migrate walked files while the walk goes on; what they did
+/// must be exactly what the ordered run would have done, and nothing may be written before
+/// every config is known to be valid.
+extension DiscoveryTests {
+    /// 240 files under nested configs that pin a version, exclude files, skip a pass and set a
+    /// deployment target.
+    func treeWithConfigs() throws -> URL {
+        let dir = try temporaryDirectory()
+        let sources = ["ATS001/tabs", "ATS002/crlf", "ATS004/spaces", "ATS003/tabs", "ATS010/tabs"]
+        for index in 0..<240 {
+            _ = try copyFixture("\(sources[index % sources.count]).before.plist", to: dir, as: "A\(index % 6)/B\(index)/Info.plist")
+        }
+        let configs = ["A1": #"{ "to": 3 }"#, "A2": #"{ "exclude": ["B1*/**"] }"#, "A3": #"{ "skip": ["ATS002"] }"#,
+                       "A4": #"{ "minimumOS": "ios15" }"#, "A5/B5": #"{ "allowPolicyChange": true }"#]
+        for (folder, json) in configs {
+            try Data(json.utf8).write(to: dir.appendingPathComponent("\(folder)/.plist-migrate.json"))
+        }
+        return dir
+    }
+
+    @Test func writesAreTheSameWhateverTheNumberOfJobs() throws {
+        let one = try treeWithConfigs(), four = try treeWithConfigs()
+        defer {
+            try? FileManager.default.removeItem(at: one)
+            try? FileManager.default.removeItem(at: four)
+        }
+        for format in ["text", "patch", "json"] {
+            let serial = try tool(["--jobs", "1", "--format", format, "."], in: one)
+            let parallel = try tool(["--jobs", "4", "--format", format, "."], in: four)
+            #expect(serial.stdout == parallel.stdout, "\(format)")
+            #expect(serial.stderr == parallel.stderr, "\(format)")
+        }
+        let serial = try tool(["--jobs", "1", "--write", "."], in: one)
+        let parallel = try tool(["--jobs", "4", "--write", "."], in: four)
+        #expect(serial.status == parallel.status)
+        #expect(serial.stderr == parallel.stderr)
+        var written = 0
+        for index in 0..<240 {
+            let path = "A\(index % 6)/B\(index)/Info.plist"
+            let before = try Data(contentsOf: Paths.fixtures.appendingPathComponent(
+                ["ATS001/tabs", "ATS002/crlf", "ATS004/spaces", "ATS003/tabs", "ATS010/tabs"][index % 5] + ".before.plist"))
+            let a = try Data(contentsOf: one.appendingPathComponent(path)), b = try Data(contentsOf: four.appendingPathComponent(path))
+            #expect(a == b, "\(path)")
+            if a != before { written += 1 }
+        }
+        #expect(written > 100, "the run wrote most files")
+        #expect(try tool(["--jobs", "4", "--check", "."], in: four).status == 0, "one run leaves nothing for the next")
+    }
+
+    @Test func lintIsTheSameWhateverTheNumberOfJobs() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sources = ["ATS001/tabs", "ATS002/crlf", "ATS004/spaces", "ATS003/tabs", "ATS010/tabs"]
+        for index in 0..<240 {
+            _ = try copyFixture("\(sources[index % sources.count]).before.plist", to: dir, as: "B\(index)/Info.plist")
+        }
+        // One config for every file: whichever files the spare threads take, they need it.
+        let config = #"{ "exclude": ["B1*/**"], "lint": { "disable": ["ATS001", "L005"], "severity": { "ATS004": "note" } } }"#
+        try Data(config.utf8).write(to: dir.appendingPathComponent(".plist-migrate.json"))
+        for format in ["text", "json"] {
+            let serial = try tool(["lint", "--jobs", "1", "--format", format, "."], in: dir)
+            let parallel = try tool(["lint", "--jobs", "4", "--format", format, "."], in: dir)
+            #expect(!serial.stdout.isEmpty)
+            #expect(serial.stdout == parallel.stdout, "\(format)")
+            #expect(serial.stderr == parallel.stderr, "\(format)")
+        }
+    }
+
+    @Test func anInvalidConfigStopsEverythingWhateverTheNumberOfJobs() throws {
+        let dir = try treeWithConfigs()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{ "to": "four" }"#.utf8).write(to: dir.appendingPathComponent("A5/B239/.plist-migrate.json"))
+        let snapshot = try (0..<240).map { try Data(contentsOf: dir.appendingPathComponent("A\($0 % 6)/B\($0)/Info.plist")) }
+        for jobs in ["1", "4"] {
+            let result = try tool(["--jobs", jobs, "--write", "."], in: dir)
+            #expect(result.status == 2)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("A5/B239/.plist-migrate.json"))
+        }
+        let after = try (0..<240).map { try Data(contentsOf: dir.appendingPathComponent("A\($0 % 6)/B\($0)/Info.plist")) }
+        #expect(after == snapshot, "nothing is written")
+    }
+}

@@ -35,6 +35,13 @@ public struct LintRunner {
         self.paths = paths
     }
 
+    /// A file to lint, with the name it has in findings and its nearest config.
+    private struct WorkItem: Sendable {
+        var file: DiscoveredFile
+        var display: String
+        var config: Config?
+    }
+
     /// The findings of one file, and whether it could not be read or parsed.
     private static func lint(
         _ file: DiscoveredFile, display: String, config: Config?, stdin: [UInt8], minimumOS: String?,
@@ -68,16 +75,37 @@ public struct LintRunner {
         var discovery = FileDiscovery(excludes: excludes, includes: includes)
         discovery.directories = directories
         discovery.jobs = jobs
-        let (files, missing) = discovery.discover(paths)
+        let projects = ProjectDeploymentTargets(directories: directories)
+        let configs = ConfigResolver(directories: directories)
+        let minimumOS = minimumOS
+        // With several jobs, the spare threads lint walked files while the walk goes on.
+        let early = jobs > 1 ? EarlyStart<WorkItem, ([Finding], Bool)>(threads: jobs - 1, budget: 16 << 20) { item in
+            Self.lint(item.file, display: item.display, config: item.config, stdin: [], minimumOS: minimumOS, projects: projects)
+        } cost: { findings, _ in
+            findings.count * 256 + 64
+        } : nil
+        defer {
+            early?.close()
+            early?.waitForThreads()
+        }
+        let (files, missing, _) = discovery.discoverAll(paths, onWalked: early.map { early in
+            { [useConfig] file in
+                var config: Config?
+                if useConfig {
+                    guard case .success(let found) = configs.config(forFile: file.path) else { return }
+                    if let found, Runner.isExcluded(file.path, by: found) { return }
+                    config = found
+                }
+                early.offer(WorkItem(file: file, display: PathBytes.display(file.path), config: config), key: file.path)
+            }
+        })
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
         for (path, error) in missing {
             findings.append(Finding(ruleID: "L009", severity: .error, path: path, line: 1, column: 1, message: error.message))
         }
-        let projects = ProjectDeploymentTargets(directories: directories)
-        let configs = ConfigResolver(directories: directories)
         // Configs first, in order (an invalid one stops everything); then the files in parallel.
-        var work: [(file: DiscoveredFile, display: String, config: Config?)] = []
+        var work: [WorkItem] = []
         for file in files {
             let display = file.path == "-" ? stdinPath : PathBytes.display(file.path)
             var config: Config?
@@ -91,14 +119,16 @@ public struct LintRunner {
                 }
                 if let config, !file.explicit, Runner.isExcluded(file.path, by: config) { continue }
             }
-            work.append((file, display, config))
+            work.append(WorkItem(file: file, display: display, config: config))
         }
         let stdin = work.contains { $0.file.path == "-" } ? readStandardInput() : []
-        let minimumOS = minimumOS
         let items = work
+        early?.close()
         let perFile = parallelMap(count: items.count, jobs: jobs) { index in
-            Self.lint(items[index].file, display: items[index].display, config: items[index].config, stdin: stdin,
-                      minimumOS: minimumOS, projects: projects)
+            let item = items[index]
+            if !item.file.explicit, let done = early?.take(item.file.path) { return done }
+            return Self.lint(item.file, display: item.display, config: item.config, stdin: stdin, minimumOS: minimumOS,
+                             projects: projects)
         }
         for (fileFindings, fileUnreadable) in perFile {
             findings += fileFindings

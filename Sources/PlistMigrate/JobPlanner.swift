@@ -1,0 +1,101 @@
+import ATSPolicy
+import Migrations
+
+extension Runner {
+    /// A file with everything its migration needs.
+    struct Job: Sendable {
+        var file: DiscoveredFile
+        var migrator: FileMigrator
+        /// From `--min-os` or the config; else `projects` finds the nearest project's; `nil` from
+        /// both: the plist's own, if any.
+        var deploymentTarget: DeploymentTarget?
+        var projects: ProjectDeploymentTargets?
+        /// Gives `a/PATH` in diffs: relative to the file's repository root (or the working
+        /// directory).
+        var repositories: RepositoryRoots
+
+        /// Looked up while the files are processed (in parallel), and only for a file that
+        /// holds the ATS dict.
+        var projectTarget: (() -> DeploymentTarget?)? {
+            guard let projects, file.path != "-" else { return nil }
+            return { [path = file.path] in projects.target(forFile: path) }
+        }
+
+        var diffPath: String {
+            file.path == "-" ? "-" : PathBytes.display(repositories.diffPath(for: file.path))
+        }
+    }
+
+    /// Pairs each file with the plan its nearest config and the command line give it. The same
+    /// file always gets the same job, whether planned while the walk goes on or after it. Used
+    /// by one thread.
+    final class JobPlanner {
+        private let options: RunOptions
+        private let resolver: ConfigResolver
+        private let projects: ProjectDeploymentTargets
+        private let repositories: RepositoryRoots
+        private var migrators: [Selection: FileMigrator] = [:]
+
+        init(options: RunOptions, directories: DirectoryFacts) {
+            self.options = options
+            resolver = ConfigResolver(directories: directories)
+            projects = ProjectDeploymentTargets(directories: directories)
+            repositories = RepositoryRoots(directories: directories)
+        }
+
+        /// The file's job; `nil` for a walked file its config excludes; an error for an invalid
+        /// config (or a selection no plan can be made of).
+        func job(for file: DiscoveredFile) -> Result<Job?, Config.ConfigError> {
+            var selection = options.selection
+            var targetSource = "--min-os"
+            if options.useConfig, file.path != "-" {
+                switch resolver.config(forFile: file.path) {
+                case .failure(let error):
+                    return .failure(error)
+                case .success(let config?):
+                    if !file.explicit, Runner.isExcluded(file.path, by: config) { return .success(nil) }
+                    selection = options.selection.overriding(config.selection)
+                    if options.selection.minimumOS == nil { targetSource = config.path }
+                case .success(nil):
+                    break
+                }
+            }
+            let migrator: FileMigrator
+            if let known = migrators[selection] {
+                migrator = known
+            } else {
+                do {
+                    migrator = FileMigrator(plan: try selection.plan())
+                } catch {
+                    return .failure(Config.ConfigError(path: file.path, message: error.description))
+                }
+                migrators[selection] = migrator
+            }
+            let target = selection.minimumOS.flatMap { DeploymentTarget($0, source: targetSource) }
+            return .success(Job(file: file, migrator: migrator, deploymentTarget: target, projects: projects,
+                                repositories: repositories))
+        }
+
+        /// Every file's job, in order, dropping walked files a config excludes; every invalid
+        /// config is an error before anything runs.
+        func jobs(for files: [DiscoveredFile]) -> Result<[Job], PlanErrors> {
+            var errors: [Config.ConfigError] = []
+            var jobs: [Job] = []
+            for file in files {
+                switch job(for: file) {
+                case .failure(let error):
+                    if !errors.contains(error) { errors.append(error) }
+                case .success(let job?):
+                    jobs.append(job)
+                case .success(nil):
+                    break
+                }
+            }
+            return errors.isEmpty ? .success(jobs) : .failure(PlanErrors(errors: errors))
+        }
+    }
+
+    struct PlanErrors: Error {
+        var errors: [Config.ConfigError]
+    }
+}
