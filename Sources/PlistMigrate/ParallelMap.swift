@@ -51,14 +51,24 @@ func parallelForEach<Result>(
     }
     let queue = OrderedResults<Result>(count: count, window: max(window, jobs))
     let group = DispatchGroup()
-    for _ in 0..<min(jobs, count) {
+    // The calling thread is one of the `jobs`: it works whenever no run of results is ready,
+    // so no more threads than jobs compete for the cores.
+    for _ in 1..<min(jobs, count) {
         DispatchQueue.global().async(group: group) {
             while let index = queue.takeIndex() { queue.store(work(index), at: index) }
         }
     }
     var index = 0
     while index < count {
-        for result in queue.takeReady(from: index) {
+        var ready = queue.takeReady(from: index, waiting: false)
+        if ready.isEmpty {
+            if let taken = queue.takeIndex(waiting: false) {
+                queue.store(work(taken), at: taken)
+                continue
+            }
+            ready = queue.takeReady(from: index, waiting: true)
+        }
+        for result in ready {
             consume(index, result)
             index += 1
         }
@@ -91,10 +101,13 @@ private final class OrderedResults<Result>: @unchecked Sendable {
         ring = Array(repeating: nil, count: window)
     }
 
-    func takeIndex() -> Int? {
+    /// The next index to work on; `nil` once all are taken, or (not `waiting`) while the
+    /// window is full.
+    func takeIndex(waiting: Bool = true) -> Int? {
         condition.lock()
         defer { condition.unlock() }
         while next < count, next >= consumed + ring.count {
+            guard waiting else { return nil }
             workersWaiting += 1
             condition.wait()
             workersWaiting -= 1
@@ -113,12 +126,13 @@ private final class OrderedResults<Result>: @unchecked Sendable {
     }
 
     /// The results from `index` (the next one not consumed) that are ready, once a run of
-    /// them is (the last run may be shorter). The run lies inside the window, so the workers
-    /// can always fill it.
-    func takeReady(from index: Int) -> [Result] {
+    /// them is (the last run may be shorter); not `waiting`, none unless a run is ready now.
+    /// The run lies inside the window, so the workers can always fill it.
+    func takeReady(from index: Int, waiting: Bool) -> [Result] {
         condition.lock()
         defer { condition.unlock() }
         let target = min(count, index + min(Self.run, ring.count))
+        if ready < target, !waiting { return [] }
         consumerTarget = target
         while ready < target { condition.wait() }
         consumerTarget = nil
