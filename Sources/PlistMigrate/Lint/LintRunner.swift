@@ -42,6 +42,19 @@ public struct LintRunner {
         var config: Config?
     }
 
+    /// The file with its name and nearest config; `nil` for a walked file its config excludes.
+    private func workItem(for file: DiscoveredFile, configs: ConfigResolver) -> Result<WorkItem?, Config.ConfigError> {
+        let display = file.path == "-" ? stdinPath : PathBytes.display(file.path)
+        guard useConfig, file.path != "-" else { return .success(WorkItem(file: file, display: display, config: nil)) }
+        switch configs.config(forFile: file.path) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let config):
+            if let config, !file.explicit, Runner.isExcluded(file.path, by: config) { return .success(nil) }
+            return .success(WorkItem(file: file, display: display, config: config))
+        }
+    }
+
     /// The findings of one file, and whether it could not be read or parsed.
     private static func lint(
         _ file: DiscoveredFile, display: String, config: Config?, stdin: [UInt8], minimumOS: String?,
@@ -89,14 +102,9 @@ public struct LintRunner {
             early?.waitForThreads()
         }
         let (files, missing, _) = discovery.discoverAll(paths, onWalked: early.map { early in
-            { [useConfig] file in
-                var config: Config?
-                if useConfig {
-                    guard case .success(let found) = configs.config(forFile: file.path) else { return }
-                    if let found, Runner.isExcluded(file.path, by: found) { return }
-                    config = found
-                }
-                early.offer(WorkItem(file: file, display: PathBytes.display(file.path), config: config), key: file.path)
+            { file in
+                guard case .success(let item?) = workItem(for: file, configs: configs) else { return }
+                early.offer(item, key: file.path)
             }
         })
         var findings: [Finding] = []
@@ -107,19 +115,15 @@ public struct LintRunner {
         // Configs first, in order (an invalid one stops everything); then the files in parallel.
         var work: [WorkItem] = []
         for file in files {
-            let display = file.path == "-" ? stdinPath : PathBytes.display(file.path)
-            var config: Config?
-            if useConfig, file.path != "-" {
-                switch configs.config(forFile: file.path) {
-                case .failure(let error):
-                    sink.standardError(error.line + "\n")
-                    return 2
-                case .success(let found):
-                    config = found
-                }
-                if let config, !file.explicit, Runner.isExcluded(file.path, by: config) { continue }
+            switch workItem(for: file, configs: configs) {
+            case .failure(let error):
+                sink.standardError(error.line + "\n")
+                return 2
+            case .success(let item?):
+                work.append(item)
+            case .success(nil):
+                continue
             }
-            work.append(WorkItem(file: file, display: display, config: config))
         }
         let stdin = work.contains { $0.file.path == "-" } ? readStandardInput() : []
         let items = work
