@@ -161,13 +161,17 @@ extension DiscoveryTests {
 /// must be exactly what the ordered run would have done, and nothing may be written before
 /// every config is known to be valid.
 extension DiscoveryTests {
+    /// File `index` of a mixed tree is a copy of this fixture.
+    static func mixedSource(_ index: Int) -> String {
+        ["ATS001/tabs", "ATS002/crlf", "ATS004/spaces", "ATS003/tabs", "ATS010/tabs"][index % 5] + ".before.plist"
+    }
+
     /// 240 files under nested configs that pin a version, exclude files, skip a pass and set a
     /// deployment target.
     func treeWithConfigs() throws -> URL {
         let dir = try temporaryDirectory()
-        let sources = ["ATS001/tabs", "ATS002/crlf", "ATS004/spaces", "ATS003/tabs", "ATS010/tabs"]
         for index in 0..<240 {
-            _ = try copyFixture("\(sources[index % sources.count]).before.plist", to: dir, as: "A\(index % 6)/B\(index)/Info.plist")
+            _ = try copyFixture(Self.mixedSource(index), to: dir, as: "A\(index % 6)/B\(index)/Info.plist")
         }
         let configs = ["A1": #"{ "to": 3 }"#, "A2": #"{ "exclude": ["B1*/**"] }"#, "A3": #"{ "skip": ["ATS002"] }"#,
                        "A4": #"{ "minimumOS": "ios15" }"#, "A5/B5": #"{ "allowPolicyChange": true }"#]
@@ -196,8 +200,7 @@ extension DiscoveryTests {
         var written = 0
         for index in 0..<240 {
             let path = "A\(index % 6)/B\(index)/Info.plist"
-            let before = try Data(contentsOf: Paths.fixtures.appendingPathComponent(
-                ["ATS001/tabs", "ATS002/crlf", "ATS004/spaces", "ATS003/tabs", "ATS010/tabs"][index % 5] + ".before.plist"))
+            let before = try Data(contentsOf: Paths.fixtures.appendingPathComponent(Self.mixedSource(index)))
             let a = try Data(contentsOf: one.appendingPathComponent(path)), b = try Data(contentsOf: four.appendingPathComponent(path))
             #expect(a == b, "\(path)")
             if a != before { written += 1 }
@@ -209,10 +212,7 @@ extension DiscoveryTests {
     @Test func lintIsTheSameWhateverTheNumberOfJobs() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let sources = ["ATS001/tabs", "ATS002/crlf", "ATS004/spaces", "ATS003/tabs", "ATS010/tabs"]
-        for index in 0..<240 {
-            _ = try copyFixture("\(sources[index % sources.count]).before.plist", to: dir, as: "B\(index)/Info.plist")
-        }
+        for index in 0..<240 { _ = try copyFixture(Self.mixedSource(index), to: dir, as: "B\(index)/Info.plist") }
         // One config for every file: whichever files the spare threads take, they need it.
         let config = #"{ "exclude": ["B1*/**"], "lint": { "disable": ["ATS001", "L005"], "severity": { "ATS004": "note" } } }"#
         try Data(config.utf8).write(to: dir.appendingPathComponent(".plist-migrate.json"))
