@@ -10,17 +10,25 @@ import PlistDOM
 /// must be identical, and each of those values, parsed again, must equal the input's with
 /// exactly the recorded edits applied. Each pass may edit only the root keys it declares.
 public struct FileMigrator: Sendable {
-    public let plan: MigrationPlan
-    /// The root keys some pass needs a file to hold, as bytes; `nil` when a pass may edit any
-    /// file (a recipe that sets a root key where it is absent).
-    private let rootKeyMarkers: [[UInt8]]?
-    /// Those root keys.
-    private let rootKeys: [String]
-    /// Why a file holding none of them is skipped: "no NSAppTransportSecurity".
-    private let noRootKeyReason: String
+    private final class Storage: Sendable {
+        let plan: MigrationPlan
+        let rootKeyMarkers: [[UInt8]]?
+        let rootKeys: [String]
+        let noRootKeyReason: String
+        init(plan: MigrationPlan, rootKeyMarkers: [[UInt8]]?, rootKeys: [String], noRootKeyReason: String) {
+            self.plan = plan
+            self.rootKeyMarkers = rootKeyMarkers
+            self.rootKeys = rootKeys
+            self.noRootKeyReason = noRootKeyReason
+        }
+    }
+    private let storage: Storage
+    public var plan: MigrationPlan { storage.plan }
+    private var rootKeyMarkers: [[UInt8]]? { storage.rootKeyMarkers }
+    private var rootKeys: [String] { storage.rootKeys }
+    private var noRootKeyReason: String { storage.noRootKeyReason }
 
     public init(plan: MigrationPlan) {
-        self.plan = plan
         let passes = plan.selected + plan.heldBack
         var keys: [String] = []
         var anyFile = false
@@ -31,9 +39,9 @@ public struct FileMigrator: Sendable {
             }
             for key in declared where !keys.contains(key) { keys.append(key) }
         }
-        rootKeys = keys
-        rootKeyMarkers = anyFile ? nil : keys.map { $0 == ATSKey.appTransportSecurity ? Self.atsMarker : Array($0.utf8) }
-        noRootKeyReason = "no " + (keys.isEmpty ? ATSKey.appTransportSecurity : keys.joined(separator: " or "))
+        storage = Storage(
+            plan: plan, rootKeyMarkers: anyFile ? nil : keys.map { $0 == ATSKey.appTransportSecurity ? Self.atsMarker : Array($0.utf8) },
+            rootKeys: keys, noRootKeyReason: "no " + (keys.isEmpty ? ATSKey.appTransportSecurity : keys.joined(separator: " or ")))
     }
 
     /// - Parameter skipIfNotApplicable: for files found by walking: a file that is not an XML
