@@ -117,7 +117,7 @@ private final class OrderedResults<Result>: @unchecked Sendable {
         return next - 1
     }
 
-    func store(_ result: Result, at index: Int) {
+    func store(_ result: consuming Result, at index: Int) {
         condition.lock()
         defer { condition.unlock() }
         ring[index % ring.count] = result
@@ -139,8 +139,8 @@ private final class OrderedResults<Result>: @unchecked Sendable {
         var results: [Result] = []
         results.reserveCapacity(ready - index)
         for position in index..<ready {
-            results.append(ring[position % ring.count]!)
-            ring[position % ring.count] = nil
+            // Moved out, not copied: a copy would retain every field of the result once more.
+            results.append(ring[position % ring.count].take()!)
         }
         consumed = ready
         if workersWaiting > 0 { condition.broadcast() }
