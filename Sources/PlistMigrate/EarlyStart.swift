@@ -8,8 +8,8 @@ import Foundation
 /// The work must have no effect outside its result (no write, no output): every config is
 /// checked only once the walk is over, and if one is invalid nothing may happen. Memory stays
 /// bounded however big the tree is: at most `pendingLimit` items wait to begin, and once the
-/// finished results hold `budget` (as their `cost` tells), no more are taken; the files left
-/// out are simply done in the ordered phase.
+/// finished results hold `budget` (16 MB unless told; their `cost` says how much each holds),
+/// no more are taken; the files left out are simply done in the ordered phase.
 final class EarlyStart<Item: Sendable, Result>: @unchecked Sendable {
     private enum State {
         case queued(Item)
@@ -31,7 +31,7 @@ final class EarlyStart<Item: Sendable, Result>: @unchecked Sendable {
     private let cost: @Sendable (Result) -> Int
 
     init(
-        threads: Int, budget: Int, pendingLimit: Int = 1024, work: @escaping @Sendable (Item) -> Result,
+        threads: Int, budget: Int = 16 << 20, pendingLimit: Int = 1024, work: @escaping @Sendable (Item) -> Result,
         cost: @escaping @Sendable (Result) -> Int
     ) {
         self.budget = budget

@@ -134,9 +134,9 @@ public final class Runner {
         progressShown = done < total
     }
 
-    /// Migrates walked files on `threads` spare threads, at most 16 MB of results ahead.
+    /// Migrates walked files on `threads` spare threads, at most `EarlyStart`'s budget ahead.
     private static func earlyStart(threads: Int) -> EarlyStart<Job, FileResult> {
-        EarlyStart(threads: threads, budget: 16 << 20) { job in
+        EarlyStart(threads: threads) { job in
             var result = processOne(job, write: false, stdin: [])
             // Only a changed file's bytes are used (by a patch or a write).
             if result.status != .changed {

@@ -92,7 +92,7 @@ public struct LintRunner {
         let configs = ConfigResolver(directories: directories)
         let minimumOS = minimumOS
         // With several jobs, the spare threads lint walked files while the walk goes on.
-        let early = jobs > 1 ? EarlyStart<WorkItem, ([Finding], Bool)>(threads: jobs - 1, budget: 16 << 20) { item in
+        let early = jobs > 1 ? EarlyStart<WorkItem, ([Finding], Bool)>(threads: jobs - 1) { item in
             Self.lint(item.file, display: item.display, config: item.config, stdin: [], minimumOS: minimumOS, projects: projects)
         } cost: { findings, _ in
             findings.count * 256 + 64
