@@ -58,4 +58,22 @@ import Testing
         #expect(document.bytes == input)
         #expect(document.rootValue.entries.count == index * 2)
     }
+
+    /// Either side of libxml2's 10 MB look-up limit, where the parser reads memory two ways: one
+    /// `<data>` value that large, read whole, and its last bytes decoded.
+    @Test(arguments: [9_999_000, 10_000_100, 12_000_000])
+    func oneLargeValueIsReadWhole(size: Int) throws {
+        let open = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<data>".utf8)
+        let close = Array("QUJD</data>\n</plist>\n".utf8)
+        let run = (size - open.count - close.count) / 4 * 4
+        let input = open + [UInt8](repeating: UInt8(ascii: "A"), count: run) + close
+        let document = try PlistDocument(parsing: input)
+        #expect(document.bytes == input)
+        guard case .data(let decoded) = PlistValue(document.rootValue) else {
+            Issue.record("not read as data")
+            return
+        }
+        #expect(decoded.suffix(3) == Array("ABC".utf8))
+        #expect(decoded.count == (run + 4) / 4 * 3)
+    }
 }
