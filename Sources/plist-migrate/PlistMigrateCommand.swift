@@ -30,6 +30,7 @@ struct PlistMigrateCommand: ParsableCommand {
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "migrate",
         abstract: "Show (default) or apply the migrations to plist files and directories.",
         discussion: """
             A dry run prints one unified diff per pass and writes nothing. Exit status: 0 fine, \
@@ -165,6 +166,7 @@ struct Migrate: ParsableCommand {
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "explain",
         abstract: "Show the effective App Transport Security policy of a plist, and why.",
         discussion: """
             Without --host: a table for every listed domain, any other host and the local network, \
@@ -236,6 +238,7 @@ extension LoadKind: ExpressibleByArgument {}
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lint",
         abstract: "Report what is wrong with ATS settings, with the migration that fixes it.",
         discussion: "Exit status: 0 no error-level findings, 1 error-level findings, 2 a file could not be read or parsed.")
 
@@ -312,7 +315,7 @@ extension LintRunner.Format: ExpressibleByArgument {}
 extension Colour.Mode: ExpressibleByArgument {}
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the migrations in the order they run.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the migrations in the order they run.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
@@ -364,6 +367,7 @@ extension RunOptions.Format: ExpressibleByArgument {}
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Run PlistBuddy commands on one plist, changing only the bytes they change.",
         discussion: """
             Takes PlistBuddy's Print, Set, Add and Delete, with its entry syntax (:Key:Sub:0, a \
