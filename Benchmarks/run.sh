@@ -42,13 +42,14 @@ declare -A command=(
     [many]="'$bin' --no-config '$work/many-domains.plist'"
 )
 order=(j1 j2 xml ats xml_ats lint py many)
-for name in "${order[@]}"; do : > "$work/times.$name"; echo 0 > "$work/rss.$name"; done
+for name in "${order[@]}"; do : > "$work/times.$name"; : > "$work/cpu.$name"; echo 0 > "$work/rss.$name"; done
 for _ in $(seq "$reps"); do
     for name in "${order[@]}"; do
-        /usr/bin/time -o "$work/time" -f "%e %M" bash -c "${command[$name]}" >/dev/null 2>/dev/null || true
-        out=$(tail -1 "$work/time")
-        echo "${out% *}" >> "$work/times.$name"
-        (( ${out#* } > $(cat "$work/rss.$name") )) && echo "${out#* }" > "$work/rss.$name"
+        /usr/bin/time -o "$work/time" -f "%e %M %U %S" bash -c "${command[$name]}" >/dev/null 2>/dev/null || true
+        read -r wall rss user system < <(tail -1 "$work/time")
+        echo "$wall" >> "$work/times.$name"
+        awk -v u="$user" -v s="$system" 'BEGIN { print u + s }' >> "$work/cpu.$name"
+        (( rss > $(cat "$work/rss.$name") )) && echo "$rss" > "$work/rss.$name"
     done
 done
 median() { sort -n "$work/times.$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -67,12 +68,14 @@ row "plist-migrate lint" "$count" "$t_lint" "$r_lint"
 row "python plistlib peer (lossy)" "$count" "$t_py" "$r_py"
 row "one file, 10,000 domains (ATS001+ATS004)" 1 "$t_many" "$r_many"
 peak=$(printf '%s\n' "$r_j1" "$r_j2" "$r_ats" "$r_lint" | sort -n | tail -1)
-# Each ratio two ways: of the medians, and the median of the ratios within each round (the two
-# commands ran seconds apart, so the machine's slow spells that last longer than that cancel).
-paired() { paste "$work/times.$1" "$work/times.$2" | awk '$2 > 0 { print $1 / $2 }' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-bar() { awk -v name="$1" -v a="$2" -v b="$3" -v p="$(paired "$4" "$5")" -v bar="$6" \
-    'BEGIN { printf "  %-44s %5.2f   %5.2f   (bar %s)\n", name, a / b, p, bar }'; }
-echo "bars (issue #15):                               ratio of medians / median of per-round ratios"
+# Each ratio three ways: wall time, of the medians and as the median of the ratios within each
+# round (the two commands ran seconds apart, so the machine's slow spells that last longer than
+# that cancel); and CPU time (user + system, children included), as the median of the per-round
+# ratios, which time stolen by the VM's host does not count.
+paired() { paste "$work/$3.$1" "$work/$3.$2" | awk '$2 > 0 { print $1 / $2 }' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+bar() { awk -v name="$1" -v a="$2" -v b="$3" -v p="$(paired "$4" "$5" times)" -v c="$(paired "$4" "$5" cpu)" -v bar="$6" \
+    'BEGIN { printf "  %-44s %5.2f   %5.2f   %5.2f   (bar %s)\n", name, a / b, p, c, bar }'; }
+echo "bars (issue #15):                            wall: ratio of medians, median per-round ratio; CPU: median per-round ratio"
 bar "dry run --jobs 1 / xmllint, whole tree" "$t_j1" "$t_xml" j1 xml "<= 1.0x, stretch 0.75x"
 bar "dry run --jobs 1 / xmllint, ATS files only" "$t_ats" "$t_xml_ats" ats xml_ats "<= 2.0x, stretch 1.5x"
 bar "python plistlib peer / dry run" "$t_py" "$t_j1" py j1 ">= 5x"
