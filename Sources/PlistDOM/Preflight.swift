@@ -122,27 +122,27 @@ enum Preflight {
         return scanForMarkerLine(bytes)
     }
 
-    /// Fast pre-check: jumps from line start to line start with memchr.
+    /// Fast pre-check: whether some line starts with seven equal `<`, `=` or `>` bytes.
+    ///
+    /// Seven consecutive offsets hold exactly one that is 6 more than a multiple of 7, so only
+    /// those bytes are read first; from a marker byte there, the run must start at a line start
+    /// at most six bytes back and reach seven bytes.
     private static func hasMarkerAtALineStart(_ bytes: [UInt8]) -> Bool {
-        func isMarker(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-            guard start + 7 <= bytes.count else { return false }
-            let first = bytes[start]
-            guard first == UInt8(ascii: "<") || first == UInt8(ascii: "=") || first == UInt8(ascii: ">") else { return false }
-            for offset in 1..<7 where bytes[start + offset] != first { return false }
-            return true
-        }
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return false }
-            if isMarker(buffer, at: 0) { return true }
-            for terminator in [ASCII.lf, ASCII.cr] {
-                var offset = 0
-                while offset < buffer.count,
-                    let hit = memchr(base + offset, Int32(terminator), buffer.count - offset)
-                {
-                    let index = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
-                    if isMarker(buffer, at: index + 1) { return true }
-                    offset = index + 1
+        bytes.withUnsafeBufferPointer { buffer in
+            var probe = 6
+            while probe < buffer.count {
+                let byte = buffer[probe]
+                if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: ">") {
+                    // At most six back: a run longer than that was found from the probe before.
+                    var start = probe
+                    while start > 0, probe - start < 6, buffer[start - 1] == byte { start -= 1 }
+                    if start == 0 || buffer[start - 1] == ASCII.lf || buffer[start - 1] == ASCII.cr {
+                        var end = probe + 1
+                        while end < buffer.count, end - start < 7, buffer[end] == byte { end += 1 }
+                        if end - start >= 7 { return true }
+                    }
                 }
+                probe += 7
             }
             return false
         }
