@@ -59,13 +59,12 @@ extension PlistElement {
     /// position of its key in `names`: one pass over the dict, where a key's length rules out
     /// most names before any byte is compared.
     public func entries(named names: [String]) -> [(name: Int, entry: DictEntry)] {
-        let lengths = names.map(\.utf8.count)
         var found: [(name: Int, entry: DictEntry)] = []
         forEachPair { key, keyNode, value in
             let plain = keyNode.hasPlainText
             let length = Int(keyNode.endTagStart - keyNode.startTagEnd)
             guard let name = names.indices.first(where: { index in
-                (!plain || lengths[index] == length) && document.text(of: key, node: keyNode, equals: names[index])
+                (!plain || names[index].utf8.count == length) && document.text(of: key, node: keyNode, equals: names[index])
             }) else { return }
             found.append((name, DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))))
         }

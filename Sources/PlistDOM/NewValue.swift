@@ -94,6 +94,10 @@ struct MadeElement {
 
 enum XMLEscaping {
     static func escape(_ text: String) -> [UInt8] {
+        let plain = Array(text.utf8)
+        // Nearly every key and value needs no escape: copied whole, not byte by byte.
+        guard plain.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+        else { return plain }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
