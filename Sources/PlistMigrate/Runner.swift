@@ -103,7 +103,10 @@ public final class Runner {
         parallelForEach(count: jobs.count, jobs: options.jobs, window: Self.batchSize) { index in
             let job = jobs[index]
             guard !job.file.explicit, var result = early?.take(job.file.path) else {
-                return Self.processOne(job, write: write, stdin: stdinBytes)
+                var result = Self.processOne(job, write: write, stdin: stdinBytes)
+                // Freed by the thread that read them, not by the one that prints.
+                if job.file.path != "-" { Self.dropUnusedBytes(&result) }
+                return result
             }
             if write { Self.write(&result, to: job.file.path) }
             return result
@@ -138,14 +141,18 @@ public final class Runner {
     private static func earlyStart(threads: Int) -> EarlyStart<Job, FileResult> {
         EarlyStart(threads: threads) { job in
             var result = processOne(job, write: false, stdin: [])
-            // Only a changed file's bytes are used (by a patch or a write).
-            if result.status != .changed {
-                result.original = []
-                result.output = []
-            }
+            dropUnusedBytes(&result)
             return result
         } cost: { result in
             result.original.count + result.output.count + 256
+        }
+    }
+
+    /// Only a changed file's bytes are used after its migration (by a patch or a write).
+    private static func dropUnusedBytes(_ result: inout FileResult) {
+        if result.status != .changed {
+            result.original = []
+            result.output = []
         }
     }
 
