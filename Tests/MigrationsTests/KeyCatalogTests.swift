@@ -43,6 +43,30 @@ import Testing
         #expect(compared == 3000)
     }
 
+    /// The misspelling test as defined: the limit and the length check in characters, the
+    /// distance in bytes of the lowercased strings. The fast path counts bytes of ASCII text.
+    @Test func editDistanceIsSmallKeepsItsDefinitionForAnyText() {
+        var generator = SystemRandomNumberGenerator()
+        var small = 0
+        for round in 0..<3000 {
+            // Half the rounds ASCII only (the fast path), half with letters of several bytes.
+            let alphabet = round % 2 == 0 ? ["a", "B", "x", "K"] : ["a", "B", "é", "\u{212A}", "e\u{301}"]
+            let correct = (0..<Int.random(in: 12...18, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            var key = Array(correct)
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                let letter = Character(alphabet.randomElement(using: &generator)!)
+                if Bool.random(using: &generator), !key.isEmpty { key.remove(at: Int.random(in: 0..<key.count, using: &generator)) }
+                else { key.insert(letter, at: Int.random(in: 0...key.count, using: &generator)) }
+            }
+            let limit = correct.count < 16 ? 1 : 2
+            let expected = abs(correct.count - key.count) <= limit
+                && Self.reference(correct.lowercased(), String(key).lowercased()) <= limit
+            #expect(ATSKeyCatalog.editDistanceIsSmall(String(key), correct) == expected, "\(String(key)) / \(correct)")
+            if expected { small += 1 }
+        }
+        #expect(small > 100)
+    }
+
     @Test func candidatesFindMisspellingsAndNothingForKnownKeys() {
         #expect(ATSKeyCatalog.candidates(for: "NSAllowsArbitraryLoads", at: .global).isEmpty)
         #expect(ATSKeyCatalog.candidates(for: "NSAllowsArbitaryLoads", at: .global) == ["NSAllowsArbitraryLoads"])

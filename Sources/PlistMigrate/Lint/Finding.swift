@@ -53,13 +53,17 @@ public struct LintRule: Sendable, Equatable {
     public var help: String
 
     static func forMigration(_ migration: any Migration) -> LintRule {
-        let severity: Finding.Severity = switch migration.impact {
+        LintRule(id: migration.id, name: migration.name, summary: migration.title, severity: severity(of: migration),
+                 help: migration.rationale + " Fixed by `plist-migrate --only \(migration.id)`.")
+    }
+
+    /// The severity of a migration's findings (its rule's, without building the rule's texts).
+    static func severity(of migration: any Migration) -> Finding.Severity {
+        switch migration.impact {
         case .spelling: .warning
         case .activatesIntent: .error
         case .changesPolicy: .note
         }
-        return LintRule(id: migration.id, name: migration.name, summary: migration.title, severity: severity,
-                        help: migration.rationale + " Fixed by `plist-migrate --only \(migration.id)`.")
     }
 
     public static let lintOnly: [LintRule] = [
@@ -87,5 +91,8 @@ public struct LintRule: Sendable, Equatable {
                  severity: .error, help: "Fix the XML or plist structure first."),
     ]
 
-    public static var all: [LintRule] { MigrationRegistry.all.map(forMigration) + lintOnly }
+    public static let all: [LintRule] = MigrationRegistry.all.map(forMigration) + lintOnly
+
+    /// Each rule's severity by its id, for findings made many times per run.
+    static let severities: [String: Finding.Severity] = Dictionary(all.map { ($0.id, $0.severity) }, uniquingKeysWith: { first, _ in first })
 }

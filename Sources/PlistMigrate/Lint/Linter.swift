@@ -24,7 +24,7 @@ public enum Linter {
         var findings: [Finding] = []
         func add(_ rule: String, _ element: PlistElement?, _ message: String, severity: Finding.Severity? = nil, fix: String? = nil) {
             let location = element?.location ?? SourceLocation(line: 1, column: 1)
-            let ruleSeverity = LintRule.all.first { $0.id == rule }?.severity ?? .warning
+            let ruleSeverity = LintRule.severities[rule] ?? .warning
             findings.append(Finding(ruleID: rule, severity: severity ?? ruleSeverity, path: path, line: location.line,
                                     column: location.column, message: message, fix: fix))
         }
@@ -64,8 +64,10 @@ public enum Linter {
         _ document: PlistDocument, _ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget?
     ) -> [Finding] {
         var findings: [Finding] = []
+        // Found once for the probes, which all read the same unedited tree.
+        let ats = MigrationSession.appTransportSecurity(of: document)
         for migration in MigrationRegistry.all {
-            var session = MigrationSession(document: document, migration: migration, probeOnly: true)
+            var session = MigrationSession(document: document, migration: migration, probeOnly: true, appTransportSecurity: ats)
             migration.apply(to: session)
             var heldBack: String?
             if session.wouldEdit, migration.intent != .anyChange {
@@ -82,10 +84,10 @@ public enum Linter {
                 session = MigrationSession(document: document.copy(), migration: migration)
                 migration.apply(to: session)
             }
-            let rule = LintRule.forMigration(migration)
+            let severity = LintRule.severity(of: migration)
             for (edit, location) in zip(session.plannedEdits, session.editLocations) {
                 let message = describe(edit, migration) + (heldBack.map { " (its fix is held back: \($0))" } ?? "")
-                findings.append(Finding(ruleID: migration.id, severity: rule.severity, path: path, line: location.line,
+                findings.append(Finding(ruleID: migration.id, severity: severity, path: path, line: location.line,
                                         column: location.column, message: message, fix: heldBack == nil ? migration.id : nil))
             }
             for diagnostic in session.diagnostics {
@@ -121,11 +123,14 @@ public enum Linter {
     /// `NSAPPTransportSecurity` and friends at the root: nothing reads them.
     static func checkRootKeySpelling(_ document: PlistDocument, _ add: (String, PlistElement?, String, Finding.Severity?, String?) -> Void) {
         guard document.rootValue.name == "dict" else { return }
-        let correct = ATSKey.appTransportSecurity
-        for entry in document.rootValue.entries where entry.name != correct {
-            let lower = entry.name.lowercased()
-            if lower == correct.lowercased() || ATSKeyCatalog.editDistanceIsSmall(entry.name, correct) {
-                add("L001", entry.key, "\(entry.name) is not NSAppTransportSecurity: the system ignores this whole dict", nil, nil)
+        let correct = ATSKey.appTransportSecurity, correctLower = correct.lowercased()
+        for entry in document.rootValue.entries {
+            let name = entry.name
+            guard name != correct else { continue }
+            // An ASCII name (nearly all) more than two bytes longer or shorter can be neither.
+            if abs(name.utf8.count - correct.utf8.count) > 2, name.utf8.allSatisfy({ $0 < 0x80 }) { continue }
+            if name.lowercased() == correctLower || ATSKeyCatalog.editDistanceIsSmall(name, correct) {
+                add("L001", entry.key, "\(name) is not NSAppTransportSecurity: the system ignores this whole dict", nil, nil)
             }
         }
     }

@@ -82,20 +82,46 @@ struct LintContext {
         }
     }
 
+    /// The entry or item of `container` whose bytes hold `offset`, found as `items(of:)` would
+    /// list it but without listing the others (this runs for every finding).
+    private static func item(of container: PlistElement, holding offset: Int) -> Item? {
+        switch container.kind {
+        case .dict?:
+            var position = 0
+            var key: PlistElement?
+            for child in container.childElements {
+                if child.kind == .key {
+                    key = child
+                    continue
+                }
+                guard let entryKey = key else { continue }
+                key = nil
+                defer { position += 1 }
+                guard let start = entryKey.sourceOffset, let value = child.sourceRange, (start..<value.upperBound).contains(offset)
+                else { continue }
+                return Item(key: entryKey, position: position, value: child, range: start..<value.upperBound)
+            }
+            return nil
+        case .array?:
+            for (position, child) in container.childElements.enumerated() {
+                if let range = child.sourceRange, range.contains(offset) { return Item(key: nil, position: position, value: child, range: range) }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     /// The innermost entry or item holding `offset`, with its key path: entries tile their
     /// container, so at each level at most one holds it.
     private func innermostItem(holding offset: Int) -> (path: [String], item: Item)? {
         var path: [String] = []
         var found: Item?
         var container = root
-        descending: while true {
-            for item in Self.items(of: container) where item.range.contains(offset) {
-                path.append(item.name)
-                found = item
-                container = item.value
-                continue descending
-            }
-            break
+        while let item = Self.item(of: container, holding: offset) {
+            path.append(item.name)
+            found = item
+            container = item.value
         }
         return found.map { (path, $0) }
     }
