@@ -99,7 +99,7 @@ public enum ATSKeyCatalog {
     /// Whether `key` is within the misspelling distance of `correct` (1 under 16 characters, else 2).
     public static func editDistanceIsSmall(_ key: String, _ correct: String) -> Bool {
         // ASCII (nearly always): a character is a byte, and counting characters is slow.
-        let ascii = key.utf8.allSatisfy { $0 < 0x80 } && correct.utf8.allSatisfy { $0 < 0x80 }
+        let ascii = key.utf8.isASCII && correct.utf8.isASCII
         let correctCount = ascii ? correct.utf8.count : correct.count, keyCount = ascii ? key.utf8.count : key.count
         let limit = correctCount < 16 ? 1 : 2
         return abs(correctCount - keyCount) <= limit && editDistance(correct.lowercased(), key.lowercased(), limit: limit) <= limit

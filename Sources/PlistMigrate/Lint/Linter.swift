@@ -128,7 +128,7 @@ public enum Linter {
             let name = entry.name
             guard name != correct else { continue }
             // An ASCII name (nearly all) more than two bytes longer or shorter can be neither.
-            if abs(name.utf8.count - correct.utf8.count) > 2, name.utf8.allSatisfy({ $0 < 0x80 }) { continue }
+            if abs(name.utf8.count - correct.utf8.count) > 2, name.utf8.isASCII { continue }
             if name.lowercased() == correctLower || ATSKeyCatalog.editDistanceIsSmall(name, correct) {
                 add("L001", entry.key, "\(name) is not NSAppTransportSecurity: the system ignores this whole dict", nil, nil)
             }
