@@ -42,6 +42,14 @@ import Testing
         #expect(!Linter.lint(Array(file.utf8), path: "Info.plist").contains { $0.ruleID == "ATS004" || $0.ruleID == "L011" })
     }
 
+    @Test func aDisableCommentCoversTheNextEntryAtItsOwnDepthOnly() {
+        let file = Self.suppressed.replacingOccurrences(
+            of: "<!-- plist-migrate:disable-next-line ATS004 -->", with: "<!-- plist-migrate:disable ATS004 -->")
+        let rules = Linter.lint(Array(file.utf8), path: "Info.plist").map { "\($0.line):\($0.ruleID)" }
+        #expect(!rules.contains("12:ATS004"), "the next entry, inside the domains dict, is silenced")
+        #expect(rules.contains("14:ATS004"), "not the one after it, nor the dicts around the comment")
+    }
+
     @Test func findingsCarryKeyPathsAndJSONSpellsRuleIdLikeSARIF() throws {
         let finding = try #require(Linter.lint(Array(Self.suppressed.utf8), path: "Info.plist").first { $0.ruleID == "ATS004" })
         #expect(finding.keyPath == "NSAppTransportSecurity:NSExceptionDomains:Other.Example.com")

@@ -65,28 +65,12 @@ struct LintContext {
         var name: String { key?.text ?? String(position) }
     }
 
-    /// The entries of a dict or the items of an array, in order (none for other values).
-    private static func items(of container: PlistElement) -> [Item] {
+    /// Calls `body` with each entry of a dict or item of an array, in order (none for other
+    /// values), until it returns true: nothing is listed first, as this runs for every finding.
+    private static func forEachItem(of container: PlistElement, _ body: (Item) -> Bool) {
         switch container.kind {
         case .dict?:
-            return container.entries.enumerated().compactMap { position, entry in
-                guard let start = entry.key.sourceOffset, let value = entry.value.sourceRange else { return nil }
-                return Item(key: entry.key, position: position, value: entry.value, range: start..<value.upperBound)
-            }
-        case .array?:
-            return container.children.enumerated().compactMap { position, item in
-                item.sourceRange.map { Item(key: nil, position: position, value: item, range: $0) }
-            }
-        default:
-            return []
-        }
-    }
-
-    /// The entry or item of `container` whose bytes hold `offset`, found as `items(of:)` would
-    /// list it but without listing the others (this runs for every finding).
-    private static func item(of container: PlistElement, holding offset: Int) -> Item? {
-        switch container.kind {
-        case .dict?:
+            // Paired as `entries` pairs them: a key, then the value after it.
             var position = 0
             var key: PlistElement?
             for child in container.childElements {
@@ -97,18 +81,16 @@ struct LintContext {
                 guard let entryKey = key else { continue }
                 key = nil
                 defer { position += 1 }
-                guard let start = entryKey.sourceOffset, let value = child.sourceRange, (start..<value.upperBound).contains(offset)
-                else { continue }
-                return Item(key: entryKey, position: position, value: child, range: start..<value.upperBound)
+                guard let start = entryKey.sourceOffset, let value = child.sourceRange else { continue }
+                if body(Item(key: entryKey, position: position, value: child, range: start..<value.upperBound)) { return }
             }
-            return nil
         case .array?:
             for (position, child) in container.childElements.enumerated() {
-                if let range = child.sourceRange, range.contains(offset) { return Item(key: nil, position: position, value: child, range: range) }
+                guard let range = child.sourceRange else { continue }
+                if body(Item(key: nil, position: position, value: child, range: range)) { return }
             }
-            return nil
         default:
-            return nil
+            break
         }
     }
 
@@ -118,7 +100,14 @@ struct LintContext {
         var path: [String] = []
         var found: Item?
         var container = root
-        while let item = Self.item(of: container, holding: offset) {
+        while true {
+            var holding: Item?
+            Self.forEachItem(of: container) { item in
+                guard item.range.contains(offset) else { return false }
+                holding = item
+                return true
+            }
+            guard let item = holding else { break }
             path.append(item.name)
             found = item
             container = item.value
@@ -129,11 +118,13 @@ struct LintContext {
     /// The first entry or item, in document order, that starts at or after `offset` (the
     /// outermost of those starting there).
     private func firstItem(startingFrom offset: Int, in container: PlistElement) -> Item? {
-        for item in Self.items(of: container) where item.range.upperBound > offset {
-            if item.range.lowerBound >= offset { return item }
-            if let inner = firstItem(startingFrom: offset, in: item.value) { return inner }
+        var found: Item?
+        Self.forEachItem(of: container) { item in
+            guard item.range.upperBound > offset else { return false }
+            found = item.range.lowerBound >= offset ? item : firstItem(startingFrom: offset, in: item.value)
+            return found != nil
         }
-        return nil
+        return found
     }
 
     func line(of offset: Int) -> Int {
