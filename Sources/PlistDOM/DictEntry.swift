@@ -28,6 +28,11 @@ extension PlistElement {
         }
     }
 
+    /// Calls `body` with each entry of a `<dict>`, in document order, without listing them.
+    public func forEachEntry(_ body: (DictEntry) -> Void) {
+        forEachPair { key, _, value in body(DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))) }
+    }
+
     /// The entries of a `<dict>`, in document order (empty for any other element).
     public var entries: [DictEntry] {
         var result: [DictEntry] = []

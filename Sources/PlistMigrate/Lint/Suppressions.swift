@@ -70,19 +70,12 @@ struct LintContext {
     private static func forEachItem(of container: PlistElement, _ body: (Item) -> Bool) {
         switch container.kind {
         case .dict?:
-            // Paired as `entries` pairs them: a key, then the value after it.
             var position = 0
-            var key: PlistElement?
-            for child in container.childElements {
-                if child.kind == .key {
-                    key = child
-                    continue
-                }
-                guard let entryKey = key else { continue }
-                key = nil
+            var stopped = false
+            container.forEachEntry { entry in
                 defer { position += 1 }
-                guard let start = entryKey.sourceOffset, let value = child.sourceRange else { continue }
-                if body(Item(key: entryKey, position: position, value: child, range: start..<value.upperBound)) { return }
+                guard !stopped, let start = entry.key.sourceOffset, let value = entry.value.sourceRange else { return }
+                stopped = body(Item(key: entry.key, position: position, value: entry.value, range: start..<value.upperBound))
             }
         case .array?:
             for (position, child) in container.childElements.enumerated() {
