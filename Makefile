@@ -6,8 +6,13 @@ MANOUT = .build/man
 
 .PHONY: build man install uninstall test
 
+# On Linux the release binary carries the Swift runtime and Foundation (--static-swift-stdlib): it
+# runs where no Swift toolchain is installed, starts faster and calls into the runtime directly.
+# macOS has the runtime in the OS.
+RELEASE_FLAGS = -c release --product plist-migrate $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
+
 build:
-	swift build -c release --product plist-migrate
+	swift build $(RELEASE_FLAGS)
 
 # swift-argument-parser's generate-manual plugin writes plist-migrate.1 from the command's own help.
 man:

@@ -4,7 +4,7 @@
 # usage: Benchmarks/hostile.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product plist-migrate >/dev/null
+make -s build >/dev/null
 bin=$(swift build -c release --show-bin-path)/plist-migrate
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -13,7 +13,8 @@ work=${BENCH_DIR:-${TMPDIR:-/tmp}/plist-migrate-bench}
 if ! command -v xmllint >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils >/dev/null
 fi
-swift build -c release --product plist-migrate >/dev/null
+# The binary `make install` installs (on Linux, with the Swift runtime linked in).
+make -s build >/dev/null
 bin=$(swift build -c release --show-bin-path)/plist-migrate
 
 rm -rf "$work" && mkdir -p "$work"
