@@ -79,28 +79,30 @@ enum EditCheck {
         return nil
     }
 
-    /// The containers of the edits, without those inside another.
+    /// The containers of the edits, without repeats and without those inside another.
     static func regions(of edits: [PlannedEdit]) -> [[PathStep]] {
-        // Edits come in runs on one container: only a new one is hashed.
-        var unique: Set<[PathStep]> = []
-        var previous: [PathStep]?
+        // Edits come in runs on one container: each run counts once.
+        var containers: [[PathStep]] = []
         for edit in edits {
             let container = edit.container
-            if container != previous { unique.insert(container) }
-            previous = container
+            if container != containers.last { containers.append(container) }
         }
-        if unique.count == 1 { return Array(unique) }
-        let containers = unique.sorted { $0.count < $1.count }
+        guard containers.count > 1 else { return containers }
+        // Shorter first, so a container comes after any that holds it.
+        containers.sort { $0.count < $1.count }
         var kept: [[PathStep]] = []
         var keptSet: Set<[PathStep]> = []
+        var keptCounts: Set<Int> = []
         for path in containers {
-            // Few kept paths (the usual case): compared directly; many: looked up by prefix.
+            // Few kept paths (the usual case): compared directly; many: looked up by prefix, of
+            // the lengths kept paths have. A kept path equal to this one holds it too.
             let inside = kept.count <= 8
-                ? kept.contains { $0.count < path.count && path.starts(with: $0) }
-                : (0..<path.count).contains { keptSet.contains(Array(path[..<$0])) }
+                ? kept.contains { $0.count <= path.count && path.starts(with: $0) }
+                : keptCounts.contains { $0 <= path.count && keptSet.contains($0 == path.count ? path : Array(path[..<$0])) }
             guard !inside else { continue }
             kept.append(path)
             keptSet.insert(path)
+            keptCounts.insert(path.count)
         }
         return kept
     }

@@ -12,9 +12,12 @@ import PlistDOM
     @Test func editRegionsAreTheOutermostContainers() {
         var generator = SystemRandomNumberGenerator()
         let steps: [PathStep] = [.key("A"), .key("B"), .key("b"), .index(0), .index(1)]
-        for _ in 0..<500 {
-            let edits = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
-                PlannedEdit.remove(dict: (0..<Int.random(in: 0...3, using: &generator)).map { _ in steps.randomElement(using: &generator)! }, key: "k")
+        // 500 rounds of up to 12 edits at any depth, then 300 of up to 60 edits two or three
+        // steps deep, where more than eight outermost containers (looked up by prefix rather
+        // than compared one by one) occur.
+        for round in 0..<800 {
+            let edits = (0..<Int.random(in: 1...(round < 500 ? 12 : 60), using: &generator)).map { _ in
+                PlannedEdit.remove(dict: (0..<Int.random(in: round < 500 ? 0...3 : 2...3, using: &generator)).map { _ in steps.randomElement(using: &generator)! }, key: "k")
             }
             let containers = Set(edits.map(\.container))
             let expected = containers.filter { path in !containers.contains { $0.count < path.count && path.starts(with: $0) } }
