@@ -22,24 +22,29 @@ public struct PolicyReach: Sendable, Equatable {
     /// exception and pinned domains, for a rename of `NSExceptionDomains`/`NSPinnedDomains`.
     public static func of(key: String, inDict dictPath: [String], domainKeys: [String]) -> PolicyReach {
         var reach = PolicyReach()
+        reach.add(key: key, inDict: dictPath, domainKeys: domainKeys)
+        return reach
+    }
+
+    /// Widens this reach by that of `key` written in the dict at `dictPath` (see `of`).
+    public mutating func add(key: String, inDict dictPath: [String], domainKeys: [String]) {
         let path = dictPath.drop { $0 != "NSAppTransportSecurity" }.dropFirst()
         if path.isEmpty {
             switch key {
-            case "NSAllowsArbitraryLoads": reach.everything = true
-            case "NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInMedia": reach.kinds = [.media]
-            case "NSAllowsArbitraryLoadsInWebContent": reach.kinds = [.webView]
-            case "NSAllowsLocalNetworking": reach.localHosts = true
-            case "NSExceptionDomains", "NSPinnedDomains": reach.domains = Set(domainKeys)
+            case "NSAllowsArbitraryLoads": everything = true
+            case "NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInMedia": kinds.insert(.media)
+            case "NSAllowsArbitraryLoadsInWebContent": kinds.insert(.webView)
+            case "NSAllowsLocalNetworking": localHosts = true
+            case "NSExceptionDomains", "NSPinnedDomains": domains.formUnion(domainKeys)
             default: break
             }
         } else if path.count == 1 {
             // A domain key itself (renamed, inserted or removed).
-            reach.domains = [key]
+            domains.insert(key)
         } else if let domain = path.dropFirst().first {
             // A setting inside one domain's dict.
-            reach.domains = [domain]
+            domains.insert(domain)
         }
-        return reach
     }
 
     public mutating func formUnion(_ other: PolicyReach) {

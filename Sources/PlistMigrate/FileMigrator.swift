@@ -240,7 +240,7 @@ public struct FileMigrator: Sendable {
             let domainKeys = (before.exceptionDomains + before.pinnedDomains + after.exceptionDomains + after.pinnedDomains).map(\.key)
             for edit in session.plannedEdits {
                 for (dict, key) in edit.touchedKeys {
-                    reach.formUnion(.of(key: key, inDict: dict, domainKeys: domainKeys))
+                    reach.add(key: key, inDict: dict, domainKeys: domainKeys)
                 }
             }
         }
