@@ -19,16 +19,20 @@ public enum PolicyDelta {
         var seen = fixedHosts
         // A name met before (most rules are in both configurations) adds nothing new.
         var seenNames: Set<String> = []
+        func add(_ host: Host) {
+            if seen.insert(host).inserted { classes.append(HostClass(label: host.name, host: host)) }
+        }
         for config in configs {
-            for rule in config.exceptionDomains + config.pinnedDomains {
-                // The host the key is meant to name (scheme, `*.`, port and path stripped), so
-                // that a key that starts to match shows the change on that host.
-                let name = rule.meantHost
-                guard !name.isEmpty, !name.contains(ascii: "*"), rule.matcher != .resolvedAtBuildTime,
-                    seenNames.insert(name).inserted
-                else { continue }
-                for host in [Host(name), Host("sub." + name)] where seen.insert(host).inserted {
-                    classes.append(HostClass(label: host.name, host: host))
+            for rules in [config.exceptionDomains, config.pinnedDomains] {
+                for rule in rules {
+                    // The host the key is meant to name (scheme, `*.`, port and path stripped),
+                    // so that a key that starts to match shows the change on that host.
+                    let name = rule.meantHost
+                    guard !name.isEmpty, !name.contains(ascii: "*"), rule.matcher != .resolvedAtBuildTime,
+                        seenNames.insert(name).inserted
+                    else { continue }
+                    add(Host(name))
+                    add(Host("sub." + name))
                 }
             }
         }
