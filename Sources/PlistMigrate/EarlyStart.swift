@@ -73,8 +73,11 @@ final class EarlyStart<Item: Sendable, Result>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while case .running = states[key] { condition.wait() }
-        guard case .done(let result) = states.removeValue(forKey: key) else { return nil }
-        return result
+        // Moved out, not copied: a copy would count references to what another thread made.
+        switch states.removeValue(forKey: key) {
+        case .done(let result): return result
+        default: return nil
+        }
     }
 
     /// Waits for the threads to end (after `close()`).
@@ -87,7 +90,7 @@ final class EarlyStart<Item: Sendable, Result>: @unchecked Sendable {
             let result = work(item)
             let size = cost(result)
             condition.lock()
-            states[key] = .done(result)
+            states[key] = .done(consume result)
             held += size
             // A taker may be waiting for this one.
             condition.broadcast()
@@ -103,9 +106,11 @@ final class EarlyStart<Item: Sendable, Result>: @unchecked Sendable {
             if head < queue.count {
                 let key = queue[head]
                 head += 1
-                guard case .queued(let item) = states[key] else { continue }
-                states[key] = .running
-                return (key, item)
+                // Swapped out, not copied (a copy would count references the walk's thread made).
+                switch states.updateValue(.running, forKey: key) {
+                case .queued(let item): return (key, item)
+                case let other: states[key] = other
+                }
             }
             condition.wait()
         }
