@@ -51,21 +51,21 @@ public struct FileMigrator: Sendable {
     ///   - parsed: `bytes` already parsed, unedited, for a caller that has the tree (it is edited).
     ///   - projectTarget: without `deploymentTarget`, asked for the project's only once the file
     ///     is known to hold the ATS dict.
-    ///   - diffPath: the path diff headers name (`path` without it), asked for only once a pass
+    ///   - diffPath: the path diff headers name (`path` when it gives none), asked for only once a pass
     ///     changed the file.
     ///   - gateOnly: for a caller that asks only which passes run and which are held back
     ///     (lint): no diffs are made and the output gets no write check, so the result's output
     ///     must not be written or shown.
     public func migrate(
         _ bytes: [UInt8], path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
-        diffPath: (() -> String)? = nil, parsed: PlistDocument? = nil, projectTarget: (() -> DeploymentTarget?)? = nil,
+        diffPath: () -> String? = { nil }, parsed: PlistDocument? = nil, projectTarget: () -> DeploymentTarget? = { nil },
         gateOnly: Bool = false
     ) -> FileResult {
         var result = FileResult(path: path, status: .unchanged)
         var resolvedDiffPath: String?
         func headerPath() -> String {
             if let resolvedDiffPath { return resolvedDiffPath }
-            let found = diffPath?() ?? path
+            let found = diffPath() ?? path
             resolvedDiffPath = found
             return found
         }
@@ -102,7 +102,7 @@ public struct FileMigrator: Sendable {
             return result
         }
         let hasATS = !root.appTransportSecurity.isEmpty
-        let target = hasATS ? deploymentTarget ?? projectTarget?() ?? Self.deploymentTarget(declaredIn: root) : nil
+        let target = hasATS ? deploymentTarget ?? projectTarget() ?? Self.deploymentTarget(declaredIn: root) : nil
         result.deploymentTarget = target
         result.hasAppTransportSecurity = hasATS
         let eras = target?.supportedEras ?? OSEra.allCases

@@ -16,9 +16,9 @@ extension Runner {
 
         /// Looked up while the files are processed (in parallel), and only for a file that
         /// holds the ATS dict.
-        var projectTarget: (() -> DeploymentTarget?)? {
+        func projectTarget() -> DeploymentTarget? {
             guard let projects, file.path != "-" else { return nil }
-            return { [path = file.path] in projects.target(forFile: path) }
+            return projects.target(forFile: file.path)
         }
 
         var diffPath: String {

@@ -179,7 +179,7 @@ public final class Runner {
             }
         }
         var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
-                                              diffPath: { job.diffPath }, projectTarget: job.projectTarget)
+                                              diffPath: { job.diffPath }, projectTarget: { job.projectTarget() })
         result.fingerprint = fingerprint
         if write { Self.write(&result, to: file.path) }
         return result
