@@ -8,8 +8,9 @@ MANOUT = .build/man
 
 # On Linux the release binary carries the Swift runtime and Foundation (--static-swift-stdlib): it
 # runs where no Swift toolchain is installed, starts faster and calls into the runtime directly.
-# macOS has the runtime in the OS.
-RELEASE_FLAGS = -c release --product plist-migrate $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
+# STATIC=0 links them dynamically (a toolchain without swift_static). macOS has the runtime in the OS.
+STATIC ?= 1
+RELEASE_FLAGS = -c release --product plist-migrate $(if $(filter 1,$(STATIC)),$(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib))
 
 build:
 	swift build $(RELEASE_FLAGS)
