@@ -51,8 +51,8 @@ public struct FileMigrator: Sendable {
     ///   - parsed: `bytes` already parsed, unedited, for a caller that has the tree (it is edited).
     ///   - projectTarget: without `deploymentTarget`, asked for the project's only once the file
     ///     is known to hold the ATS dict.
-    ///   - diffPath: the path diff headers name (`path` when it gives none), asked for only once a pass
-    ///     changed the file.
+    ///   - diffPath: the path diff headers name (`path` when it gives none), asked for only once
+    ///     a pass changed the file.
     ///   - gateOnly: for a caller that asks only which passes run and which are held back
     ///     (lint): no diffs are made and the output gets no write check, so the result's output
     ///     must not be written or shown.
