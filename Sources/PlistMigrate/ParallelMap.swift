@@ -91,7 +91,7 @@ private final class OrderedResults<Result>: @unchecked Sendable {
     private var consumerTarget: Int?
     private var workersWaiting = 0
     private let count: Int
-    private let condition = NSCondition()
+    private let condition = Monitor()
 
     /// How many results the consumer waits for at once (fewer at the end).
     private static var run: Int { 32 }
