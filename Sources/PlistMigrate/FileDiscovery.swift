@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import PlistDOM
 
 /// A file to process, and whether the user named it (errors) or a walk found it (skips).
@@ -39,14 +40,7 @@ public struct FileDiscovery: Sendable {
     }
 
     /// Also returns the leftover temp files of an interrupted `--write` found on the way.
-    ///
-    /// `onWalked` is told of each wanted file a walk finds as soon as its directory is listed
-    /// (and its facts recorded), on the calling thread, so a caller can start on the files while
-    /// the walk goes on; with it, the walk uses the calling thread only. Files from a git
-    /// listing or named on the command line are not told; the returned list has every file.
-    public func discoverAll(
-        _ paths: [String], onWalked: ((DiscoveredFile) -> Void)? = nil
-    ) -> (files: [DiscoveredFile], errors: [(String, FileError)], temporaryFiles: [String]) {
+    public func discoverAll(_ paths: [String]) -> (files: [DiscoveredFile], errors: [(String, FileError)], temporaryFiles: [String]) {
         var files: [DiscoveredFile] = []
         var errors: [(String, FileError)] = []
         var temporaryFiles: [String] = []
@@ -65,13 +59,8 @@ public struct FileDiscovery: Sendable {
                 errors.append((PathBytes.display(path), FileError("is a directory, not a plist file")))
             } else if info.st_mode & S_IFMT == S_IFDIR {
                 let join = { (relative: String) in path == "." ? relative : path + "/" + relative }
-                let listed = onWalked.map { hook in
-                    { (relatives: ArraySlice<String>) in
-                        for relative in relatives where isWanted(relative) { hook(DiscoveredFile(path: join(relative), explicit: false)) }
-                    }
-                }
                 let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil)
-                    ?? Self.walk(raw, recordingInto: directories, jobs: onWalked == nil ? jobs : 1, listed: listed)
+                    ?? Self.walk(raw, recordingInto: directories, jobs: jobs)
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) { temporaryFiles.append(join(relative)) }
                 for relative in found where isWanted(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false)) }
             } else {
@@ -174,43 +163,40 @@ public struct FileDiscovery: Sendable {
 
     /// Every non-symlink, non-directory entry below `directory`, relative, skipping the
     /// skipped directories. Directories are opened relative to their parent's descriptor, so
-    /// the kernel never resolves a full path again.
-    static func walk(
-        _ directory: String, recordingInto facts: DirectoryFacts? = nil, jobs: Int = 1, listed: Listed? = nil
-    ) -> [String] {
+    /// the kernel never resolves a full path again. With `jobs` above 1 the walk runs on that
+    /// many threads, each directory a task any of them takes, and the files come out in no
+    /// particular order (callers sort them).
+    static func walk(_ directory: String, recordingInto facts: DirectoryFacts? = nil, jobs: Int = 1) -> [String] {
         let fd = open(PathBytes.c(directory), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        var found: [String] = []
+        guard fd >= 0, let root = OpenDirectory(descriptor: fd) else { return [] }
         var recording: (DirectoryFacts, String)?
         if let facts {
             let absolute = FileIO.absolute(directory)
             recording = (facts, absolute == "/" ? "" : absolute)
         }
-        walk(descriptor: fd, prefix: "", into: &found, recording: recording, jobs: jobs, listed: listed)
+        if jobs > 1 { return SharedWalk(recording: recording).run(from: root, jobs: jobs) }
+        var found: [String] = []
+        walk(root, prefix: "", into: &found, recording: recording)
         return found
     }
 
-    /// Told the files of each directory the walk lists (relative paths), once its facts are recorded.
-    typealias Listed = (ArraySlice<String>) -> Void
-
-    /// Takes ownership of `descriptor`. With `recording`, tells the directory facts what each
-    /// listed directory holds (`.git`, a config, projects), so later look-ups read nothing.
-    /// With `jobs` above 1, the first level with several subdirectories has them walked on
-    /// that many threads; the files come out in the same order either way. `listed`, if any,
-    /// is told of each directory's files; it needs `jobs` to be 1.
-    private static func walk(
-        descriptor: Int32, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?, jobs: Int = 1,
-        listed: Listed? = nil
-    ) {
-        guard let handle = fdopendir(descriptor) else {
-            close(descriptor)
-            return
+    private static func walk(_ directory: OpenDirectory, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?) {
+        for name in list(directory, prefix: prefix, into: &found, recording: recording) {
+            if let child = OpenDirectory(named: name, in: directory) {
+                walk(child, prefix: prefix + name + "/", into: &found, recording: recording)
+            }
         }
-        defer { closedir(handle) }
+    }
+
+    /// Lists one directory: its files go to `found` (after `prefix`, the directory's relative
+    /// path and a `/`) and, with `recording`, what it holds (`.git`, a config, projects) to the
+    /// directory facts, so later look-ups read nothing. Returns the subdirectories to walk.
+    fileprivate static func list(
+        _ directory: OpenDirectory, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?
+    ) -> [String] {
         var directories: [String] = []
         var notable: [String] = []
-        let firstFile = found.count
-        while let entry = readdir(handle) {
+        while let entry = readdir(directory.handle) {
             let name = PathBytes.name(of: entry)
             if name == "." || name == ".." { continue }
             if recording != nil, DirectoryFacts.isNotable(name) { notable.append(name) }
@@ -219,7 +205,8 @@ public struct FileDiscovery: Sendable {
             case Int32(DT_LNK): continue
             case Int32(DT_UNKNOWN):
                 var info = stat()
-                guard fstatat(dirfd(handle), PathBytes.c(name), &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFLNK
+                guard fstatat(dirfd(directory.handle), PathBytes.c(name), &info, AT_SYMLINK_NOFOLLOW) == 0,
+                    info.st_mode & S_IFMT != S_IFLNK
                 else { continue }
                 if info.st_mode & S_IFMT == S_IFDIR { directories.append(name) } else { found.append(prefix + name) }
             default: found.append(prefix + name)
@@ -229,22 +216,113 @@ public struct FileDiscovery: Sendable {
             // `prefix` ends with `/`, one byte.
             facts.record(prefix.isEmpty ? base : base + "/" + String(decoding: prefix.utf8.dropLast(), as: UTF8.self), names: notable)
         }
-        if let listed, found.count > firstFile { listed(found[firstFile...]) }
-        let wanted = directories.filter { !skippedDirectories.contains($0) }
-        let parent = dirfd(handle)
-        @Sendable func subtree(_ name: String, jobs: Int, listed: Listed?) -> [String] {
-            var files: [String] = []
-            let child = openat(parent, PathBytes.c(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if child >= 0 {
-                walk(descriptor: child, prefix: prefix + name + "/", into: &files, recording: recording, jobs: jobs, listed: listed)
+        return directories.filter { !skippedDirectories.contains($0) }
+    }
+}
+
+#if canImport(Darwin)
+private typealias DirectoryHandle = UnsafeMutablePointer<DIR>
+#else
+private typealias DirectoryHandle = OpaquePointer
+#endif
+
+/// A directory being walked, kept open while any of its subdirectories waits to be opened
+/// relative to it; closed when the last reference goes.
+private final class OpenDirectory: @unchecked Sendable {
+    let handle: DirectoryHandle
+
+    /// Takes ownership of `descriptor`.
+    init?(descriptor: Int32) {
+        guard let handle = fdopendir(descriptor) else {
+            close(descriptor)
+            return nil
+        }
+        self.handle = handle
+    }
+
+    /// The subdirectory `name` of `parent`; `nil` if it cannot be opened or is (now) a link.
+    convenience init?(named name: String, in parent: OpenDirectory) {
+        let fd = openat(dirfd(parent.handle), PathBytes.c(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        self.init(descriptor: fd)
+    }
+
+    deinit { closedir(handle) }
+}
+
+/// A walk on several threads: every directory still to list is a task that any thread takes,
+/// so all of them stay busy whatever the tree's shape (nearly all of it under one
+/// subdirectory included). Tasks are taken last in, first out, so only the directories along
+/// the threads' current paths stay open.
+private final class SharedWalk: @unchecked Sendable {
+    private struct Task {
+        var parent: OpenDirectory
+        var name: String
+        /// The directory's relative path and a `/`.
+        var prefix: String
+    }
+
+    private let recording: (DirectoryFacts, String)?
+    private let monitor = Monitor()
+    // Under `monitor`.
+    @exclusivity(unchecked) private var tasks: [Task] = []
+    /// Threads listing a directory now (they may add tasks).
+    @exclusivity(unchecked) private var busy = 0
+    @exclusivity(unchecked) private var found: [String] = []
+
+    init(recording: (DirectoryFacts, String)?) {
+        self.recording = recording
+    }
+
+    func run(from root: OpenDirectory, jobs: Int) -> [String] {
+        var rootFiles: [String] = []
+        // Reversed, so that the first is taken first.
+        tasks = FileDiscovery.list(root, prefix: "", into: &rootFiles, recording: recording).reversed().map {
+            Task(parent: root, name: $0, prefix: $0 + "/")
+        }
+        let group = DispatchGroup()
+        for _ in 1..<jobs {
+            DispatchQueue.global().async(group: group) { self.work() }
+        }
+        work()
+        group.wait()
+        return rootFiles + found
+    }
+
+    private func work() {
+        var files: [String] = []
+        var added: [Task] = []
+        var listing = false
+        while let task = next(adding: &added, afterListing: listing) {
+            listing = true
+            guard let directory = OpenDirectory(named: task.name, in: task.parent) else { continue }
+            for name in FileDiscovery.list(directory, prefix: task.prefix, into: &files, recording: recording).reversed() {
+                added.append(Task(parent: directory, name: name, prefix: task.prefix + name + "/"))
             }
-            return files
         }
-        if jobs > 1, wanted.count > 1 {
-            for files in parallelMap(count: wanted.count, jobs: jobs, { subtree(wanted[$0], jobs: 1, listed: nil) }) { found += files }
-        } else {
-            for name in wanted { found += subtree(name, jobs: jobs, listed: listed) }
+        monitor.withLock { found += files }
+    }
+
+    /// Adds the tasks the last listing found, then takes the next task; waits while there is
+    /// none but another thread may still add some; `nil` once every directory is listed.
+    private func next(adding added: inout [Task], afterListing listing: Bool) -> Task? {
+        monitor.lock()
+        defer { monitor.unlock() }
+        if listing { busy -= 1 }
+        if !added.isEmpty {
+            tasks += added
+            added.removeAll(keepingCapacity: true)
+            monitor.broadcast()
         }
+        while tasks.isEmpty {
+            if busy == 0 {
+                monitor.broadcast()
+                return nil
+            }
+            monitor.wait()
+        }
+        busy += 1
+        return tasks.removeLast()
     }
 }
 

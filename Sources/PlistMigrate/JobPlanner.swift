@@ -26,9 +26,8 @@ extension Runner {
         }
     }
 
-    /// Pairs each file with the plan its nearest config and the command line give it. The same
-    /// file always gets the same job, whether planned while the walk goes on or after it. Used
-    /// by one thread.
+    /// Pairs each file with the plan its nearest config and the command line give it. Used by
+    /// one thread.
     final class JobPlanner {
         private let options: RunOptions
         private let resolver: ConfigResolver

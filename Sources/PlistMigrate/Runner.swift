@@ -51,20 +51,7 @@ public final class Runner {
         discovery.directories = directories
         discovery.jobs = options.jobs
         let planner = JobPlanner(options: options, directories: directories)
-        // With several jobs, the spare threads migrate walked files (no write) while the walk
-        // goes on; the ordered phase below takes those results.
-        let early = options.jobs > 1 ? Self.earlyStart(threads: options.jobs - 1) : nil
-        defer {
-            early?.close()
-            early?.waitForThreads()
-        }
-        let shard = options.shard
-        var (files, missing, temporaryFiles) = discovery.discoverAll(options.paths, onWalked: early.map { early in
-            { file in
-                guard shard?.contains(file.path) ?? true, case .success(let job?) = planner.job(for: file) else { return }
-                early.offer(job, key: file.path)
-            }
-        })
+        var (files, missing, temporaryFiles) = discovery.discoverAll(options.paths)
         if options.write {
             for temp in temporaryFiles { FileIO.removeStaleTemporaryFile(temp) }
         }
@@ -98,17 +85,11 @@ public final class Runner {
         // shown) once per batch of files.
         let write = options.write
         let stdinBytes = jobs.contains { $0.file.path == "-" } ? readStandardInput() : []
-        // What the spare threads have not begun by now is done in order with the rest.
-        early?.close()
         parallelForEach(count: jobs.count, jobs: options.jobs, window: Self.batchSize) { index in
             let job = jobs[index]
-            guard !job.file.explicit, var result = early?.take(job.file.path) else {
-                var result = Self.processOne(job, write: write, stdin: stdinBytes)
-                // Freed by the thread that read them, not by the one that prints.
-                if job.file.path != "-" { Self.dropUnusedBytes(&result) }
-                return result
-            }
-            if write { Self.write(&result, to: job.file.path) }
+            var result = Self.processOne(job, write: write, stdin: stdinBytes)
+            // Freed by the thread that read them, not by the one that prints.
+            if job.file.path != "-" { Self.dropUnusedBytes(&result) }
             return result
         } consume: { index, result in
             emit(result)
@@ -135,17 +116,6 @@ public final class Runner {
         guard options.progress, total > 200 else { return }
         sink.standardError(done < total ? "\r\(done)/\(total) files" : "\r\u{1B}[K")
         progressShown = done < total
-    }
-
-    /// Migrates walked files on `threads` spare threads, at most `EarlyStart`'s budget ahead.
-    private static func earlyStart(threads: Int) -> EarlyStart<Job, FileResult> {
-        EarlyStart(threads: threads) { job in
-            var result = processOne(job, write: false, stdin: [])
-            dropUnusedBytes(&result)
-            return result
-        } cost: { result in
-            result.original.count + result.output.count + 256
-        }
     }
 
     /// Only a changed file's bytes are used after its migration (by a patch or a write).

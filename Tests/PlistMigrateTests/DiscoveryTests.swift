@@ -157,9 +157,9 @@ extension DiscoveryTests {
     }
 }
 
-/// With several jobs, spare threads migrate walked files while the walk goes on; what they did
-/// must be exactly what the ordered run would have done, and nothing may be written before
-/// every config is known to be valid.
+/// With several jobs, the walk and the files' work run on several threads; what they do must be
+/// exactly what one thread does, and nothing may be written before every config is known to
+/// be valid.
 extension DiscoveryTests {
     /// File `index` of a mixed tree is a copy of this fixture.
     static func mixedSource(_ index: Int) -> String {
@@ -213,7 +213,7 @@ extension DiscoveryTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for index in 0..<240 { _ = try copyFixture(Self.mixedSource(index), to: dir, as: "B\(index)/Info.plist") }
-        // One config for every file: whichever files the spare threads take, they need it.
+        // One config for every file: whichever thread lints a file, it needs the config.
         let config = #"{ "exclude": ["B1*/**"], "lint": { "disable": ["ATS001", "L005"], "severity": { "ATS004": "note" } } }"#
         try Data(config.utf8).write(to: dir.appendingPathComponent(".plist-migrate.json"))
         for format in ["text", "json"] {

@@ -118,22 +118,3 @@ import Glibc
         }
     }
 }
-
-/// The walk gives the same files in the same order on one thread or several.
-@Suite struct ParallelWalkTests {
-    @Test func walkingOnThreadsFindsTheSameFilesInTheSameOrder() throws {
-        let root = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
-        for path in ["a/Info.plist", "a/b/c/d.plist", "b-c/x.plist", "b/y.plist", "c/.git/z.plist", "c/node_modules/n.plist",
-                     "top.plist", "only/one/level/deep.plist", "e/f.txt", "e/g/h/i/j.plist"] {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data("x".utf8).write(to: url)
-        }
-        let serial = FileDiscovery.walk(root.path)
-        #expect(serial.count >= 8)
-        for jobs in [2, 3, 8] {
-            #expect(FileDiscovery.walk(root.path, jobs: jobs) == serial)
-        }
-    }
-}

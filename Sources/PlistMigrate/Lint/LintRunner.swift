@@ -91,22 +91,7 @@ public struct LintRunner {
         let projects = ProjectDeploymentTargets(directories: directories)
         let configs = ConfigResolver(directories: directories)
         let minimumOS = minimumOS
-        // With several jobs, the spare threads lint walked files while the walk goes on.
-        let early = jobs > 1 ? EarlyStart<WorkItem, ([Finding], Bool)>(threads: jobs - 1) { item in
-            Self.lint(item.file, display: item.display, config: item.config, stdin: [], minimumOS: minimumOS, projects: projects)
-        } cost: { findings, _ in
-            findings.count * 256 + 64
-        } : nil
-        defer {
-            early?.close()
-            early?.waitForThreads()
-        }
-        let (files, missing, _) = discovery.discoverAll(paths, onWalked: early.map { early in
-            { file in
-                guard case .success(let item?) = workItem(for: file, configs: configs) else { return }
-                early.offer(item, key: file.path)
-            }
-        })
+        let (files, missing, _) = discovery.discoverAll(paths)
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
         for (path, error) in missing {
@@ -127,10 +112,8 @@ public struct LintRunner {
         }
         let stdin = work.contains { $0.file.path == "-" } ? readStandardInput() : []
         let items = work
-        early?.close()
         let perFile = parallelMap(count: items.count, jobs: jobs) { index in
             let item = items[index]
-            if !item.file.explicit, let done = early?.take(item.file.path) { return done }
             return Self.lint(item.file, display: item.display, config: item.config, stdin: stdin, minimumOS: minimumOS,
                              projects: projects)
         }
