@@ -38,8 +38,15 @@ final class DirectoryFacts: @unchecked Sendable {
 
     /// Records what a walk saw in `directory` (absolute), so no look-up reads it again.
     func record(_ directory: String, names: [String]) {
-        let facts = Self.facts(from: names, looksForConfig: looksForConfig)
-        lock.withLock { cache[directory] = facts }
+        record([(directory, names)])
+    }
+
+    /// Records what a walk saw in each directory (absolute), under one lock.
+    func record(_ listed: [(directory: String, names: [String])]) {
+        let facts = listed.map { Self.facts(from: $0.names, looksForConfig: looksForConfig) }
+        lock.withLock {
+            for (index, entry) in listed.enumerated() { cache[entry.directory] = facts[index] }
+        }
     }
 
     /// Whether an entry's name is one the facts record.

@@ -176,30 +176,32 @@ public struct FileDiscovery: Sendable {
         }
         if jobs > 1 { return SharedWalk(recording: recording).run(from: root, jobs: jobs) }
         var found: [String] = []
-        walk(root, prefix: "", into: &found, recording: recording)
+        var listed = ListedDirectories(recording)
+        walk(root, prefix: "", into: &found, listed: &listed)
+        listed.record()
         return found
     }
 
-    private static func walk(_ directory: OpenDirectory, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?) {
-        for name in list(directory, prefix: prefix, into: &found, recording: recording) {
+    private static func walk(_ directory: OpenDirectory, prefix: String, into found: inout [String], listed: inout ListedDirectories) {
+        for name in list(directory, prefix: prefix, into: &found, listed: &listed) {
             if let child = OpenDirectory(named: name, in: directory) {
-                walk(child, prefix: prefix + name + "/", into: &found, recording: recording)
+                walk(child, prefix: prefix + name + "/", into: &found, listed: &listed)
             }
         }
     }
 
     /// Lists one directory: its files go to `found` (after `prefix`, the directory's relative
-    /// path and a `/`) and, with `recording`, what it holds (`.git`, a config, projects) to the
-    /// directory facts, so later look-ups read nothing. Returns the subdirectories to walk.
+    /// path and a `/`) and what it holds (`.git`, a config, projects) to `listed`. Returns the
+    /// subdirectories to walk.
     fileprivate static func list(
-        _ directory: OpenDirectory, prefix: String, into found: inout [String], recording: (DirectoryFacts, String)?
+        _ directory: OpenDirectory, prefix: String, into found: inout [String], listed: inout ListedDirectories
     ) -> [String] {
         var directories: [String] = []
         var notable: [String] = []
         while let entry = readdir(directory.handle) {
             let name = PathBytes.name(of: entry)
             if name == "." || name == ".." { continue }
-            if recording != nil, DirectoryFacts.isNotable(name) { notable.append(name) }
+            if listed.records, DirectoryFacts.isNotable(name) { notable.append(name) }
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR): directories.append(name)
             case Int32(DT_LNK): continue
@@ -212,11 +214,34 @@ public struct FileDiscovery: Sendable {
             default: found.append(prefix + name)
             }
         }
-        if let (facts, base) = recording {
-            // `prefix` ends with `/`, one byte.
-            facts.record(prefix.isEmpty ? base : base + "/" + String(decoding: prefix.utf8.dropLast(), as: UTF8.self), names: notable)
-        }
+        listed.add(prefix: prefix, names: notable)
         return directories.filter { !skippedDirectories.contains($0) }
+    }
+}
+
+/// What a walk saw in the directories it listed, told to the directory facts in one go once
+/// the walk is over (nothing looks them up before), so walking threads do not meet on the
+/// facts' lock for every directory; then no look-up reads those directories again.
+private struct ListedDirectories {
+    private let recording: (facts: DirectoryFacts, base: String)?
+    private var seen: [(directory: String, names: [String])] = []
+
+    init(_ recording: (DirectoryFacts, String)?) {
+        self.recording = recording
+    }
+
+    var records: Bool { recording != nil }
+
+    /// The directory at `prefix` (its relative path and a `/`, or empty for the walk's root) holds `names`.
+    mutating func add(prefix: String, names: [String]) {
+        guard let base = recording?.base else { return }
+        // `prefix` ends with `/`, one byte.
+        seen.append((prefix.isEmpty ? base : base + "/" + String(decoding: prefix.utf8.dropLast(), as: UTF8.self), names))
+    }
+
+    mutating func record() {
+        recording?.facts.record(seen)
+        seen = []
     }
 }
 
@@ -276,10 +301,12 @@ private final class SharedWalk: @unchecked Sendable {
 
     func run(from root: OpenDirectory, jobs: Int) -> [String] {
         var rootFiles: [String] = []
+        var listed = ListedDirectories(recording)
         // Reversed, so that the first is taken first.
-        tasks = FileDiscovery.list(root, prefix: "", into: &rootFiles, recording: recording).reversed().map {
+        tasks = FileDiscovery.list(root, prefix: "", into: &rootFiles, listed: &listed).reversed().map {
             Task(parent: root, name: $0, prefix: $0 + "/")
         }
+        listed.record()
         let group = DispatchGroup()
         for _ in 1..<jobs {
             DispatchQueue.global().async(group: group) { self.work() }
@@ -291,15 +318,17 @@ private final class SharedWalk: @unchecked Sendable {
 
     private func work() {
         var files: [String] = []
+        var listed = ListedDirectories(recording)
         var added: [Task] = []
         var listing = false
         while let task = next(adding: &added, afterListing: listing) {
             listing = true
             guard let directory = OpenDirectory(named: task.name, in: task.parent) else { continue }
-            for name in FileDiscovery.list(directory, prefix: task.prefix, into: &files, recording: recording).reversed() {
+            for name in FileDiscovery.list(directory, prefix: task.prefix, into: &files, listed: &listed).reversed() {
                 added.append(Task(parent: directory, name: name, prefix: task.prefix + name + "/"))
             }
         }
+        listed.record()
         monitor.withLock { found += files }
     }
 
