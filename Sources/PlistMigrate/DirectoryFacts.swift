@@ -36,12 +36,8 @@ final class DirectoryFacts: @unchecked Sendable {
         return facts
     }
 
-    /// Records what a walk saw in `directory` (absolute), so no look-up reads it again.
-    func record(_ directory: String, names: [String]) {
-        record([(directory, names)])
-    }
-
-    /// Records what a walk saw in each directory (absolute), under one lock.
+    /// Records what a walk saw in each directory (absolute), under one lock, so no look-up
+    /// reads those directories again.
     func record(_ listed: [(directory: String, names: [String])]) {
         let facts = listed.map { Self.facts(from: $0.names, looksForConfig: looksForConfig) }
         lock.withLock {

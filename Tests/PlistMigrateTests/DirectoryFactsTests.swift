@@ -33,7 +33,7 @@ import Testing
             #expect(read.hasConfig == looksForConfig, "\(path)")
             #expect(read.projects == (path == parent ? ["App.xcodeproj"] : []), "\(path)")
             let walked = DirectoryFacts(looksForConfig: looksForConfig)
-            walked.record(path, names: try FileManager.default.contentsOfDirectory(atPath: path))
+            walked.record([(path, try FileManager.default.contentsOfDirectory(atPath: path))])
             let recorded = walked.facts(of: path)
             #expect((recorded.hasGit, recorded.hasConfig, recorded.projects) == (read.hasGit, read.hasConfig, read.projects), "\(path)")
         }
