@@ -59,7 +59,10 @@ public struct FileDiscovery: Sendable {
                 errors.append((PathBytes.display(path), FileError("is a directory, not a plist file")))
             } else if info.st_mode & S_IFMT == S_IFDIR {
                 let join = { (relative: String) in path == "." ? relative : path + "/" + relative }
-                let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw) : nil)
+                // A listing names every file the repository has: only those a name could keep
+                // are looked at on disk.
+                let named = { (relative: String) in relative.hasSuffix(FileIO.tempMarker) || isWanted(relative) }
+                let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw, keeping: named) : nil)
                     ?? Self.walk(raw, recordingInto: directories, jobs: jobs)
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) { temporaryFiles.append(join(relative)) }
                 for relative in found where isWanted(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false)) }
@@ -145,8 +148,10 @@ public struct FileDiscovery: Sendable {
         }
     }
 
-    /// Regular files below `directory` (relative paths), via git; `nil` outside a work tree.
-    static func gitListing(_ directory: String) -> [String]? {
+    /// Regular files below `directory` (relative paths) that `keeping` keeps, via git; `nil`
+    /// outside a work tree. Only the kept ones are looked at on disk (links and directories,
+    /// such as submodules, are left out).
+    static func gitListing(_ directory: String, keeping: (String) -> Bool) -> [String]? {
         guard let output = Subprocess.run(
             "git", ["-C", directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."])
         else { return nil }
@@ -154,7 +159,7 @@ public struct FileDiscovery: Sendable {
         return output.split(separator: 0).compactMap { raw in
             let relative = PathBytes.string(raw)
             var info = stat()
-            guard seen.insert(relative).inserted, lstat(PathBytes.c(directory + "/" + relative), &info) == 0,
+            guard keeping(relative), seen.insert(relative).inserted, lstat(PathBytes.c(directory + "/" + relative), &info) == 0,
                 info.st_mode & S_IFMT != S_IFLNK, info.st_mode & S_IFMT != S_IFDIR
             else { return nil }
             return relative
