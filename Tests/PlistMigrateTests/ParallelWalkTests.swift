@@ -75,8 +75,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
         for jobs in [1, 2, 5] { #expect(FileDiscovery.walk(root.path, jobs: jobs).count == 200) }
-        // Other suites run at the same time and open files too: allow for a few of theirs.
+        // Each walk opens 407 directories, so a leak leaves hundreds open; other suites run at
+        // the same time and hold a few descriptors (pipes to the tool) too.
         let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        #expect(after < before + 20, "\(after - before) more descriptors open")
+        #expect(after < before + 100, "\(after - before) more descriptors open")
     }
 }
