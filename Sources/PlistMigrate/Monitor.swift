@@ -36,7 +36,6 @@ final class Monitor: @unchecked Sendable {
 
     /// Releases the lock until signalled, then holds it again (call with the lock held).
     func wait() { pthread_cond_wait(condition, mutex) }
-    func signal() { pthread_cond_signal(condition) }
     func broadcast() { pthread_cond_broadcast(condition) }
 
     func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
