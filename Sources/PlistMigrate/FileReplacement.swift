@@ -27,10 +27,22 @@ extension FileIO {
     /// 4. On Linux a read lease on the file, taken before the temp file is written, catches any
     ///    process that opens it for writing meanwhile. The new file is swapped in atomically
     ///    (`RENAME_EXCHANGE`), so that if a writer opens the original during the swap, the
-    ///    original is swapped back and that writer's bytes land in the file.
+    ///    original is swapped back and that writer's bytes land in the file. What the swap took
+    ///    out must be the very file that was read (the inode of the watched descriptor): a program
+    ///    that renamed its own version over the path meanwhile (editors, `sed -i`, Xcode) breaks
+    ///    no lease, so its file is swapped back in place and ours dropped.
     @discardableResult
     public static func replace(
         _ path: String, with bytes: [UInt8], expected: FileFingerprint, original: [UInt8]
+    ) throws(FileError) -> ReplaceOutcome {
+        try replace(path, with: bytes, expected: expected, original: original, beforeSwap: {})
+    }
+
+    /// `beforeSwap` runs between the last-moment check and the swap: tests use it to be another
+    /// program acting in that window, deterministically.
+    @discardableResult
+    static func replace(
+        _ path: String, with bytes: [UInt8], expected: FileFingerprint, original: [UInt8], beforeSwap: () -> Void
     ) throws(FileError) -> ReplaceOutcome {
         guard let resolved = realpath(PathBytes.c(path), nil) else {
             throw FileError("cannot resolve path: \(openFailureText(path))")
@@ -72,14 +84,26 @@ extension FileIO {
         guard lastPrint == expected, last == original, !watch.writerArrived else {
             throw FileError("changed on disk while it was being rewritten; not overwritten")
         }
-        if watch.isLeased, let exchanged = exchange(temp, target) {
+        beforeSwap()
+        if let exchanged = exchange(temp, target) {
             guard exchanged == 0 else { throw FileError("cannot replace: \(errnoText())") }
             // The original now sits under the temp name, where the deferred unlink removes it
-            // unless a writer opened it during the swap: then it goes back in place, that
-            // writer's bytes land in the file, and our version is dropped.
-            if watch.writerArrived, exchange(temp, target) == 0 {
+            // unless a writer opened it during the swap, or it is not the file read at all
+            // (another program renamed its version over the path): then it goes back in place,
+            // that program's bytes stay in the file, and our version is dropped.
+            let swappedOutWasRead = isSameFile(temp, as: watch.descriptor)
+            if watch.writerArrived || !swappedOutWasRead {
+                guard exchange(temp, target) == 0 else {
+                    renamed = true  // the other version is under the temp name: keep it
+                    throw FileError("changed on disk while being replaced, and cannot be swapped back (\(errnoText())); "
+                        + "the other version is kept as \(PathBytes.display(temp))")
+                }
                 syncDirectory(directory)
-                throw FileError("opened for writing by another process while being replaced; not overwritten")
+                // Another run that swapped in exactly our result is no conflict.
+                if !swappedOutWasRead, !watch.writerArrived, (try? load(target))?.bytes == bytes { return .alreadyCurrent }
+                throw FileError(swappedOutWasRead
+                    ? "opened for writing by another process while being replaced; not overwritten"
+                    : "replaced on disk by another program while being rewritten; not overwritten")
             }
         } else {
             guard rename(PathBytes.c(temp), PathBytes.c(target)) == 0 else { throw FileError("cannot replace: \(errnoText())") }
@@ -108,6 +132,13 @@ extension FileIO {
         #else
         return nil
         #endif
+    }
+
+    /// Whether `path` names the file open as `descriptor` (same device and inode).
+    private static func isSameFile(_ path: String, as descriptor: Int32) -> Bool {
+        var named = stat(), open = stat()
+        guard lstat(PathBytes.c(path), &named) == 0, fstat(descriptor, &open) == 0 else { return false }
+        return named.st_dev == open.st_dev && named.st_ino == open.st_ino
     }
 
     /// The file now at `path`. A file renamed away between its `open` and `fstat` (another run

@@ -184,3 +184,57 @@ import PlistDOM
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == Self.input + Array("<!-- edited meanwhile -->\n".utf8))
     }
 }
+
+/// Another program that replaces the file by renaming its own version over it (editors,
+/// `sed -i`, Xcode) in the last moment before the swap breaks no lease: the swap must notice
+/// that what it took out is not the file read, and put that program's version back (issue #30 §1).
+@Suite struct RenameRaceTests {
+    static let input = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>CFBundleName</key>
+        \t<string>Demo</string>
+        </dict>
+        </plist>
+
+        """.utf8)
+
+    @Test func aVersionRenamedOverThePathBeforeTheSwapIsKept() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("Info.plist").path
+        try Data(Self.input).write(to: URL(fileURLWithPath: path))
+        let (bytes, fingerprint) = try FileIO.load(path)
+        let edited = Array(String(decoding: Self.input, as: UTF8.self).replacingOccurrences(of: "Demo", with: "Edited").utf8)
+        let migrated = Array(String(decoding: Self.input, as: UTF8.self).replacingOccurrences(of: "Demo", with: "Migrated").utf8)
+        let sideFile = dir.appendingPathComponent("t").path
+        var thrown: FileError?
+        do {
+            try FileIO.replace(path, with: migrated, expected: fingerprint, original: bytes) {
+                // `sed … > t && mv t Info.plist`, exactly in the window.
+                FileManager.default.createFile(atPath: sideFile, contents: Data(edited))
+                rename(sideFile, path)
+            }
+        } catch {
+            thrown = error
+        }
+        #expect(thrown?.message.contains("replaced on disk by another program") == true, "\(String(describing: thrown))")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == edited)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "Info.plist" }
+        #expect(leftovers.isEmpty, "temp files left: \(leftovers)")
+    }
+
+    @Test func withoutAnotherProgramTheSwapGoesThrough() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("Info.plist").path
+        try Data(Self.input).write(to: URL(fileURLWithPath: path))
+        let (bytes, fingerprint) = try FileIO.load(path)
+        let migrated = Array(String(decoding: Self.input, as: UTF8.self).replacingOccurrences(of: "Demo", with: "Migrated").utf8)
+        var hookRan = false
+        let outcome = try FileIO.replace(path, with: migrated, expected: fingerprint, original: bytes) { hookRan = true }
+        #expect(hookRan && outcome == .replaced)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == migrated)
+    }
+}
