@@ -64,11 +64,21 @@ extension Migration {
     /// The root keys `edit` touches that this pass does not declare (a root-array edit: `":"`).
     public func undeclaredRootKeys(_ edit: PlannedEdit) -> [String] {
         guard let declared = rootKeys else { return [] }
+        return edit.rootKeys(outside: Set(declared))
+    }
+
+    /// `ATS001 third-party-exception-keys (spelling)`
+    public var label: String { "\(id) \(name) (\(impact.rawValue))" }
+}
+
+extension PlannedEdit {
+    /// The root keys this edit touches that are not in `declared` (a root-array edit: `":"`).
+    public func rootKeys(outside declared: Set<String>) -> [String] {
         let touched: [String]
-        if let first = edit.container.first {
+        if let first = container.first {
             touched = [first.key ?? ":"]
         } else {
-            touched = switch edit {
+            touched = switch self {
             case .rename(_, let from, let to): [from, to]
             case .remove(_, let key), .insert(_, let key, _), .replace(_, let key, _): [key]
             case .removeItem, .insertItem, .replaceItem: [":"]
@@ -76,7 +86,4 @@ extension Migration {
         }
         return touched.filter { !declared.contains($0) }
     }
-
-    /// `ATS001 third-party-exception-keys (spelling)`
-    public var label: String { "\(id) \(name) (\(impact.rawValue))" }
 }

@@ -14,6 +14,9 @@ public struct RecipePass: Migration, Hashable {
     public let steps: [RecipeStep]
     /// The recipe file it was read from, as given.
     public let source: String
+    /// The root keys its paths start with (and where a move or a root rename leads); `nil`
+    /// when a path starts with a wildcard. Worked out once: every edit is checked against it.
+    public let rootKeys: [String]?
 
     public init(id: String, version: Int, name: String, title: String, rationale: String, impact: Impact,
                 steps: [RecipeStep], source: String) {
@@ -25,6 +28,7 @@ public struct RecipePass: Migration, Hashable {
         self.impact = impact
         self.steps = steps
         self.source = source
+        self.rootKeys = Self.rootKeys(of: steps)
     }
 
     /// Equal when everything but the file it came from is: one recipe named twice (by a config
@@ -49,10 +53,9 @@ public struct RecipePass: Migration, Hashable {
         }
     }
 
-    /// The root keys its paths start with (and where a move or a root rename leads); `nil`
-    /// when a path starts with a wildcard.
-    public var rootKeys: [String]? {
+    private static func rootKeys(of steps: [RecipeStep]) -> [String]? {
         var keys: [String] = []
+        var seen: Set<String> = []
         for step in steps {
             var starts = [step.path.components.first]
             switch step.action {
@@ -62,7 +65,7 @@ public struct RecipePass: Migration, Hashable {
             }
             for start in starts {
                 guard case .key(let key)? = start else { return nil }
-                if !keys.contains(key) { keys.append(key) }
+                if seen.insert(key).inserted { keys.append(key) }
             }
         }
         return keys

@@ -43,7 +43,7 @@ public struct RecipeStep: Hashable, Sendable {
     private func apply(_ last: RecipePath.Component, inDict dict: PlistElement, _ session: MigrationSession) {
         switch last {
         case .key(let key):
-            let matching = dict.entries.filter { $0.name == key }
+            let matching = dict.entries(named: [key]).map(\.entry)
             if matching.count > 1 {
                 session.conflict(at: matching[1].key, "duplicate key \"\(key)\" (first at line \(matching[0].key.location?.line ?? 0)); "
                     + "a plist reader keeps the last one; resolve it by hand, the dict is left as it is")
@@ -51,7 +51,7 @@ public struct RecipeStep: Hashable, Sendable {
             }
             guard let entry = matching.first else {
                 if case .set(let value, let when) = action, when != .ifPresent {
-                    session.insert(key: key, value: value, into: dict, after: dict.entries.last)
+                    session.insert(key: key, value: value, into: dict, after: dict.lastEntry)
                 }
                 return
             }
@@ -141,6 +141,6 @@ public struct RecipeStep: Hashable, Sendable {
         }
         let value = NewValue(entry.value)
         session.remove(entry, from: dict)
-        session.insert(key: entry.name, value: value, into: target, after: target.entries.last)
+        session.insert(key: entry.name, value: value, into: target, after: target.lastEntry)
     }
 }

@@ -33,6 +33,13 @@ extension PlistElement {
         forEachPair { key, _, value in body(DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))) }
     }
 
+    /// The last entry of a `<dict>`, found without listing the entries.
+    public var lastEntry: DictEntry? {
+        var last: DictEntry?
+        forEachPair { key, _, value in last = DictEntry(key: PlistElement(document, key), value: PlistElement(document, value)) }
+        return last
+    }
+
     /// The entries of a `<dict>`, in document order (empty for any other element).
     public var entries: [DictEntry] {
         var result: [DictEntry] = []

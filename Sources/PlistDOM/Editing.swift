@@ -72,7 +72,9 @@ extension PlistDocument {
             guard nodes[Int(entry.value.index)].parent == dict.index else { throw .notInThisDict }
         }
         noteEdit()
-        let keyNode = makeNode(MadeElement.key(key), indent: nil)
+        // The key is told its indentation too: an entry inserted after this one copies it.
+        let indent: [UInt8]? = if let entry { indentation(of: entry.key) } else { dict.entries.first.map { indentation(of: $0.key) } }
+        let keyNode = makeNode(MadeElement.key(key), indent: indent)
         let valueNode: Int32
         if let entry {
             valueNode = makeNode(value.made, indent: indentation(of: entry.key))
@@ -276,24 +278,34 @@ extension PlistDocument {
         }
     }
 
+    /// Searched from the end: a new container is filled by appending, so the anchor is nearly
+    /// always its last item, and filling stays linear.
     private func position(of index: Int32, in items: [Item]) -> Int? {
-        items.firstIndex { if case .node(let n) = $0 { n == index } else { false } }
+        items.lastIndex { if case .node(let n) = $0 { n == index } else { false } }
+    }
+
+    /// Changes the items of `home` in place (no copy of the list per insertion).
+    private func modifyItems(of home: Home, _ change: (inout [Item]) -> Void) {
+        switch home {
+        case .splice(let splice): change(&splices[splice].items)
+        case .fragment(let owner): if fragments[owner] != nil { change(&fragments[owner]!.content) }
+        }
     }
 
     private func insertItems(_ added: [Item], after anchor: Int32, homing: [Int32]) {
         guard let home = homes[anchor] else { return }
-        var list = items(of: home)
-        let at = (position(of: anchor, in: list) ?? list.count - 1) + 1
-        list.insert(contentsOf: added, at: at)
-        setItems(list, of: home)
+        modifyItems(of: home) { list in
+            let at = (position(of: anchor, in: list) ?? list.count - 1) + 1
+            list.insert(contentsOf: added, at: at)
+        }
         setHome(home, of: homing)
     }
 
     private func insertItems(_ added: [Item], before anchor: Int32, homing: [Int32]) {
         guard let home = homes[anchor] else { return }
-        var list = items(of: home)
-        list.insert(contentsOf: added, at: position(of: anchor, in: list) ?? 0)
-        setItems(list, of: home)
+        modifyItems(of: home) { list in
+            list.insert(contentsOf: added, at: position(of: anchor, in: list) ?? 0)
+        }
         setHome(home, of: homing)
     }
 
@@ -324,6 +336,7 @@ extension PlistDocument {
         let outer = indentation(ofNode: container)
         let inner = outer + style.indentUnit
         let valueNode = makeNode(value, indent: inner)
+        if let keyNode { indentHints[keyNode] = inner }
         let added = (keyNode.map { [$0] } ?? []) + [valueNode]
         var head: ArraySlice<UInt8> = []
         var tail = ArraySlice(style.lineEnding + outer)

@@ -166,7 +166,9 @@ public struct FileMigrator: Sendable {
                     plannedEdits += session.plannedEdits
                     continue
                 }
-                if let edit = session.plannedEdits.first(where: { !migration.undeclaredRootKeys($0).isEmpty }) {
+                if let declared = migration.rootKeys.map(Set.init),
+                    let edit = session.plannedEdits.first(where: { !$0.rootKeys(outside: declared).isEmpty })
+                {
                     let keys = migration.undeclaredRootKeys(edit).joined(separator: ", ")
                     let declared = (migration.rootKeys ?? []).joined(separator: ", ")
                     return Self.internalError("\(migration.id) edited \(keys), outside the root keys it declares (\(declared))", result)

@@ -78,8 +78,11 @@ enum MyersDiff {
         /// Records the one edit the middle snake of `region` starts or ends with, and returns
         /// the snake (with that edit's step); `nil` when the region is one edit or none.
         mutating func middleSnake(in region: Region) -> Region? {
-            if region.size <= 1 {
-                if region.width == 1 { removed.append(region.left) } else if region.height == 1 { inserted.append(region.top) }
+            // One side empty: the only script removes or inserts it all (a large inserted value
+            // would otherwise cost a search quadratic in its lines).
+            if region.width == 0 || region.height == 0 {
+                removed.append(contentsOf: region.left..<region.right)
+                inserted.append(contentsOf: region.top..<region.bottom)
                 return nil
             }
             forwardX[center + 1] = region.left
