@@ -96,7 +96,8 @@ enum XMLEscaping {
     static func escape(_ text: String) -> [UInt8] {
         let plain = Array(text.utf8)
         // Nearly every key and value needs no escape: copied whole, not byte by byte.
-        guard plain.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+        // A carriage return is written as a reference: XML reads a raw one back as a line feed.
+        guard plain.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == 0x0D })
         else { return plain }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
@@ -105,6 +106,7 @@ enum XMLEscaping {
             case UInt8(ascii: "&"): out += Array("&amp;".utf8)
             case UInt8(ascii: "<"): out += Array("&lt;".utf8)
             case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+            case 0x0D: out += Array("&#13;".utf8)
             default: out.append(byte)
             }
         }

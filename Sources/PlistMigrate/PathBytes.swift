@@ -96,6 +96,18 @@ public enum PathBytes {
         return text
     }
 
+    /// The first byte of `text` (as read by `string(_:)`) that was not part of valid UTF-8, and
+    /// its offset in the original bytes.
+    public static func firstUndecodableByte(in text: String) -> (byte: UInt8, offset: Int)? {
+        guard mayHoldEscapes(text) else { return nil }
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            if isEscaped(scalar) { return (UInt8(scalar.value - base), offset) }
+            offset += UTF8.width(scalar)
+        }
+        return nil
+    }
+
     private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value >= base + 0x80 && scalar.value <= base + 0xFF
     }

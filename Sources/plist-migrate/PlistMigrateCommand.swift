@@ -67,7 +67,7 @@ struct Migrate: ParsableCommand {
     @Option(help: "Output: text (per-pass diffs), json (report), or patch (one git-apply-able patch).")
     var format: RunOptions.Format = .text
 
-    @Option(name: [.short, .long], help: "Files processed in parallel (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files processed in parallel (default: the number of cores).")
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Skip walked files matching GLOB (repeatable).", valueName: "GLOB"))
@@ -280,7 +280,7 @@ struct Lint: ParsableCommand {
         valueName: "OS[,OS…]"))
     var minOS: String?
 
-    @Option(name: [.short, .long], help: "Files checked in parallel (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files checked in parallel (default: the number of cores).")
     var jobs: Int?
 
     func validate() throws {

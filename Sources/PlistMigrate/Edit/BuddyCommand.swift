@@ -1,3 +1,4 @@
+import PlistDOM
 /// One PlistBuddy command (`-c`), as `plist-migrate edit` takes it: `Print [entry]`,
 /// `Set entry value`, `Add entry type [value]`, `Delete entry`.
 public enum BuddyCommand: Equatable, Sendable {
@@ -12,28 +13,44 @@ public enum BuddyCommand: Equatable, Sendable {
         public var description: String { "-c \"\(command)\": \(message)" }
     }
 
-    /// Words are split at spaces; "…" and '…' group, and a backslash takes the next character
-    /// as it is. A `Set` value is the rest of the line, so `Set :CFBundleName My App` works.
+    /// Words are split at spaces and tabs; "…" and '…' group, and a backslash takes the next
+    /// character as it is. A `Set` or `Add` value is the rest of the line, decoded the same way
+    /// but with its inner spaces and tabs kept exactly (`Set :CFBundleName My  App` sets
+    /// `My  App`); spaces before and after it are not part of it unless quoted. Refused, as
+    /// nothing sensible can be written: bytes that are not UTF-8, characters a plist cannot
+    /// hold (controls other than tab, line feed and carriage return; U+FFFE, U+FFFF), a
+    /// trailing backslash and an unterminated quote.
     public init(parsing line: String) throws(SyntaxError) {
-        let words = Self.words(line)
-        func fail(_ message: String) -> SyntaxError { SyntaxError(command: line, message: message) }
-        guard let verb = words.first else { throw fail("empty command") }
-        let arguments = Array(words.dropFirst())
+        func fail(_ message: String) -> SyntaxError { SyntaxError(command: PathBytes.display(line), message: message) }
+        if let problem = Self.unwritableCharacter(in: line) { throw fail(problem) }
+        let words = try Self.words(line).get()
+        guard let verb = words.first?.text else { throw fail("empty command") }
+        let arguments = words.dropFirst().map(\.text)
+        /// The value after word `index` (0 = the verb): the rest of the line.
+        func value(after index: Int) throws(SyntaxError) -> String {
+            try Self.value(line[words[index].end...]).get()
+        }
         switch verb.lowercased() {
         case "print":
             guard arguments.count <= 1 else { throw fail("Print takes one entry at most") }
             self = .print(BuddyEntry(parsing: arguments.first ?? ":"))
         case "set":
             guard arguments.count >= 2 else { throw fail("Set needs an entry and a value") }
-            self = .set(BuddyEntry(parsing: arguments[0]), arguments.dropFirst().joined(separator: " "))
+            self = .set(BuddyEntry(parsing: arguments[0]), try value(after: 1))
         case "add":
             guard arguments.count >= 2 else { throw fail("Add needs an entry and a type (\(BuddyType.allCases.map(\.rawValue).joined(separator: ", ")))") }
             guard let type = BuddyType(rawValue: arguments[1].lowercased()) else {
                 throw fail("unknown type \"\(arguments[1])\" (one of \(BuddyType.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            let value = arguments.count > 2 ? arguments.dropFirst(2).joined(separator: " ") : nil
+            let value = arguments.count > 2 ? try value(after: 2) : nil
             if value != nil, type == .array || type == .dict { throw fail("Add … \(type.rawValue) takes no value") }
-            self = .add(BuddyEntry(parsing: arguments[0]), type, value)
+            let entry = BuddyEntry(parsing: arguments[0])
+            let depth = PlistDocument.elementDepth(pathLength: entry.components.count + (entry.appends ? 1 : 0))
+            guard depth <= PlistDocument.maximumElementDepth else {
+                throw fail("the new entry would be nested \(depth) levels deep; libxml2, and so every reader built on it, "
+                    + "refuses more than \(PlistDocument.maximumElementDepth)")
+            }
+            self = .add(entry, type, value)
         case "delete":
             // PlistBuddy's manual writes "Delete :CFBundleDocumentTypes:0 dict": a type is ignored.
             guard arguments.count == 1 || (arguments.count == 2 && BuddyType(rawValue: arguments[1].lowercased()) != nil) else {
@@ -45,13 +62,32 @@ public enum BuddyCommand: Equatable, Sendable {
         }
     }
 
-    static func words(_ line: String) -> [String] {
-        var words: [String] = []
+    /// What in `line` no plist can hold, said for people; `nil` when all of it can be written.
+    static func unwritableCharacter(in line: String) -> String? {
+        if let bad = PathBytes.firstUndecodableByte(in: line) {
+            return "not valid UTF-8 (byte \\x\(String(bad.byte, radix: 16, uppercase: true)) at byte \(bad.offset + 1)); give text as UTF-8"
+        }
+        if let scalar = line.unicodeScalars.first(where: { !XMLCharacters.isAllowed($0) }) {
+            return "\(XMLCharacters.name(scalar)) cannot be written in a plist (XML 1.0 does not allow it)"
+        }
+        return nil
+    }
+
+    struct Word {
+        var text: String
+        /// Where the word's raw characters end in the line.
+        var end: String.Index
+    }
+
+    static func words(_ line: String) -> Result<[Word], SyntaxError> {
+        var words: [Word] = []
         var current = ""
         var inWord = false
         var quote: Character?
         var escaped = false
-        for character in line {
+        var index = line.startIndex
+        while index < line.endIndex {
+            let character = line[index]
             if escaped {
                 // `\:` stays escaped for the entry parser; other escapes are the character.
                 current += character == ":" ? "\\:" : String(character)
@@ -65,16 +101,55 @@ public enum BuddyCommand: Equatable, Sendable {
                 quote = character
                 inWord = true
             } else if character == " " || character == "\t" {
-                if inWord { words.append(current) }
+                if inWord { words.append(Word(text: current, end: index)) }
                 current = ""
                 inWord = false
             } else {
                 current.append(character)
                 inWord = true
             }
+            index = line.index(after: index)
         }
-        if inWord { words.append(current) }
-        return words
+        if let failure = unfinished(escaped: escaped, quote: quote, in: line) { return .failure(failure) }
+        if inWord { words.append(Word(text: current, end: line.endIndex)) }
+        return .success(words)
+    }
+
+    /// The rest of a line as one value: quotes group and a backslash takes the next character,
+    /// as in a word, but spaces and tabs between its words are kept as they are.
+    static func value(_ rest: Substring) -> Result<String, SyntaxError> {
+        var text = ""
+        var pending = ""  // unquoted spaces, kept only when more of the value follows
+        var quote: Character?
+        var escaped = false
+        for character in rest.drop(while: { $0 == " " || $0 == "\t" }) {
+            if escaped {
+                text += pending + String(character)
+                pending = ""
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if let open = quote {
+                if character == open { quote = nil } else { text.append(character) }
+            } else if character == "\"" || character == "'" {
+                text += pending
+                pending = ""
+                quote = character
+            } else if character == " " || character == "\t" {
+                pending.append(character)
+            } else {
+                text += pending + String(character)
+                pending = ""
+            }
+        }
+        if let failure = unfinished(escaped: escaped, quote: quote, in: String(rest)) { return .failure(failure) }
+        return .success(text)
+    }
+
+    private static func unfinished(escaped: Bool, quote: Character?, in line: String) -> SyntaxError? {
+        if escaped { return SyntaxError(command: line, message: "ends with a backslash (write \\\\ for a backslash)") }
+        if let quote { return SyntaxError(command: line, message: "unterminated \(quote) quote") }
+        return nil
     }
 }
 

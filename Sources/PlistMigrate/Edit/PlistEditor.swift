@@ -91,7 +91,7 @@ public enum PlistEditor {
             if let existing = parent.entry(key) {
                 throw FileError("Add \(entry): the entry already exists", at: existing.key.location)
             }
-            session.insert(key: key, value: value, into: parent, after: parent.entries.last)
+            session.insert(key: key, value: value, into: parent, after: parent.lastEntry)
         case .array?:
             let items = parent.children
             let position = entry.appends ? items.count : Int(entry.components.last ?? "")

@@ -34,13 +34,13 @@ public enum RecipeLoader {
         var origin: [String: String] = Dictionary(uniqueKeysWithValues: MigrationRegistry.all.map { ($0.id.uppercased(), "a built-in pass") })
         var read: Set<String> = []
         for path in paths where read.insert(FileIO.absolute(path)).inserted {
-            let data: Data
+            let bytes: [UInt8]
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
+                bytes = try FileIO.load(path).bytes
             } catch {
-                throw RecipeError(path: path, line: 1, column: 1, message: "cannot read the recipe file (\(error.localizedDescription))")
+                throw RecipeError(path: path, line: 1, column: 1, message: "cannot read the recipe file (\(error.message))")
             }
-            for (pass, mark) in try parse(String(decoding: data, as: UTF8.self), path: path) {
+            for (pass, mark) in try parse(try text(of: bytes, path: path), path: path) {
                 if let other = origin[pass.id.uppercased()] {
                     throw RecipeError(path: path, line: mark?.line ?? 1, column: mark?.column ?? 1,
                                       message: "duplicate id \"\(pass.id)\" (also \(other))")
@@ -52,12 +52,71 @@ public enum RecipeLoader {
         return passes
     }
 
+    /// What a recipe may hold, so that loading and running it stay fast and small. A file
+    /// over a limit is refused with the limit named (README, "Your own passes").
+    public enum Limits {
+        public static let fileBytes = 4 << 20
+        public static let stepsPerFile = 10_000
+        /// Items and entries in one step's value, all levels counted.
+        public static let valueNodes = 100_000
+    }
+
+    /// The recipe's bytes as text: UTF-8 only, checked before YAML sees them, so that no byte is
+    /// replaced by U+FFFD on its way into a plist.
+    static func text(of bytes: [UInt8], path: String) throws(RecipeError) -> String {
+        func fail(at offset: Int, _ message: String) -> RecipeError {
+            let (line, column) = position(of: offset, in: bytes)
+            return RecipeError(path: path, line: line, column: column, message: message)
+        }
+        if bytes.count > Limits.fileBytes {
+            throw fail(at: 0, "the recipe file is \(bytes.count) bytes; recipes are limited to \(Limits.fileBytes) bytes")
+        }
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
+            throw fail(at: 0, "the recipe file is UTF-16 or UTF-32; save it as UTF-8")
+        }
+        if let nul = bytes.firstIndex(of: 0) {
+            throw fail(at: nul, "NUL byte in the recipe file (UTF-16 or UTF-32 text, or not text at all); save it as UTF-8")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw fail(at: firstInvalidUTF8(bytes), "not valid UTF-8; save the recipe file as UTF-8")
+        }
+        return text
+    }
+
+    /// The offset of the first byte that does not start or continue a valid UTF-8 sequence.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0
+            guard length > 0, index + length <= bytes.count,
+                String(validating: bytes[index..<(index + length)], as: UTF8.self) != nil
+            else { return index }
+            index += length
+        }
+        return bytes.count
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let before = bytes[..<min(offset, bytes.count)]
+        let lineStart = (before.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
+        let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let column = String(decoding: bytes[lineStart..<before.endIndex], as: UTF8.self).count + 1
+        return (line, column)
+    }
+
     /// The passes of one recipe file's text, each with where its id is.
     static func parse(_ text: String, path: String) throws(RecipeError) -> [(RecipePass, Mark?)] {
-        let reader = Reader(path: path)
+        let reader = Reader(path: path, text: text)
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text, .basic)
+            // The parser is kept until every anchor is looked for: nodes hold their anchors weakly.
+            let parser = try Parser(yaml: text, resolver: .basic)
+            root = try parser.singleRoot()
+            try withExtendedLifetime(parser) { () throws(RecipeError) in try root.map(reader.refuseAnchors) }
+        } catch let error as RecipeError {
+            throw error
         } catch {
             throw reader.error(error)
         }
@@ -85,6 +144,49 @@ public enum RecipeLoader {
 /// Turns YAML nodes into passes, steps, paths and values, failing at the node that is wrong.
 private struct Reader {
     let path: String
+    let text: String
+
+    /// Anchors (`&name`) and aliases (`*name`) are refused before anything is built from the
+    /// tree: an alias repeats its anchor's node, and nine levels of ten make a billion. Composed,
+    /// an alias is its anchor's node again, anchor included, so the first anchored node in
+    /// document order is the definition, and the walk stops there.
+    func refuseAnchors(_ root: Node) throws(RecipeError) {
+        var stack = [root]
+        while let node = stack.popLast() {
+            let anchor: Anchor?
+            switch node {
+            case .scalar(let scalar): anchor = scalar.anchor
+            case .sequence(let sequence):
+                anchor = sequence.anchor
+                stack.append(contentsOf: sequence.reversed())
+            case .mapping(let mapping):
+                anchor = mapping.anchor
+                for (key, value) in mapping.reversed() { stack.append(value); stack.append(key) }
+            case .alias(let alias): anchor = alias.anchor
+            }
+            if let anchor {
+                throw fail(node, "YAML anchors and aliases (&\(anchor.rawValue), *\(anchor.rawValue)) are not supported in recipes; write the value out")
+            }
+        }
+    }
+
+    /// The text of a scalar that is plain text: a tag on it (`!!python/name:…`) means nothing
+    /// here and is refused rather than ignored.
+    func plainText(_ node: Node) throws(RecipeError) -> String? {
+        guard case .scalar(let scalar) = node else { return nil }
+        switch scalar.tag.rawValue {
+        case "", "?", "!", Tag.Name.str.rawValue: return scalar.string
+        default: throw fail(node, "unexpected tag \(scalar.tag.rawValue) here: this is plain text")
+        }
+    }
+
+    /// Text that goes into a plist (a key or a string): every character must be one XML holds.
+    func plistText(_ text: String, at node: Node) throws(RecipeError) -> String {
+        if let (scalar, _) = XMLCharacters.firstDisallowed(in: text) {
+            throw fail(node, "\(XMLCharacters.name(scalar)) cannot be written in a plist (XML 1.0 does not allow it)")
+        }
+        return text
+    }
 
     func fail(_ node: Node?, _ message: String) -> RecipeError {
         fail(at: node?.mark, message)
@@ -99,6 +201,11 @@ private struct Reader {
         switch yaml {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
             return fail(at: mark, "not valid YAML: \(problem)")
+        case .reader(let problem, let offset, _, _):
+            let (line, column) = RecipeLoader.position(of: offset ?? 0, in: Array(text.utf8))
+            return RecipeError(path: path, line: line, column: column, message: "not valid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return fail(at: context.mark, "\"\(duplicates.joined(separator: "\", \""))\" is given twice")
         default:
             return fail(nil, "not valid YAML: \(yaml)")
         }
@@ -116,7 +223,7 @@ private struct Reader {
 
     func onlyKeys(_ mapping: Node.Mapping, _ known: [String]) throws(RecipeError) {
         for (name, _) in mapping {
-            guard let key = name.scalar?.string else { throw fail(name, "keys must be plain text") }
+            guard let key = try plainText(name) else { throw fail(name, "keys must be plain text") }
             if !known.contains(key) {
                 throw fail(name, "unknown key \"\(key)\" (known here: \(known.joined(separator: ", ")))")
             }
@@ -128,7 +235,7 @@ private struct Reader {
             if required { throw fail(owner, "missing \"\(key)\"") }
             return nil
         }
-        guard let text = node.scalar?.string, !text.isEmpty else { throw fail(node, "\"\(key)\" must be non-empty text") }
+        guard let text = try plainText(node), !text.isEmpty else { throw fail(node, "\"\(key)\" must be non-empty text") }
         return text
     }
 
@@ -153,6 +260,9 @@ private struct Reader {
         }
         guard let stepsNode = try value(mapping, "steps") else { throw fail(node, "missing \"steps\"") }
         guard let list = stepsNode.sequence, !list.isEmpty else { throw fail(stepsNode, "\"steps\" must be a non-empty list") }
+        guard list.count <= RecipeLoader.Limits.stepsPerFile else {
+            throw fail(stepsNode, "\(list.count) steps; a pass is limited to \(RecipeLoader.Limits.stepsPerFile)")
+        }
         var steps: [RecipeStep] = []
         for stepNode in list { steps.append(try step(stepNode)) }
         let pass = RecipePass(id: id, version: version, name: name, title: title, rationale: description, impact: impact,
@@ -189,7 +299,8 @@ private struct Reader {
         case "rename":
             try lastIsKey()
             let to = try required("to")
-            guard let name = to.scalar?.string, !name.isEmpty else { throw fail(to, "\"to\" must be the new key") }
+            guard let name = try plainText(to), !name.isEmpty else { throw fail(to, "\"to\" must be the new key") }
+            _ = try plistText(name, at: to)
             return RecipeStep(path: path, action: .rename(to: name))
         case "set":
             let when: RecipeStep.When
@@ -204,11 +315,13 @@ private struct Reader {
             if case .key = last {} else if when == .ifAbsent {
                 throw fail(pathNode, "\"when: ifAbsent\" needs a key at the end of the path")
             }
-            return RecipeStep(path: path, action: .set(try value(try required("value")), when: when))
+            return RecipeStep(path: path, action: .set(try value(try required("value"), under: path), when: when))
         case "remove":
-            return RecipeStep(path: path, action: .remove(equals: try (try self.value(mapping, "equals")).map(value)))
+            let equals = try self.value(mapping, "equals")
+            return RecipeStep(path: path, action: .remove(equals: try equals.map { node throws(RecipeError) in try value(node, under: path) }))
         case "replace":
-            return RecipeStep(path: path, action: .replace(equals: try value(try required("equals")), with: try value(try required("with"))))
+            return RecipeStep(path: path, action: .replace(equals: try value(try required("equals"), under: path),
+                                                          with: try value(try required("with"), under: path)))
         default:
             try lastIsKey()
             let destination = try recipePath(try required("to"), allowRoot: true)
@@ -222,12 +335,13 @@ private struct Reader {
     /// `A:B:*` or a list `[A, "B:with:colons", "[]"]`.
     func recipePath(_ node: Node, allowRoot: Bool = false) throws(RecipeError) -> RecipePath {
         let path: RecipePath
-        if let text = node.scalar?.string {
+        if let text = try plainText(node) {
             path = RecipePath(parsing: text)
         } else if let list = node.sequence {
             var components: [RecipePath.Component] = []
             for item in list {
-                guard let text = item.scalar?.string else { throw fail(item, "a path lists keys as text") }
+                guard let text = try plainText(item) else { throw fail(item, "a path lists keys as text") }
+                _ = try plistText(text, at: item)
                 components.append(RecipePath.component(text))
             }
             path = RecipePath(components)
@@ -236,12 +350,28 @@ private struct Reader {
         }
         if path.components.isEmpty && !allowRoot { throw fail(node, "the path is empty") }
         if path.components.contains(.key("")) { throw fail(node, "the path has an empty key (two : in a row?)") }
+        for case .key(let key) in path.components { _ = try plistText(key, at: node) }
         return path
     }
 
     /// A plist value: true/false, a whole number, a real, text (quote text that looks like
     /// one of those), a list, a mapping, `!date 2026-01-01T00:00:00Z` or `!data BASE64`.
-    func value(_ node: Node) throws(RecipeError) -> NewValue {
+    func value(_ node: Node, under path: RecipePath) throws(RecipeError) -> NewValue {
+        var nodes = -1  // the value itself is not one of its items
+        // An item of an array at the path's end sits one level deeper than the path.
+        return try value(node, depth: PlistDocument.elementDepth(pathLength: path.components.count), nodes: &nodes)
+    }
+
+    /// `depth`: the element depth the value would be written at; `nodes`: values so far.
+    func value(_ node: Node, depth: Int, nodes: inout Int) throws(RecipeError) -> NewValue {
+        nodes += 1
+        guard nodes <= RecipeLoader.Limits.valueNodes else {
+            throw fail(node, "the value holds more than \(RecipeLoader.Limits.valueNodes) items and entries, the limit for one value")
+        }
+        guard depth <= PlistDocument.maximumElementDepth else {
+            throw fail(node, "the value would be nested \(depth) levels deep in the plist; libxml2, and so every reader built on it, "
+                + "refuses more than \(PlistDocument.maximumElementDepth)")
+        }
         switch node {
         case .scalar(let scalar):
             let text = scalar.string
@@ -264,27 +394,28 @@ private struct Reader {
                 guard let number = Double(text) else { throw fail(node, "!!float takes a number") }
                 return .real(number)
             case "", "?", "!", Tag.Name.str.rawValue:
-                guard scalar.style == .plain else { return .string(text) }
+                guard scalar.style == .plain else { return .string(try plistText(text, at: node)) }
                 if let flag = Self.bool(text) { return .bool(flag) }
                 if let number = Int(text) { return .integer(number) }
                 if text.range(of: #"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$"#, options: .regularExpression) != nil, let number = Double(text) {
                     return .real(number)
                 }
                 if ["", "~", "null", "Null", "NULL"].contains(text) { throw fail(node, "a plist has no null: give a value") }
-                return .string(text)
+                return .string(try plistText(text, at: node))
             default:
                 throw fail(node, "unknown tag \(scalar.tag.rawValue) (known: !!str, !!int, !!float, !!bool, !date, !data)")
             }
         case .sequence(let list):
             var items: [NewValue] = []
-            for item in list { items.append(try value(item)) }
+            for item in list { items.append(try value(item, depth: depth + 1, nodes: &nodes)) }
             return .array(items)
         case .mapping(let mapping):
             var entries: [NewValue.Entry] = []
+            var names: Set<String> = []
             for (key, item) in mapping {
-                guard let name = key.scalar?.string else { throw fail(key, "dict keys must be text") }
-                if entries.contains(where: { $0.key == name }) { throw fail(key, "\"\(name)\" is given twice") }
-                entries.append(NewValue.Entry(name, try value(item)))
+                guard let name = try plainText(key) else { throw fail(key, "dict keys must be text") }
+                if !names.insert(try plistText(name, at: key)).inserted { throw fail(key, "\"\(name)\" is given twice") }
+                entries.append(NewValue.Entry(name, try value(item, depth: depth + 1, nodes: &nodes)))
             }
             return .dict(entries)
         case .alias:
