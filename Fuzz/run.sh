@@ -2,11 +2,15 @@
 # Fuzz plist-migrate with libFuzzer + AddressSanitizer, for as long as asked, collecting every
 # finding.
 #
-# usage: Fuzz/run.sh [SECONDS] [TARGETS]   (default: 600 s, "migrate write")
+# usage: Fuzz/run.sh [SECONDS] [TARGETS]   (default: 600 s, "migrate write recipe edit")
 #   migrate  parse -> print -> migrate (default passes and every pass) -> a second run: the
 #            output parses, passes the engine's own check, and the run is idempotent as a whole
 #   write    the write path on a real file: temp file, last-moment check, rename; nothing left
 #            behind, the file holds exactly the migrated bytes, a second run has nothing to write
+#   recipe   a recipe file (raw bytes, or generated from a grammar of steps, paths and values when
+#            the first byte is odd) -> load -> run on a plist: never an internal error, the
+#            output parses and passes the write check, a second run changes nothing
+#   edit     `edit` commands, one a line -> parse -> run: never an internal error, output parses
 # The targets run side by side (one libFuzzer fork worker each), each for SECONDS. libFuzzer's
 # fork mode keeps going after a finding; findings land in Fuzz/crashes/TARGET/, are replayed,
 # grouped by the violation they report (numbers and paths blanked) and summarised at the end,
@@ -15,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${2:-migrate write}
+targets=${2:-migrate write recipe edit}
 scratch=.build-fuzz
 # Swift's crash handler would otherwise set off a false AddressSanitizer report on a finding.
 export SWIFT_BACKTRACE=enable=no
@@ -25,9 +29,20 @@ swift build -c debug --scratch-path "$scratch" --product plist-fuzz \
     | grep -v "Cannot export local symbol" >&2
 binary=$scratch/debug/plist-fuzz
 seeds=$scratch/seeds
-mkdir -p "$seeds"
+mkdir -p "$seeds" "$seeds-recipe" "$seeds-edit"
 if [ -z "$(ls -A "$seeds" 2>/dev/null)" ]; then
     find ../shared/corpus Fixtures Fuzz/regressions -name '*.plist' -size -64k -exec cp {} "$seeds/" \; 2>/dev/null || true
+fi
+if [ -z "$(ls -A "$seeds-recipe" 2>/dev/null)" ]; then
+    # Raw recipes start with an even byte; odd bytes followed by choices drive the grammar.
+    for recipe in Recipes/*.yml Fixtures/recipes/*.yml; do
+        [ -e "$recipe" ] && { printf '\0'; cat "$recipe"; } > "$seeds-recipe/$(basename "$recipe")"
+    done
+    for i in $(seq 1 16); do head -c 64 /dev/urandom | { printf '\1'; cat; } > "$seeds-recipe/grammar-$i"; done
+fi
+if [ -z "$(ls -A "$seeds-edit" 2>/dev/null)" ]; then
+    printf 'Set :A x\nAdd :B:C: string y\nDelete :B:D\nPrint :B\n' > "$seeds-edit/basic"
+    printf 'Add :N dict\nAdd :N:K array\nAdd :N:K: integer 3\nSet :A "a  b"\n' > "$seeds-edit/nested"
 fi
 
 pids=()
@@ -36,7 +51,8 @@ for target in $targets; do
     work=$scratch/work-$target
     mkdir -p "$out" "$work/corpus"
     # Each target grows its own corpus, starting from the shared seeds.
-    (cd "$work" && PLIST_FUZZ_TARGET=$target "../debug/plist-fuzz" corpus "../seeds" \
+    case $target in recipe|edit) target_seeds=../seeds-$target ;; *) target_seeds=../seeds ;; esac
+    (cd "$work" && PLIST_FUZZ_TARGET=$target "../debug/plist-fuzz" corpus "$target_seeds" \
         -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
         -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$PWD/../../$out/" -print_final_stats=1 >log.txt 2>&1) &

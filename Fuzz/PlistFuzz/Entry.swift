@@ -22,13 +22,20 @@ public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePo
 }
 #else
 import Foundation
+import PlistMigrate
 
 /// Without the fuzzer: replays the checks over the files given (e.g. Fuzz/regressions/*).
 @main
 struct Replay {
     static func main() throws {
         for path in CommandLine.arguments.dropFirst() {
-            FuzzCheck.run(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            let data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            if FuzzCheck.target == "recipe", ProcessInfo.processInfo.environment["PLIST_FUZZ_SHOW"] != nil,
+                let recipe = Invariants.recipeBytes(for: data)
+            {
+                FileHandle.standardError.write(Data(recipe + [0x0A]))
+            }
+            FuzzCheck.run(data)
         }
         print("replayed \(CommandLine.arguments.count - 1) inputs")
     }

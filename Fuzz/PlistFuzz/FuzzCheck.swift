@@ -6,7 +6,8 @@ import Darwin
 import PlistMigrate
 
 /// What one fuzz input is checked for. `PLIST_FUZZ_TARGET=write` picks the write path (temp
-/// file, check, rename on a real file); anything else, parse → migrate → a second run.
+/// file, check, rename on a real file), `recipe` the recipe reader and engine, `edit` the
+/// `edit` command parser and editor; anything else, parse → migrate → a second run.
 enum FuzzCheck {
     static let target = getenv("PLIST_FUZZ_TARGET").map { String(cString: $0) } ?? "migrate"
 
@@ -17,9 +18,12 @@ enum FuzzCheck {
     }()
 
     static func run(_ data: [UInt8]) {
-        let violation = target == "write"
-            ? Invariants.writeViolation(in: data, directory: directory)
-            : Invariants.violation(in: data)
+        let violation = switch target {
+        case "write": Invariants.writeViolation(in: data, directory: directory)
+        case "recipe": Invariants.recipeViolation(in: data)
+        case "edit": Invariants.editViolation(in: data)
+        default: Invariants.violation(in: data)
+        }
         if let violation { preconditionFailure(violation) }
     }
 }

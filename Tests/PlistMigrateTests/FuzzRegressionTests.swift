@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import Migrations
+import PlistDOM
 @testable import PlistMigrate
 
 /// Every input the fuzzer ever found a problem with (Fuzz/regressions/) keeps the invariants,
@@ -7,7 +9,7 @@ import Testing
 @Suite struct FuzzRegressionTests {
     @Test func regressionInputsKeepTheInvariants() throws {
         let folder = Paths.repository.appendingPathComponent("Fuzz/regressions")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") && $0.hasSuffix(".plist") }
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for name in names {
@@ -15,6 +17,49 @@ import Testing
             #expect(Invariants.violation(in: data) == nil, "\(name)")
             #expect(Invariants.writeViolation(in: data, directory: directory.path) == nil, "\(name)")
         }
+    }
+
+    /// Fuzz/regressions/recipe/ and edit/: inputs of the recipe and edit targets (issue #30 §4).
+    @Test(arguments: ["recipe", "edit"]) func recipeAndEditRegressionsKeepTheInvariants(_ target: String) throws {
+        let folder = Paths.repository.appendingPathComponent("Fuzz/regressions/\(target)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let data = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+            let violation = target == "recipe" ? Invariants.recipeViolation(in: data) : Invariants.editViolation(in: data)
+            #expect(violation == nil, "\(name): \(violation ?? "")")
+        }
+    }
+
+    /// Found by the edit target: a carriage return in a value was written raw, and XML reads it
+    /// back as a line feed.
+    @Test func aCarriageReturnInAValueIsWrittenAsAReference() throws {
+        let outcome = try PlistEditor.run([.set(BuddyEntry(components: ["A"]), "a\rb")], on: Invariants.recipeTarget)
+        #expect(String(decoding: outcome.output, as: UTF8.self).contains("<string>a&#13;b</string>"))
+        let value = try PlistDocument(parsing: outcome.output).rootValue[key: "A"]?.text
+        #expect(value == "a\rb")
+    }
+
+    /// Found by the recipe target: an entry inserted after one made by an edit had no
+    /// indentation to copy, so a nested value made later was written flush left, and a second
+    /// run rewrote the layout.
+    @Test func anEntryAfterAMadeEntryCopiesItsIndentation() throws {
+        let pass = try #require(try RecipeLoader.parse("""
+            id: M1
+            version: 1
+            title: t
+            impact: spelling
+            steps:
+              - set: "*"
+                value: [2]
+              - set: D
+                value: {}
+              - set: N
+                value: [[1]]
+            """, path: "m.yml").first?.0)
+        let plan = try MigrationPlan(skip: MigrationRegistry.all.map(\.id), recipes: [pass])
+        let result = FileMigrator(plan: plan).migrate(Invariants.recipeTarget, path: "x", skipIfNotApplicable: false)
+        #expect(String(decoding: result.output, as: UTF8.self).contains("\t<key>N</key>\n\t<array>\n\t\t<array>\n\t\t\t<integer>1</integer>\n"))
     }
 
     @Test func acceptedAndRefusedInputsBothKeepTheInvariants() throws {
