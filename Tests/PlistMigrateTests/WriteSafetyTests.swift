@@ -200,41 +200,43 @@ import PlistDOM
 
         """.utf8)
 
-    @Test func aVersionRenamedOverThePathBeforeTheSwapIsKept() throws {
+    static func version(_ name: String) -> [UInt8] {
+        Array(String(decoding: input, as: UTF8.self).replacingOccurrences(of: "Demo", with: name).utf8)
+    }
+
+    /// Stores the input in a new directory and replaces it with the "Migrated" version,
+    /// running `meanwhile` in the window before the swap.
+    static func replace(meanwhile: (_ directory: URL, _ path: String) -> Void) throws -> (URL, String, Result<ReplaceOutcome, FileError>) {
         let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("Info.plist").path
-        try Data(Self.input).write(to: URL(fileURLWithPath: path))
+        try Data(input).write(to: URL(fileURLWithPath: path))
         let (bytes, fingerprint) = try FileIO.load(path)
-        let edited = Array(String(decoding: Self.input, as: UTF8.self).replacingOccurrences(of: "Demo", with: "Edited").utf8)
-        let migrated = Array(String(decoding: Self.input, as: UTF8.self).replacingOccurrences(of: "Demo", with: "Migrated").utf8)
-        let sideFile = dir.appendingPathComponent("t").path
-        var thrown: FileError?
-        do {
-            try FileIO.replace(path, with: migrated, expected: fingerprint, original: bytes) {
-                // `sed … > t && mv t Info.plist`, exactly in the window.
-                FileManager.default.createFile(atPath: sideFile, contents: Data(edited))
-                rename(sideFile, path)
-            }
-        } catch {
-            thrown = error
+        let outcome = Result { () throws(FileError) in
+            try FileIO.replace(path, with: version("Migrated"), expected: fingerprint, original: bytes) { meanwhile(dir, path) }
         }
-        #expect(thrown?.message.contains("replaced on disk by another program") == true, "\(String(describing: thrown))")
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == edited)
+        return (dir, path, outcome)
+    }
+
+    @Test func aVersionRenamedOverThePathBeforeTheSwapIsKept() throws {
+        let (dir, path, outcome) = try Self.replace { dir, path in
+            // `sed … > t && mv t Info.plist`, exactly in the window.
+            let sideFile = dir.appendingPathComponent("t").path
+            FileManager.default.createFile(atPath: sideFile, contents: Data(Self.version("Edited")))
+            rename(sideFile, path)
+        }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        guard case .failure(let error) = outcome else { Issue.record("replaced: \(outcome)"); return }
+        #expect(error.message.contains("replaced on disk by another program"), "\(error)")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == Self.version("Edited"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "Info.plist" }
         #expect(leftovers.isEmpty, "temp files left: \(leftovers)")
     }
 
     @Test func withoutAnotherProgramTheSwapGoesThrough() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("Info.plist").path
-        try Data(Self.input).write(to: URL(fileURLWithPath: path))
-        let (bytes, fingerprint) = try FileIO.load(path)
-        let migrated = Array(String(decoding: Self.input, as: UTF8.self).replacingOccurrences(of: "Demo", with: "Migrated").utf8)
         var hookRan = false
-        let outcome = try FileIO.replace(path, with: migrated, expected: fingerprint, original: bytes) { hookRan = true }
-        #expect(hookRan && outcome == .replaced)
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == migrated)
+        let (dir, path, outcome) = try Self.replace { _, _ in hookRan = true }
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(hookRan && (try? outcome.get()) == .replaced)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == Self.version("Migrated"))
     }
 }

@@ -1,3 +1,5 @@
+// Room: Edit. `plist-migrate edit`: PlistBuddy's commands parsed (BuddyCommand) and run
+// losslessly (PlistEditor), checked by Write's EditCheck. May call Write, Run (FileError), Support.
 import Foundation
 import Migrations
 import PlistDOM

@@ -1,3 +1,6 @@
+// Room: Lint. Findings about a plist's ATS settings, suppressions and baselines; a lint run
+// over many files. Its output formats live in Report. May call Run (the gate), Config,
+// Discovery, Project, Write, Support.
 import Foundation
 import ATSPolicy
 import PlistDOM
@@ -140,7 +143,7 @@ public struct LintRunner {
             }
         }
         let shown = quiet ? findings.filter { $0.severity != .note } : findings
-        render(shown, sink: sink)
+        sink.standardOutput(format.reporter(color: color, version: Self.version).bytes(for: shown))
         let errors = findings.filter { $0.severity == .error }.count
         let warnings = findings.filter { $0.severity == .warning }.count
         let notes = findings.filter { $0.severity == .note }.count
@@ -165,31 +168,6 @@ public struct LintRunner {
         }
     }
 
-    private func render(_ findings: [Finding], sink: any OutputSink) {
-        switch format {
-        case .text:
-            let text = findings.map { $0.text + "\n" }.joined()
-            sink.standardOutput(Array((color ? Colour.lint(text) : text).utf8))
-        case .github:
-            sink.standardOutput(Array(findings.map { GitHubAnnotations.line($0) + "\n" }.joined().utf8))
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let document = JSONReport(schemaVersion: 1, findings: findings)
-            sink.standardOutput(Array((try? encoder.encode(document)) ?? Data()) + [0x0A])
-        case .sarif:
-            let sarif = SARIF.document(findings: findings, rules: LintRule.all, root: SARIF.repositoryRoot(), version: Self.version,
-                                       executionSuccessful: !findings.contains { $0.ruleID == "L009" })
-            let data = (try? JSONSerialization.data(withJSONObject: sarif, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            sink.standardOutput(Array(data) + [0x0A])
-        }
-    }
-
-    struct JSONReport: Codable {
-        var schemaVersion: Int
-        var findings: [Finding]
-    }
-
     private static func isNotAPlist(_ bytes: [UInt8]) -> Bool {
         do {
             try PlistDocument.preflight(bytes)
@@ -197,32 +175,6 @@ public struct LintRunner {
         } catch {
             return error.kind == .notAPropertyList || error.kind == .preprocessed
         }
-    }
-}
-
-/// GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`, for
-/// repositories without code scanning.
-enum GitHubAnnotations {
-    static func line(_ finding: Finding) -> String {
-        let command = switch finding.severity {
-        case .error: "error"
-        case .warning: "warning"
-        case .note: "notice"
-        }
-        let properties = "file=\(escapeProperty(finding.path)),line=\(finding.line),col=\(finding.column),"
-            + "title=\(escapeProperty("plist-migrate \(finding.ruleID)"))"
-        return "::\(command) \(properties)::\(escapeData(finding.message))"
-    }
-
-    /// The escaping GitHub's runner applies to command data: `%`, CR and LF.
-    static func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
-    }
-
-    /// Properties also escape `:` and `,`.
-    static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }
 

@@ -1,3 +1,5 @@
+// Room: Recipes. Recipe files read into passes (the steps themselves live in the Migrations
+// module, beside the built-in passes). May call Write (reading the file) and Support.
 import Foundation
 import Migrations
 import PlistDOM

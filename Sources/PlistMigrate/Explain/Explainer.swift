@@ -1,3 +1,5 @@
+// Room: Explain. `plist-migrate explain`: the effective policy of one file per OS era, host
+// and load kind, from ATSPolicy. May call Project, Run, Report (colour).
 import ATSPolicy
 import PlistDOM
 

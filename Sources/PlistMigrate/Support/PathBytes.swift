@@ -1,3 +1,5 @@
+// Room: Support. Small helpers every room may use: paths as bytes, hashing, the tool's
+// version. Calls no other room.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

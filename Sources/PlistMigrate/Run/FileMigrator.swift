@@ -44,68 +44,35 @@ public struct FileMigrator: Sendable {
             rootKeys: keys, noRootKeyReason: "no " + (keys.isEmpty ? ATSKey.appTransportSecurity : keys.joined(separator: " or ")))
     }
 
-    /// - Parameter skipIfNotApplicable: for files found by walking: a file that is not an XML
-    ///   plist, or has no root ATS dict, is `skipped` rather than an error/unchanged.
-    ///   - deploymentTarget: the app's, from `--min-os`, a config or a project; without one, the
-    ///     plist's own `MinimumOSVersion`/`LSMinimumSystemVersion`, else every OS era.
-    ///   - parsed: `bytes` already parsed, unedited, for a caller that has the tree (it is edited).
-    ///   - projectTarget: without `deploymentTarget`, asked for the project's only once the file
-    ///     is known to hold the ATS dict.
-    ///   - diffPath: the path diff headers name (`path` when it gives none), asked for only once
-    ///     a pass changed the file.
-    ///   - gateOnly: for a caller that asks only which passes run and which are held back
-    ///     (lint): no diffs are made and the output gets no write check, so the result's output
-    ///     must not be written or shown.
+    /// One file's bytes through the plan, with nothing known about the file but its path.
     public func migrate(
         _ bytes: [UInt8], path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
-        diffPath: () -> String? = { nil }, parsed: PlistDocument? = nil, projectTarget: () -> DeploymentTarget? = { nil },
-        gateOnly: Bool = false
+        parsed: PlistDocument? = nil, gateOnly: Bool = false
     ) -> FileResult {
-        var result = FileResult(path: path, status: .unchanged)
-        var resolvedDiffPath: String?
-        func headerPath() -> String {
-            if let resolvedDiffPath { return resolvedDiffPath }
-            let found = diffPath() ?? path
-            resolvedDiffPath = found
-            return found
-        }
+        migrate(bytes, FileContext(path: path, skipIfNotApplicable: skipIfNotApplicable, deploymentTarget: deploymentTarget,
+                                   parsed: parsed, gateOnly: gateOnly, lookups: NoLookups()))
+    }
+
+    /// One file's bytes through the plan: parse, choose the passes, run them in rounds (each
+    /// pass gated by its policy intent and given its own diff), check the output, say what was
+    /// held back.
+    public func migrate<Lookups: FileLookups>(_ bytes: [UInt8], _ context: FileContext<Lookups>) -> FileResult {
+        var result = FileResult(path: context.path, status: .unchanged)
         result.original = bytes
         result.output = bytes
-        var document: PlistDocument
-        do {
-            if skipIfNotApplicable, let reason = skipReasonWithoutTree(bytes) {
-                result.status = .skipped
-                result.skipReason = reason
-                return result
-            }
-            if let parsed, parsed.revision == 0 {
-                document = parsed
-            } else {
-                document = try PlistDocument(parsing: bytes)
-            }
-        } catch {
-            if skipIfNotApplicable, let reason = Self.skipReason(error.kind) {
-                result.status = .skipped
-                result.skipReason = reason
-            } else {
-                result.status = .error
-                result.error = FileError(error.message, at: error.location)
-            }
-            return result
-        }
+        guard let document = parse(bytes, context, into: &result) else { return result }
         let root = RootKeys(document, declared: rootKeys)
         guard rootKeyMarkers == nil || root.holdsADeclaredKey else {
-            if skipIfNotApplicable {
+            if context.skipIfNotApplicable {
                 result.status = .skipped
                 result.skipReason = noRootKeyReason
             }
             return result
         }
         let hasATS = !root.appTransportSecurity.isEmpty
-        let target = hasATS ? deploymentTarget ?? projectTarget() ?? Self.deploymentTarget(declaredIn: root) : nil
+        let target = hasATS ? context.deploymentTarget ?? context.lookups.projectTarget() ?? Self.deploymentTarget(declaredIn: root) : nil
         result.deploymentTarget = target
         result.hasAppTransportSecurity = hasATS
-        let eras = target?.supportedEras ?? OSEra.allCases
         // Duplicate keys in the ATS dict leave it to a person: passes that may edit it do not
         // run; recipe passes that stay outside it still do.
         let duplicates = Self.duplicateKeyDiagnostics(root)
@@ -115,114 +82,188 @@ public struct FileMigrator: Sendable {
             result.diagnostics = duplicates
             return result
         }
-        var plannedEdits: [PlannedEdit] = []
-        // Taken just before the first edit, so files no pass touches pay nothing for them.
-        let firstEdit = FirstEditSnapshot()
-        var firstEditTaken = false
-        // One closure for every session until then (the tree is not replaced before the first
-        // edit). It captures the tree, not the variable: a closure that captured the variables
-        // would box them, with an exclusivity check on every access.
-        let unedited = document
-        let takeFirstEdit = {
-            firstEdit.document = unedited.copy()
-            firstEdit.configuration = ATSConfiguration(document: unedited)
-        }
-        var configuration: ATSConfiguration?
-        var current = bytes
-        var ats = root.appTransportSecurityDict
-        var heldBack: [String: String] = [:]
-        // The passes run in order, and again, until a whole round changes nothing: a pass may
-        // produce what an earlier one fixes (ATS005 repairs a misspelled NSExceptionDomains
-        // after ATS001 and ATS004 ran), and one run must leave nothing for the next. Each
-        // application keeps its own diff. The conflicts reported are those of the last round,
-        // the one that changed nothing: they describe the file as it is left.
-        var round = 0
-        var roundChanged = true
-        while roundChanged {
-            round += 1
-            guard round <= Self.maximumRounds else {
-                return Self.internalError("the passes did not settle after \(Self.maximumRounds) rounds", result)
-            }
-            roundChanged = false
-            result.diagnostics = duplicates ?? []
-            heldBack = [:]
-            for migration in passes {
-                let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats,
-                                               beforeFirstEdit: firstEdit.document == nil ? takeFirstEdit : nil)
-                let revision = document.revision
-                migration.apply(to: session)
-                if !firstEditTaken, firstEdit.document != nil {
-                    firstEditTaken = true
-                    configuration = firstEdit.configuration
-                }
-                guard document.revision != revision else {
-                    // Most passes find nothing to say: appending nothing still costs a call.
-                    if !session.diagnostics.isEmpty { result.diagnostics += session.diagnostics }
-                    continue
-                }
-                let next = document.bytes
-                guard next != current else {
-                    result.diagnostics += session.diagnostics
-                    plannedEdits += session.plannedEdits
-                    continue
-                }
-                if let declared = migration.rootKeys.map(Set.init),
-                    let edit = session.plannedEdits.first(where: { !$0.rootKeys(outside: declared).isEmpty })
-                {
-                    let keys = migration.undeclaredRootKeys(edit).joined(separator: ", ")
-                    let declared = (migration.rootKeys ?? []).joined(separator: ", ")
-                    return Self.internalError("\(migration.id) edited \(keys), outside the root keys it declares (\(declared))", result)
-                }
-                let changed = ATSConfiguration(document: document)
-                let delta = configuration.map { PolicyDelta.Changes(before: $0, after: changed, eras: eras) }
-                if let before = configuration, let delta,
-                    let reason = overreach(migration, session, before: before, after: changed, delta: delta, target: target)
-                {
-                    // Held back for this file: the tree goes back to the bytes before the pass.
-                    heldBack[migration.id] = reason
-                    guard let restored = try? PlistDocument(parsing: current) else {
-                        return Self.internalError("could not restore the file after holding back \(migration.id)", result)
-                    }
-                    document = restored
-                    ats = MigrationSession.appTransportSecurity(of: document)
-                    continue
-                }
-                result.diagnostics += session.diagnostics
-                plannedEdits += session.plannedEdits
-                roundChanged = true
-                if !gateOnly, let diff = UnifiedDiff.make(from: current, to: next, path: headerPath()) {
-                    result.passes.append(PassResult(
-                        id: migration.id, version: migration.version, name: migration.name,
-                        impact: migration.impact, editCount: session.editCount, diff: diff,
-                        // No snapshot means the pass edited behind its session's back; verify rejects that.
-                        policyDelta: delta?.lines() ?? [],
-                        round: round))
-                }
-                configuration = changed
-                current = next
-            }
-        }
-        result.output = current
-        if current != bytes {
-            if !gateOnly, let failure = EditCheck.failure(original: bytes, originalDocument: firstEdit.document, output: current, edits: plannedEdits) {
+        let rounds = PassRounds(migrator: self, document: document, bytes: bytes, root: root, target: target,
+                                eras: target?.supportedEras ?? OSEra.allCases, duplicates: duplicates, context: context, result: result)
+        if let failure = rounds.run(passes) { return Self.internalError(failure, result) }
+        result = rounds.result
+        result.output = rounds.current
+        if rounds.current != bytes {
+            if !context.gateOnly, let failure = EditCheck.failure(
+                original: bytes, originalDocument: rounds.firstEdit.document, output: rounds.current, edits: rounds.plannedEdits)
+            {
                 return Self.internalError(failure, result)
             }
             result.status = .changed
-            result.diffPath = headerPath()
+            result.diffPath = rounds.headerPath()
         }
-        result.heldBack = duplicates == nil ? heldBackThatWouldChange(document, appTransportSecurity: ats) : []
+        result.heldBack = duplicates == nil ? heldBackThatWouldChange(rounds.document, appTransportSecurity: rounds.ats) : []
         for id in result.heldBack {
             result.heldBackReasons[id] = "changes the effective policy (changesPolicy); --allow-policy-change includes it"
         }
-        for migration in plan.selected where heldBack[migration.id] != nil {
+        for migration in plan.selected where rounds.heldBack[migration.id] != nil {
             result.heldBack.append(migration.id)
-            result.heldBackReasons[migration.id] = heldBack[migration.id]
+            result.heldBackReasons[migration.id] = rounds.heldBack[migration.id]
         }
         return result
     }
 
+    /// The file's tree, or `nil` with the result saying why it is skipped or an error.
+    private func parse<Lookups>(_ bytes: [UInt8], _ context: FileContext<Lookups>, into result: inout FileResult) -> PlistDocument? {
+        do {
+            if context.skipIfNotApplicable, let reason = skipReasonWithoutTree(bytes) {
+                result.status = .skipped
+                result.skipReason = reason
+                return nil
+            }
+            if let parsed = context.parsed, parsed.revision == 0 { return parsed }
+            return try PlistDocument(parsing: bytes)
+        } catch {
+            if context.skipIfNotApplicable, let reason = Self.skipReason(error.kind) {
+                result.status = .skipped
+                result.skipReason = reason
+            } else {
+                result.status = .error
+                result.error = FileError(error.message, at: error.location)
+            }
+            return nil
+        }
+    }
+
+    /// The passes of one file, run in order and again until a whole round changes nothing: a
+    /// pass may produce what an earlier one fixes (ATS005 repairs a misspelled
+    /// NSExceptionDomains after ATS001 and ATS004 ran), and one run must leave nothing for the
+    /// next. Each application keeps its own diff. The conflicts reported are those of the last
+    /// round, the one that changed nothing: they describe the file as it is left.
+    private final class PassRounds<Lookups: FileLookups> {
+        let migrator: FileMigrator
+        let context: FileContext<Lookups>
+        let eras: [OSEra]
+        let target: DeploymentTarget?
+        let duplicates: [Diagnostic]?
+        var result: FileResult
+        var document: PlistDocument
+        var current: [UInt8]
+        var ats: PlistElement?
+        var configuration: ATSConfiguration?
+        var heldBack: [String: String] = [:]
+        var plannedEdits: [PlannedEdit] = []
+        /// Taken just before the first edit, so files no pass touches pay nothing for them.
+        let firstEdit = FirstEditSnapshot()
+        var firstEditTaken = false
+        /// One closure for every session until then (the tree is not replaced before the first
+        /// edit). It captures the tree, not this object's variables.
+        let takeFirstEdit: () -> Void
+        private var resolvedDiffPath: String?
+
+        init(migrator: FileMigrator, document: PlistDocument, bytes: [UInt8], root: RootKeys, target: DeploymentTarget?,
+             eras: [OSEra], duplicates: [Diagnostic]?, context: FileContext<Lookups>, result: FileResult) {
+            self.migrator = migrator
+            self.document = document
+            self.current = bytes
+            self.ats = root.appTransportSecurityDict
+            self.target = target
+            self.eras = eras
+            self.duplicates = duplicates
+            self.context = context
+            self.result = result
+            let unedited = document, snapshot = firstEdit
+            takeFirstEdit = {
+                snapshot.document = unedited.copy()
+                snapshot.configuration = ATSConfiguration(document: unedited)
+            }
+        }
+
+        /// The path diff headers name, asked of the caller once a pass changed the file.
+        func headerPath() -> String {
+            if let resolvedDiffPath { return resolvedDiffPath }
+            let found = context.lookups.diffPath() ?? context.path
+            resolvedDiffPath = found
+            return found
+        }
+
+        /// Runs the rounds; a failure is a bug in a pass or the engine.
+        func run(_ passes: [any Migration]) -> String? {
+            var round = 0
+            var roundChanged = true
+            while roundChanged {
+                round += 1
+                guard round <= FileMigrator.maximumRounds else { return "the passes did not settle after \(FileMigrator.maximumRounds) rounds" }
+                roundChanged = false
+                result.diagnostics = duplicates ?? []
+                heldBack = [:]
+                for migration in passes {
+                    switch apply(migration, round: round) {
+                    case .changed: roundChanged = true
+                    case .unchanged: break
+                    case .failed(let failure): return failure
+                    }
+                }
+            }
+            return nil
+        }
+
+        enum Outcome { case changed, unchanged, failed(String) }
+
+        /// One pass on the tree: its edits gated by its intent (held back and undone when they
+        /// go beyond it), and, when it changed the bytes, its diff.
+        private func apply(_ migration: any Migration, round: Int) -> Outcome {
+            let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats,
+                                           beforeFirstEdit: firstEdit.document == nil ? takeFirstEdit : nil)
+            let revision = document.revision
+            migration.apply(to: session)
+            if !firstEditTaken, firstEdit.document != nil {
+                firstEditTaken = true
+                configuration = firstEdit.configuration
+            }
+            guard document.revision != revision else {
+                // Most passes find nothing to say: appending nothing still costs a call.
+                if !session.diagnostics.isEmpty { result.diagnostics += session.diagnostics }
+                return .unchanged
+            }
+            let next = document.bytes
+            guard next != current else {
+                result.diagnostics += session.diagnostics
+                plannedEdits += session.plannedEdits
+                return .unchanged
+            }
+            if let declared = migration.rootKeys.map(Set.init),
+                let edit = session.plannedEdits.first(where: { !$0.rootKeys(outside: declared).isEmpty })
+            {
+                let keys = migration.undeclaredRootKeys(edit).joined(separator: ", ")
+                return .failed("\(migration.id) edited \(keys), outside the root keys it declares (\((migration.rootKeys ?? []).joined(separator: ", ")))")
+            }
+            let changed = ATSConfiguration(document: document)
+            let delta = configuration.map { PolicyDelta.Changes(before: $0, after: changed, eras: eras) }
+            if let before = configuration, let delta,
+                let reason = migrator.overreach(migration, session, before: before, after: changed, delta: delta, target: target)
+            {
+                // Held back for this file: the tree goes back to the bytes before the pass.
+                heldBack[migration.id] = reason
+                guard let restored = try? PlistDocument(parsing: current) else {
+                    return .failed("could not restore the file after holding back \(migration.id)")
+                }
+                document = restored
+                ats = MigrationSession.appTransportSecurity(of: document)
+                return .unchanged
+            }
+            result.diagnostics += session.diagnostics
+            plannedEdits += session.plannedEdits
+            if !context.gateOnly, let diff = UnifiedDiff.make(from: current, to: next, path: headerPath()) {
+                result.passes.append(PassResult(
+                    id: migration.id, version: migration.version, name: migration.name,
+                    impact: migration.impact, editCount: session.editCount, diff: diff,
+                    // No snapshot means the pass edited behind its session's back; verify rejects that.
+                    policyDelta: delta?.lines() ?? [],
+                    round: round))
+            }
+            configuration = changed
+            current = next
+            return .changed
+        }
+    }
+
     /// The tree and its ATS settings as they were just before a file's first edit.
-    private final class FirstEditSnapshot {
+    final class FirstEditSnapshot {
         // Used by one thread, and read after every pass: no runtime exclusivity checks.
         @exclusivity(unchecked) var document: PlistDocument?
         @exclusivity(unchecked) var configuration: ATSConfiguration?
@@ -230,7 +271,7 @@ public struct FileMigrator: Sendable {
 
     /// Why the policy delta of `migration`'s edits on this file goes beyond its declared intent,
     /// or `nil` when it stays inside it (or the pass was opted in to any change).
-    private func overreach(
+    fileprivate func overreach(
         _ migration: any Migration, _ session: MigrationSession, before: ATSConfiguration, after: ATSConfiguration,
         delta: PolicyDelta.Changes, target: DeploymentTarget?
     ) -> String? {
@@ -430,4 +471,47 @@ public struct FileMigrator: Sendable {
         guard let value = document.rootValue[key: ATSKey.appTransportSecurity] else { return nil }
         return document.byteRange(of: value)
     }
+}
+
+/// What a caller knows about one file besides its bytes (see `FileMigrator.migrate`).
+public struct FileContext<Lookups: FileLookups> {
+    public var path: String
+    /// For files found by walking: a file that is not an XML plist, or holds none of the plan's
+    /// root keys, is `skipped` rather than an error or unchanged.
+    public var skipIfNotApplicable: Bool
+    /// The app's, from `--min-os`, a config or a project; without one, the project's (asked of
+    /// `lookups`), then the plist's own `MinimumOSVersion`/`LSMinimumSystemVersion`, else every era.
+    public var deploymentTarget: DeploymentTarget?
+    /// The bytes already parsed, unedited, for a caller that has the tree (it is edited).
+    public var parsed: PlistDocument?
+    /// For a caller that asks only which passes run and which are held back (lint): no diffs
+    /// are made and the output gets no write check, so it must not be written or shown.
+    public var gateOnly: Bool
+    public var lookups: Lookups
+
+    public init(path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
+                parsed: PlistDocument? = nil, gateOnly: Bool = false, lookups: Lookups) {
+        self.path = path
+        self.skipIfNotApplicable = skipIfNotApplicable
+        self.deploymentTarget = deploymentTarget
+        self.parsed = parsed
+        self.gateOnly = gateOnly
+        self.lookups = lookups
+    }
+}
+
+/// What is worked out about a file only when a run needs it: most files never ask.
+public protocol FileLookups {
+    /// The path diff headers name (`nil`: the file's path), asked once a pass changed the file.
+    func diffPath() -> String?
+    /// The deployment target of the project around the file, asked once it holds the ATS dict
+    /// and no other target was given.
+    func projectTarget() -> DeploymentTarget?
+}
+
+/// Nothing to look up: the file's own path, no project.
+public struct NoLookups: FileLookups {
+    public init() {}
+    public func diffPath() -> String? { nil }
+    public func projectTarget() -> DeploymentTarget? { nil }
 }

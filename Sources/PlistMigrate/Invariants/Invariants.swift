@@ -1,3 +1,5 @@
+// Room: Invariants. The properties every input must keep (lossless print, checked output,
+// idempotent runs), shared by the fuzz targets and the regression tests. May call every room.
 import Migrations
 import PlistDOM
 

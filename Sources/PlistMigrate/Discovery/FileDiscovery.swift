@@ -1,3 +1,6 @@
+// Room: Discovery. Which files a run looks at: walking directories (or `git ls-files`), globs,
+// shards, repository roots for diff paths, directory facts (configs, projects) gathered on the
+// way. May call Support, Config (to find configs), Write (FileIO's reads). Never parses a plist.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

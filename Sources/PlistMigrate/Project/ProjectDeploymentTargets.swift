@@ -1,3 +1,5 @@
+// Room: Project. What the tool knows of the Xcode project around a file: today the deployment
+// target read from the nearest project.pbxproj. May call Discovery, Config, Write.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,7 @@
+// Room: Run. One migrate run: plan the jobs, run each file through FileMigrator on all cores,
+// hand results in input order to a reporter, write with Write. FileMigrator is the one path of
+// a file: parse, choose passes, rounds, gate, diff, check. May call every room but Lint,
+// Edit, Explain and Invariants.
 import Dispatch
 import ATSPolicy
 import Foundation
@@ -10,6 +14,7 @@ public final class Runner {
     public static let batchSize = 512
 
     let options: RunOptions
+    private let reporter: any RunReporter
     let sink: any OutputSink
     let readStandardInput: () -> [UInt8]
     /// What the walk saw in each directory, for the config, project and repository look-ups.
@@ -38,6 +43,7 @@ public final class Runner {
 
     public init(options: RunOptions, sink: any OutputSink, readStandardInput: @escaping () -> [UInt8] = { [] }) {
         self.options = options
+        reporter = options.format.reporter(color: options.color)
         self.sink = sink
         self.readStandardInput = readStandardInput
         self.report = Report(options: options)
@@ -148,8 +154,8 @@ public final class Runner {
                 return result
             }
         }
-        var result = job.migrator.migrate(bytes, path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
-                                              diffPath: { job.diffPath }, projectTarget: { job.projectTarget() })
+        var result = job.migrator.migrate(bytes, FileContext(path: shown, skipIfNotApplicable: !file.explicit,
+                                                              deploymentTarget: job.deploymentTarget, lookups: job))
         result.fingerprint = fingerprint
         if write { Self.write(&result, to: file.path) }
         return result
@@ -182,20 +188,7 @@ public final class Runner {
         if result.path == "-" && options.write {
             pendingOutput.append(contentsOf: result.status == .error ? [] : result.output)
         } else {
-            switch options.format {
-            case .text:
-                for pass in result.passes {
-                    let policy = pass.policyDelta.map { "# policy: \($0)\n" }.joined()
-                    let text = "# \(pass.label)\n\(policy)\(pass.diff)"
-                    pendingOutput.append(contentsOf: Array((options.color ? Colour.diff(text) : text).utf8))
-                }
-            case .patch:
-                if result.status == .changed || result.written, let diff = result.combinedDiff {
-                    pendingOutput.append(contentsOf: Array(diff.utf8))
-                }
-            case .json:
-                break
-            }
+            pendingOutput.append(contentsOf: reporter.bytes(for: result))
         }
         for line in Self.diagnosticLines(result) where !(options.quiet && line.contains(": note: ")) { pendingErrors += line + "\n" }
         report.add(result)
@@ -229,9 +222,8 @@ public final class Runner {
     }
 
     private func finish() {
-        if options.format == .json {
-            sink.standardOutput(report.json())
-        }
+        let closing = reporter.finish(report)
+        if !closing.isEmpty { sink.standardOutput(closing) }
         if !(options.write && options.paths == ["-"]) && !options.quiet {
             sink.standardError(report.summaryLine() + "\n")
         }

@@ -1,3 +1,7 @@
+// Room: Write. Reading files whole and replacing them atomically (temp file, identity kept,
+// last-moment check, RENAME_EXCHANGE), and EditCheck, the independent check every output
+// passes before it may be written. Shared by migrate and edit. May call Support and
+// FileError (Run); nothing here knows about passes.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

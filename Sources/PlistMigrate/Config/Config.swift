@@ -1,3 +1,5 @@
+// Room: Config. `.plist-migrate.json`: reading, validating, and which config applies to a
+// file. May call Discovery (globs), Recipes (a config's recipes), Lint (rule ids), Write.
 import Foundation
 import ATSPolicy
 import Migrations

@@ -1,3 +1,5 @@
+// Room: Diff. Unified diffs of two byte arrays (Myers, linear space), as `git apply` takes
+// them. May call Support only.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -3,7 +3,7 @@ import Migrations
 
 extension Runner {
     /// A file with everything its migration needs.
-    struct Job: Sendable {
+    struct Job: Sendable, FileLookups {
         var file: DiscoveredFile
         var migrator: FileMigrator
         /// From `--min-os` or the config; else `projects` finds the nearest project's; `nil` from
@@ -21,7 +21,9 @@ extension Runner {
             return projects.target(forFile: file.path)
         }
 
-        var diffPath: String {
+        func diffPath() -> String? { diffPathText }
+
+        var diffPathText: String {
             file.path == "-" ? "-" : PathBytes.display(repositories.diffPath(for: file.path))
         }
     }

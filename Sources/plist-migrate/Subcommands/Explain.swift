@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import ATSPolicy
+import Migrations
+import PlistDOM
+import PlistMigrate
+
+/// `plist-migrate explain FILE`: the effective ATS policy per OS era, host and load kind.
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Show the effective App Transport Security policy of a plist, and why.",
+        discussion: """
+            Without --host: a table for every listed domain, any other host and the local network, \
+            per OS era. With --host: the decision for that host and the keys that made it.
+            """)
+
+    @Argument(help: "The plist file; - reads standard input.")
+    var file: String
+
+    @Option(help: ArgumentHelp("The name standard input (-) has in the output.", valueName: "PATH"))
+    var stdinPath: String?
+
+    @Option(help: ArgumentHelp("Only this OS, e.g. ios9, ios16, ipados17, tvos15, visionos1, macos10.11, macos14.", valueName: "OS"))
+    var os: String?
+
+    @Option(help: "Explain the decision for this host name, IP address or URL (its host; a port is dropped).")
+    var host: String?
+
+    @Option(help: "Only this kind of load: urlSession, media or webView.")
+    var kind: LoadKind?
+
+    @Option(help: "text or json")
+    var format: List.Format = .text
+
+    @OptionGroup var target: DeploymentTargetOption
+
+    func validate() throws {
+        if let os, OSEra(os: os) == nil { throw ValidationError("unknown OS \"\(os)\" (examples: ios9, ios17, macos10.12, macos14)") }
+        // A security tool never answers a malformed question with "allowed".
+        if let host, HostInput(host) == nil {
+            throw ValidationError("--host \"\(host)\" is neither a host name nor an IP address (a URL or host:port is also taken)")
+        }
+    }
+
+    func run() throws {
+        let input = host.flatMap(HostInput.init)
+        var explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: input?.host, kind: kind, minimumOS: target.minOS)
+        explainer.hostNotes = input?.notes ?? []
+        let path = file == "-" ? (stdinPath ?? "<stdin>") : FileDiscovery.displayPath(file)
+        var report: Explainer.Report
+        do {
+            let bytes = file == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : try FileIO.load(file).bytes
+            report = try explainer.explain(bytes, path: file == "-" ? "-" : path)
+        } catch let error as FileError {
+            FileHandle.standardError.write(Data((error.line(path: path) + "\n").utf8))
+            throw ExitCode(2)
+        } catch let error as ParseError {
+            FileHandle.standardError.write(Data("\(path):\(error.location): error: \(error.message)\n".utf8))
+            throw ExitCode(2)
+        }
+        report.path = path
+        switch format {
+        case .text: print(explainer.text(report), terminator: "")
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        }
+    }
+}
+
+extension LoadKind: ExpressibleByArgument {}

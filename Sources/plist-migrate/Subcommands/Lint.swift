@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import ATSPolicy
+import Migrations
+import PlistDOM
+import PlistMigrate
+
+/// `plist-migrate lint PATH…`: findings about ATS settings, with the pass that fixes each.
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Report what is wrong with ATS settings, with the migration that fixes it.",
+        discussion: "Exit status: 0 no error-level findings, 1 error-level findings, 2 a file could not be read or parsed.")
+
+    @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input.")
+    var paths: [String]
+
+    @Option(help: "text, json, sarif (SARIF 2.1.0, for GitHub code scanning), or github (workflow commands).")
+    var format: LintRunner.Format = .text
+
+    @Option(help: ArgumentHelp("Leave out the findings recorded in FILE (by rule, file and key path).", valueName: "FILE"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Record every current finding in FILE, for --baseline, and exit 0.", valueName: "FILE"))
+    var writeBaseline: String?
+
+    @Flag(help: "Warnings fail too (exit 1).")
+    var strict = false
+
+    @Flag(help: "No notes and no summary line.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("The name standard input (-) has in messages.", valueName: "PATH"))
+    var stdinPath: String?
+
+
+    @Option(help: "Colour the text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), always, never.")
+    var color: Colour.Mode = .auto
+
+    @OptionGroup var walk: WalkOptions
+
+    @OptionGroup var target: DeploymentTargetOption
+
+    func run() throws {
+        var runner = LintRunner(paths: paths)
+        runner.minimumOS = target.minOS
+        if let jobs = walk.jobs { runner.jobs = jobs }
+        runner.baseline = baseline
+        runner.writeBaseline = writeBaseline
+        runner.strict = strict
+        runner.quiet = quiet
+        runner.useConfig = !walk.noConfig
+        if let stdinPath { runner.stdinPath = stdinPath }
+        runner.color = format == .text
+            && Colour.enabled(color, isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+        runner.readStandardInput = { Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        runner.format = format
+        runner.excludes = walk.exclude.map(Glob.init)
+        runner.includes = walk.include.map(Glob.init)
+        let status = runner.run(sink: StandardStreams())
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension LintRunner.Format: ExpressibleByArgument {}
+extension Colour.Mode: ExpressibleByArgument {}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import ATSPolicy
+import Migrations
+import PlistDOM
+import PlistMigrate
+
+/// `plist-migrate [migrate] PATH…`: dry run (per-pass diffs), `--check`, `--write`.
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Show (default) or apply the migrations to plist files and directories.",
+        discussion: """
+            A dry run prints one unified diff per pass and writes nothing. Exit status: 0 fine, \
+            1 --check found pending changes, 2 a file failed to parse, hit a conflict, or could \
+            not be read or written.
+            """)
+
+    @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input.")
+    var paths: [String] = []
+
+    @Flag(name: [.short, .long], help: "Apply the changes (atomically per file). With -, write the result to standard output.")
+    var write = false
+
+    @Flag(help: "Exit 1 if anything would change (a CI gate); the diffs are printed too.")
+    var check = false
+
+    @Option(help: ArgumentHelp("Run only these migrations; naming a changesPolicy one opts in to it.", valueName: "ID[,ID…]"))
+    var only: String?
+
+    @Option(help: ArgumentHelp("Never run these migrations.", valueName: "ID[,ID…]"))
+    var skip: String?
+
+    @Option(help: "Apply only migrations with version <= VERSION.")
+    var to: Int?
+
+    @Flag(help: "Include migrations that change the effective policy (changesPolicy).")
+    var allowPolicyChange = false
+
+    @OptionGroup var target: DeploymentTargetOption
+
+    @Option(help: "Output: text (per-pass diffs), json (report), or patch (one git-apply-able patch).")
+    var format: RunOptions.Format = .text
+
+    @OptionGroup var walk: WalkOptions
+
+    @Option(help: ArgumentHelp("Also process the paths listed in FILE, one per line (- for standard input).", valueName: "FILE"))
+    var filesFrom: String?
+
+    @Option(help: ArgumentHelp("Process only shard I of N (by a stable hash of each path).", valueName: "I/N"))
+    var shard: String?
+
+    @Option(help: "Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.")
+    var color: Colour.Mode = .auto
+
+    @Flag(help: "No notes and no summary line: only diffs and errors.")
+    var quiet = false
+
+    @Flag(help: "With --check: held-back passes count as pending too.")
+    var strict = false
+
+
+    @Option(help: ArgumentHelp("Also run the passes of this recipe file, YAML or JSON (repeatable); they run after the built-in ones.", valueName: "FILE"))
+    var recipe: [String] = []
+
+    func validate() throws {
+        if paths.isEmpty && filesFrom == nil { throw ValidationError("give at least one PATH (or --files-from)") }
+        if paths.contains("-") && (paths.count > 1 || filesFrom == "-") {
+            throw ValidationError("- (standard input) cannot be combined with other paths")
+        }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard expects I/N with 1 <= I <= N, e.g. 2/8") }
+    }
+
+    func run() throws {
+        let selection = Selection(
+            only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
+            allowPolicyChange: allowPolicyChange ? true : nil, minimumOS: target.minOS,
+            recipes: recipe.isEmpty ? nil : try Self.loadRecipes(recipe))
+        do {
+            _ = try selection.plan()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var options = RunOptions(paths: paths, selection: selection)
+        options.write = write
+        options.check = check
+        options.format = format
+        options.jobs = walk.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        options.excludes = walk.exclude.map(Glob.init)
+        options.includes = walk.include.map(Glob.init)
+        options.shard = shard.flatMap(Shard.init)
+        options.useConfig = !walk.noConfig
+        options.listedPaths = try filesFrom.map(Self.readList) ?? []
+        let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        options.color = format == .text
+            && Colour.enabled(color, isTerminal: stdoutIsTerminal, environment: ProcessInfo.processInfo.environment)
+        options.quiet = quiet
+        options.strict = strict
+        // Progress goes to stderr, so it shows whenever stderr is a terminal; it is cleared
+        // before any output, whatever stdout is.
+        options.progress = isatty(STDERR_FILENO) == 1
+        let status = Runner(options: options, sink: StandardStreams(), readStandardInput: {
+            Array(FileHandle.standardInput.readDataToEndOfFile())
+        }).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The passes of recipe files; an error in one prints `file:line:column: error: …` and
+    /// nothing runs (exit 2).
+    static func loadRecipes(_ paths: [String]) throws -> [RecipePass] {
+        do {
+            return try RecipeLoader.load(paths)
+        } catch {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    static func ids(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func readList(_ path: String) throws -> [String] {
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
+        return RunOptions.listedPaths(in: Array(data))
+    }
+}
