@@ -95,21 +95,39 @@ struct MadeElement {
 enum XMLEscaping {
     static func escape(_ text: String) -> [UInt8] {
         let plain = Array(text.utf8)
-        // Nearly every key and value needs no escape: copied whole, not byte by byte.
         // A carriage return is written as a reference: XML reads a raw one back as a line feed.
+        // A line of the value that starts like git's `=======` marker starts with `&#61;`:
+        // written raw, the file would read as an unresolved merge conflict.
+        // Nearly every key and value needs no escape: copied whole, not byte by byte.
         guard plain.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == 0x0D })
+            || startsAMarkerLine(plain)
         else { return plain }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
+        for (index, byte) in plain.enumerated() {
             switch byte {
             case UInt8(ascii: "&"): out += Array("&amp;".utf8)
             case UInt8(ascii: "<"): out += Array("&lt;".utf8)
             case UInt8(ascii: ">"): out += Array("&gt;".utf8)
             case 0x0D: out += Array("&#13;".utf8)
+            case UInt8(ascii: "=") where index > 0 && plain[index - 1] == 0x0A && isMarker(plain, at: index):
+                out += Array("&#61;".utf8)
             default: out.append(byte)
             }
         }
         return out
+    }
+
+    private static func startsAMarkerLine(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while let newline = bytes[index...].firstIndex(of: 0x0A) {
+            if isMarker(bytes, at: newline + 1) { return true }
+            index = newline + 1
+        }
+        return false
+    }
+
+    private static func isMarker(_ bytes: [UInt8], at start: Int) -> Bool {
+        start + 7 <= bytes.count && bytes[start..<(start + 7)].allSatisfy { $0 == UInt8(ascii: "=") }
     }
 }

@@ -62,6 +62,37 @@ import PlistDOM
         #expect(String(decoding: result.output, as: UTF8.self).contains("\t<key>N</key>\n\t<array>\n\t\t<array>\n\t\t\t<integer>1</integer>\n"))
     }
 
+    /// Found by the edit target: a value with a line starting `=======` was written raw, and
+    /// the file then read as an unresolved merge conflict.
+    @Test func aValueLineThatLooksLikeAMergeMarkerIsEscaped() throws {
+        let outcome = try PlistEditor.run([.set(BuddyEntry(components: ["A"]), "a\n======= b")], on: Invariants.recipeTarget)
+        #expect(String(decoding: outcome.output, as: UTF8.self).contains("<string>a\n&#61;====== b</string>"))
+        #expect(try PlistDocument(parsing: outcome.output).rootValue[key: "A"]?.text == "a\n======= b")
+    }
+
+    /// Found by the recipe target: a recipe whose steps undo one another never settles; that is
+    /// the recipe's doing, said as such, not an internal error.
+    @Test func aRecipeThatNeverSettlesIsAnErrorNamingIt() throws {
+        let pass = try #require(try RecipeLoader.parse("""
+            id: LOOP1
+            version: 1
+            title: t
+            impact: spelling
+            steps:
+              - set: D
+                value: {x: 1}
+                when: ifAbsent
+              - rename: D
+                to: E
+              - set: "*"
+                value: true
+            """, path: "loop.yml").first?.0)
+        let plan = try MigrationPlan(skip: MigrationRegistry.all.map(\.id), recipes: [pass])
+        let result = FileMigrator(plan: plan).migrate(Invariants.recipeTarget, path: "x", skipIfNotApplicable: false)
+        #expect(result.status == .error && result.output == Invariants.recipeTarget)
+        #expect(result.error?.message.hasPrefix("LOOP1 still changed the file after 8 rounds") == true, "\(String(describing: result.error))")
+    }
+
     @Test func acceptedAndRefusedInputsBothKeepTheInvariants() throws {
         #expect(Invariants.violation(in: Array("<plist><dict/></plist>".utf8)) == nil)
         #expect(Invariants.violation(in: Array("<plist><dict>".utf8)) == nil, "a refused input is not a violation")

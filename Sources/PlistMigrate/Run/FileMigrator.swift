@@ -84,7 +84,16 @@ public struct FileMigrator: Sendable {
         }
         let rounds = PassRounds(migrator: self, document: document, bytes: bytes, root: root, target: target,
                                 eras: target?.supportedEras ?? OSEra.allCases, duplicates: duplicates, context: context, result: result)
-        if let failure = rounds.run(passes) { return Self.internalError(failure, result) }
+        switch rounds.run(passes) {
+        case .settled: break
+        case .bug(let failure): return Self.internalError(failure, result)
+        case .unsettled(let recipes):
+            var unsettled = result
+            unsettled.status = .error
+            unsettled.error = FileError("\(recipes.joined(separator: ", ")) still changed the file after \(Self.maximumRounds) rounds: "
+                + "the steps undo one another (or another pass's edits), so no run would leave the file settled; file left untouched")
+            return unsettled
+        }
         result = rounds.result
         result.output = rounds.current
         if rounds.current != bytes {
@@ -181,25 +190,35 @@ public struct FileMigrator: Sendable {
             return found
         }
 
-        /// Runs the rounds; a failure is a bug in a pass or the engine.
-        func run(_ passes: [any Migration]) -> String? {
+        enum Ending {
+            case settled
+            /// A bug in a built-in pass or the engine.
+            case bug(String)
+            /// Recipe passes (these ids) that undo one another: the user's recipe, not a bug.
+            case unsettled([String])
+        }
+
+        func run(_ passes: [any Migration]) -> Ending {
             var round = 0
-            var roundChanged = true
-            while roundChanged {
+            var changing: [any Migration] = passes
+            while !changing.isEmpty {
                 round += 1
-                guard round <= FileMigrator.maximumRounds else { return "the passes did not settle after \(FileMigrator.maximumRounds) rounds" }
-                roundChanged = false
+                guard round <= FileMigrator.maximumRounds else {
+                    let recipes = changing.compactMap { $0 as? RecipePass }.map(\.id)
+                    return recipes.isEmpty ? .bug("the passes did not settle after \(FileMigrator.maximumRounds) rounds") : .unsettled(recipes)
+                }
+                changing = []
                 result.diagnostics = duplicates ?? []
                 heldBack = [:]
                 for migration in passes {
                     switch apply(migration, round: round) {
-                    case .changed: roundChanged = true
+                    case .changed: changing.append(migration)
                     case .unchanged: break
-                    case .failed(let failure): return failure
+                    case .failed(let failure): return .bug(failure)
                     }
                 }
             }
-            return nil
+            return .settled
         }
 
         enum Outcome { case changed, unchanged, failed(String) }
