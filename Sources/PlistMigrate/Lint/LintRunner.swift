@@ -75,7 +75,8 @@ public struct LintRunner {
         }
         // Walked files: binary/JSON/OpenStep ones, and ones that cannot hold the ATS key, are
         // not ours (not even parsed).
-        if !file.explicit, isNotAPlist(bytes) || FileMigrator.cannotHoldAppTransportSecurity(bytes) { return ([], false) }
+        if !file.explicit, FileMigrator.notTextReason(bytes, markers: [Array("NSAppTransport".utf8)]) != nil || isNotAPlist(bytes)
+            || FileMigrator.cannotHoldAppTransportSecurity(bytes) { return ([], false) }
         let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
             ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
         var findings = Linter.lint(bytes, path: display, deploymentTarget: target, skipPreprocessed: !file.explicit)

@@ -1,4 +1,5 @@
 import ATSPolicy
+import Foundation
 import Migrations
 import PlistDOM
 
@@ -428,8 +429,40 @@ public struct FileMigrator: Sendable {
     /// an unrelated plist is well-formed is not this tool's business (repositories keep broken
     /// test fixtures on purpose).
     func skipReasonWithoutTree(_ bytes: [UInt8]) -> String? {
+        if let reason = Self.notTextReason(bytes, markers: rootKeyMarkers) { return reason }
         guard let markers = rootKeyMarkers else { return nil }
         return Self.cannotHold(markers, bytes) ? noRootKeyReason : nil
+    }
+
+    private static let gitCrypt = Array("\0GITCRYPT\0".utf8)
+
+    /// Why a walked file with NUL bytes is no UTF-8 text plist to work on: encrypted
+    /// (git-crypt), UTF-16 or UTF-32 text that holds none of `markers` (with one, it gets the
+    /// full parse, which refuses it with a hint to convert it), or binary. `nil` without NULs.
+    static func notTextReason(_ bytes: [UInt8], markers: [[UInt8]]?) -> String? {
+        guard bytes.contains(0) else { return nil }
+        if bytes.starts(with: gitCrypt) { return "encrypted (git-crypt)" }
+        if let (text, name) = wideText(bytes) {
+            guard let markers else { return "\(name) text (convert it to UTF-8 to process it)" }
+            let utf8 = Array(text.utf8)
+            return cannotHold(markers, utf8) ? "\(name) text, none of the keys the passes edit" : nil
+        }
+        return "binary (NUL bytes)"
+    }
+
+    /// UTF-16 or UTF-32 text (by its BOM, or by the NULs around an ASCII `<`), decoded.
+    private static func wideText(_ bytes: [UInt8]) -> (String, String)? {
+        let candidates: [(prefix: [UInt8], encoding: String.Encoding, name: String)] = [
+            ([0x00, 0x00, 0xFE, 0xFF], .utf32BigEndian, "UTF-32"), ([0xFF, 0xFE, 0x00, 0x00], .utf32LittleEndian, "UTF-32"),
+            ([0xFE, 0xFF], .utf16BigEndian, "UTF-16"), ([0xFF, 0xFE], .utf16LittleEndian, "UTF-16"),
+            ([0x00, 0x00, 0x00, 0x3C], .utf32BigEndian, "UTF-32"), ([0x3C, 0x00, 0x00, 0x00], .utf32LittleEndian, "UTF-32"),
+            ([0x00, 0x3C], .utf16BigEndian, "UTF-16"), ([0x3C, 0x00], .utf16LittleEndian, "UTF-16"),
+        ]
+        for candidate in candidates where bytes.starts(with: candidate.prefix) {
+            guard let text = String(data: Data(bytes), encoding: candidate.encoding) else { return nil }
+            return (text, candidate.name)
+        }
+        return nil
     }
 
     /// True when no spelling of any of the `keys` can be in `bytes`: neither the plain name nor
