@@ -40,6 +40,8 @@ struct Report {
         /// For files with an ATS dict: the deployment target whose OS eras counted.
         var deploymentTarget: TargetRecord?
         var written: Bool
+        /// The targets whose Info.plist the file is (absent when none).
+        var targets: [ProjectTarget]?
     }
 
     struct TargetRecord: Codable, Equatable {
@@ -109,7 +111,7 @@ struct Report {
                 DiagnosticRecord(migration: $0.migrationID, line: $0.location.line, column: $0.location.column, message: $0.message)
             },
             heldBack: result.heldBack, heldBackReasons: result.heldBackReasons, deploymentTarget: target,
-            written: result.written))
+            written: result.written, targets: result.targets.isEmpty ? nil : result.targets))
     }
 
     /// The deployment target of a file that has an ATS dict (changed or unchanged).
@@ -119,10 +121,12 @@ struct Report {
         return TargetRecord(minimumOS: target.platforms.joined(separator: ","), source: target.source)
     }
 
-    /// `--min-os`, `config`, `project.pbxproj`, `Info.plist` or `unknown`, for the summary.
+    /// `--min-os`, `config`, `target` (the targets using the file), `project.pbxproj` (the
+    /// nearest project), `Info.plist` or `unknown`, for the summary.
     static func sourceKind(_ source: String) -> String {
         if source == "--min-os" || source == "unknown" { return source }
         if source.hasSuffix(".plist-migrate.json") { return "config" }
+        if source.hasSuffix(")"), source.contains(" (") { return "target" }
         if source.contains("project.pbxproj") { return "project.pbxproj" }
         return "Info.plist"
     }
@@ -159,9 +163,10 @@ struct Report {
         }
         let sources = summary.deploymentTargetSources
         if !sources.isEmpty {
-            let order = ["--min-os", "config", "project.pbxproj", "Info.plist", "unknown"]
+            let order = ["--min-os", "config", "target", "project.pbxproj", "Info.plist", "unknown"]
+            let names = ["unknown": "none known (every OS counted)", "target": "the targets using them"]
             line += "; deployment target: " + order.compactMap { key in
-                sources[key].map { "\($0) from \(key == "unknown" ? "none known (every OS counted)" : key)" }
+                sources[key].map { "\($0) from \(names[key] ?? key)" }
             }.joined(separator: ", ")
         }
         return line

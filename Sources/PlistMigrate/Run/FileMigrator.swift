@@ -71,7 +71,11 @@ public struct FileMigrator: Sendable {
             return result
         }
         let hasATS = !root.appTransportSecurity.isEmpty
-        let target = hasATS ? context.deploymentTarget ?? context.lookups.projectTarget() ?? Self.deploymentTarget(declaredIn: root) : nil
+        result.targets = context.lookups.claimingTargets()
+        for target in result.targets where !target.unresolved.isEmpty {
+            result.notes.append("target \(target.name) (\(target.project)): cannot resolve \(target.unresolved.joined(separator: "; "))")
+        }
+        let target = hasATS ? Self.deploymentTarget(context, claimedBy: result.targets, root: root) : nil
         result.deploymentTarget = target
         result.hasAppTransportSecurity = hasATS
         // Duplicate keys in the ATS dict leave it to a person: passes that may edit it do not
@@ -115,6 +119,20 @@ public struct FileMigrator: Sendable {
             result.heldBackReasons[migration.id] = rounds.heldBack[migration.id]
         }
         return result
+    }
+
+    /// The deployment target that counts for a file, first found of: `--min-os` or a config;
+    /// the targets whose Info.plist it is (the lowest of them); the plist's own
+    /// `MinimumOSVersion`/`LSMinimumSystemVersion`; for a file no project claims, the nearest
+    /// project's; else none (every era counts).
+    private static func deploymentTarget<Lookups>(
+        _ context: FileContext<Lookups>, claimedBy targets: [ProjectTarget], root: RootKeys
+    ) -> DeploymentTarget? {
+        if let given = context.deploymentTarget { return given }
+        let claimed = targets.compactMap(\.deploymentTarget)
+        if !claimed.isEmpty { return DeploymentTarget.lowest(claimed, source: claimed.map(\.source).joined(separator: ", ")) }
+        if let own = deploymentTarget(declaredIn: root) { return own }
+        return targets.isEmpty ? context.lookups.projectTarget() : nil
     }
 
     /// The file's tree, or `nil` with the result saying why it is skipped or an error.
@@ -556,9 +574,15 @@ public struct FileContext<Lookups: FileLookups> {
 public protocol FileLookups {
     /// The path diff headers name (`nil`: the file's path), asked once a pass changed the file.
     func diffPath() -> String?
-    /// The deployment target of the project around the file, asked once it holds the ATS dict
-    /// and no other target was given.
+    /// The deployment target of the nearest project around the file, for a file no target
+    /// claims, asked once it holds the ATS dict and nothing else gave one.
     func projectTarget() -> DeploymentTarget?
+    /// The targets whose Info.plist the file is.
+    func claimingTargets() -> [ProjectTarget]
+}
+
+extension FileLookups {
+    public func claimingTargets() -> [ProjectTarget] { [] }
 }
 
 /// Nothing to look up: the file's own path, no project.

@@ -66,6 +66,8 @@ public struct FileResult: Sendable {
     /// the file, else to the working directory. Worked out only for a file a pass changed
     /// (empty otherwise).
     public var diffPath = ""
+    /// The targets whose Info.plist this file is.
+    public var targets: [ProjectTarget] = []
 }
 
 /// A one-line, `path:line:column`-ready error.

@@ -10,6 +10,7 @@ extension Runner {
         /// both: the plist's own, if any.
         var deploymentTarget: DeploymentTarget?
         var projects: ProjectDeploymentTargets?
+        var index: ProjectIndex?
         /// Gives `a/PATH` in diffs: relative to the file's repository root (or the working
         /// directory).
         var repositories: RepositoryRoots
@@ -19,6 +20,11 @@ extension Runner {
         func projectTarget() -> DeploymentTarget? {
             guard let projects, file.path != "-" else { return nil }
             return projects.target(forFile: file.path)
+        }
+
+        func claimingTargets() -> [ProjectTarget] {
+            guard let index, file.path != "-" else { return [] }
+            return index.targets(claiming: file.path)
         }
 
         func diffPath() -> String? { diffPathText }
@@ -34,6 +40,7 @@ extension Runner {
         private let options: RunOptions
         private let resolver: ConfigResolver
         private let projects: ProjectDeploymentTargets
+        let index: ProjectIndex
         private let repositories: RepositoryRoots
         private var migrators: [Selection: FileMigrator] = [:]
 
@@ -41,6 +48,7 @@ extension Runner {
             self.options = options
             resolver = ConfigResolver(directories: directories)
             projects = ProjectDeploymentTargets(directories: directories)
+            index = ProjectIndex(directories: directories)
             repositories = RepositoryRoots(directories: directories)
         }
 
@@ -73,7 +81,7 @@ extension Runner {
                 migrators[selection] = migrator
             }
             let target = selection.minimumOS.flatMap { DeploymentTarget($0, source: targetSource) }
-            return .success(Job(file: file, migrator: migrator, deploymentTarget: target, projects: projects,
+            return .success(Job(file: file, migrator: migrator, deploymentTarget: target, projects: projects, index: index,
                                 repositories: repositories))
         }
 

@@ -1,0 +1,69 @@
+import ATSPolicy
+import Foundation
+
+/// Which targets use a file as their Info.plist: every Xcode project and XcodeGen spec in the
+/// file's directory and each parent up to the repository root is read (once per run, whatever
+/// the number of plists), and a target claims the file when its resolved `INFOPLIST_FILE` is
+/// that file. Safe to use from every thread.
+final class ProjectIndex: @unchecked Sendable {
+    private let lock = NSLock()
+    // Only read and written under `lock`.
+    @exclusivity(unchecked) private var read: [String: [ProjectTarget]] = [:]
+    @exclusivity(unchecked) private var problems: [String: String] = [:]
+    @exclusivity(unchecked) private var specs: [String: [String]] = [:]
+    private let directories: DirectoryFacts
+
+    init(directories: DirectoryFacts) {
+        self.directories = directories
+    }
+
+    /// The targets whose Info.plist `path` is, in project order.
+    func targets(claiming path: String) -> [ProjectTarget] {
+        let absolute = ProjectSettings.standardized(FileIO.absolute(path))
+        var claiming: [ProjectTarget] = []
+        for project in projectFiles(around: absolute) {
+            claiming += targets(of: project).filter { $0.infoPlists.contains(absolute) }
+        }
+        return claiming
+    }
+
+    /// The project files (`…/X.xcodeproj/project.pbxproj`, `…/project.yml`) from the file's
+    /// directory up to the repository root.
+    private func projectFiles(around absolute: String) -> [String] {
+        var files: [String] = []
+        var directory = DirectoryFacts.parent(of: absolute) ?? ""
+        while true {
+            files += projectFiles(in: directory)
+            guard !directories.facts(of: directory).hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
+            directory = parent
+        }
+        return files
+    }
+
+    private func projectFiles(in directory: String) -> [String] {
+        if let known = lock.withLock({ specs[directory] }) { return known }
+        let base = directory.isEmpty ? "" : directory
+        var found = directories.facts(of: directory).projects.map { base + "/" + $0 + "/project.pbxproj" }
+        if FileIO.exists(base + "/project.yml") { found.append(base + "/project.yml") }
+        lock.withLock { specs[directory] = found }
+        return found
+    }
+
+    private func targets(of project: String) -> [ProjectTarget] {
+        if let known = lock.withLock({ read[project] }) { return known }
+        let display = { (path: String) in ConfigResolver.relative(path) }
+        var targets: [ProjectTarget] = []
+        do {
+            targets = project.hasSuffix(".yml")
+                ? try XcodeGenReader.targets(projectYML: project, display: display)
+                : try XcodeProjectReader.targets(pbxproj: project, display: display)
+        } catch {
+            lock.withLock { problems[project] = error.line(path: display(project)) }
+        }
+        lock.withLock { read[project] = targets }
+        return targets
+    }
+
+    /// Projects that could not be read, one line each (`path:line:column: error: …`).
+    var unreadable: [String] { lock.withLock { problems.keys.sorted().map { problems[$0]! } } }
+}

@@ -1,0 +1,218 @@
+// Room: Project. What the tool knows of the projects around a file: Xcode projects
+// (`project.pbxproj`, read as the OpenStep plist it is, with `.xcconfig` chains) and XcodeGen
+// `project.yml`; their native targets, each target's Info.plist and deployment target. May
+// call Discovery, Config, Write, Support; reads PlistDOM's OpenStep parser and Yams.
+import ATSPolicy
+import Foundation
+import PlistDOM
+
+/// One native target of a project, with what a plist needs from it.
+public struct ProjectTarget: Sendable, Hashable, Codable {
+    public var name: String
+    /// `application`, `app-extension`, `framework`, `unit-test`, `ui-test`, `watch-app`, … (the
+    /// product type's last part, as XcodeGen writes it).
+    public var productType: String
+    /// The project file, as reports show paths.
+    public var project: String
+    /// The resolved `INFOPLIST_FILE` of its build configurations (absolute paths).
+    public var infoPlists: [String]
+    /// Lowest over its build configurations; its source names the target and the file the
+    /// setting came from: `App (App.xcodeproj/project.pbxproj)`, `App (Config/Shared.xcconfig)`.
+    public var deploymentTarget: DeploymentTarget?
+    /// What could not be resolved (unknown variables, missing xcconfig files), said not guessed.
+    public var unresolved: [String]
+
+    enum CodingKeys: String, CodingKey { case name, productType, project }
+
+    public init(name: String, productType: String, project: String, infoPlists: [String], deploymentTarget: DeploymentTarget?,
+                unresolved: [String]) {
+        self.name = name
+        self.productType = productType
+        self.project = project
+        self.infoPlists = infoPlists
+        self.deploymentTarget = deploymentTarget
+        self.unresolved = unresolved
+    }
+
+    /// As reports write it: name, product type, project.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try container.decode(String.self, forKey: .name), productType: try container.decode(String.self, forKey: .productType),
+                  project: try container.decode(String.self, forKey: .project), infoPlists: [], deploymentTarget: nil, unresolved: [])
+    }
+
+    /// `com.apple.product-type.app-extension` → `app-extension`.
+    static func shortProductType(_ type: String) -> String {
+        let known: [String: String] = [
+            "application": "application", "app-extension": "app-extension", "framework": "framework",
+            "bundle.unit-test": "unit-test", "bundle.ui-testing": "ui-test", "application.watchapp": "watch-app",
+            "application.watchapp2": "watch-app", "application.watchapp2-container": "watch-app",
+            "watchkit-extension": "watch-extension", "watchkit2-extension": "watch-extension",
+            "application.on-demand-install-capable": "app-clip", "library.static": "static-library",
+            "library.dynamic": "dynamic-library", "tool": "tool", "bundle": "bundle", "extensionkit-extension": "app-extension",
+            "application.messages": "application", "app-extension.messages": "app-extension",
+            "tv-app-extension": "app-extension", "framework.static": "framework",
+        ]
+        let suffix = type.hasPrefix("com.apple.product-type.") ? String(type.dropFirst("com.apple.product-type.".count)) : type
+        return known[suffix] ?? suffix
+    }
+
+    /// The deployment-target build settings and the platform each names.
+    static let deploymentSettings: [(name: String, platform: String, sdk: String)] = [
+        ("IPHONEOS_DEPLOYMENT_TARGET", "ios", "iphoneos"), ("MACOSX_DEPLOYMENT_TARGET", "macos", "macosx"),
+        ("TVOS_DEPLOYMENT_TARGET", "tvos", "appletvos"), ("XROS_DEPLOYMENT_TARGET", "visionos", "xros"),
+        ("WATCHOS_DEPLOYMENT_TARGET", "watchos", "watchos"),
+    ]
+}
+
+/// Reads `project.pbxproj` into its native targets.
+enum XcodeProjectReader {
+    /// `pbxproj`: the `project.pbxproj` path; `display` turns paths into report paths.
+    static func targets(pbxproj: String, display: (String) -> String) throws(FileError) -> [ProjectTarget] {
+        let bytes = try FileIO.load(pbxproj).bytes
+        let root: OpenStepValue
+        do {
+            root = try OpenStepValue(parsing: bytes)
+        } catch {
+            throw FileError(error.message, at: error.location)
+        }
+        guard let objects = root["objects"]?.dictEntries, let rootID = root["rootObject"]?.string else {
+            throw FileError("not an Xcode project: no objects or rootObject")
+        }
+        var byID: [String: OpenStepValue] = [:]
+        for (id, object) in objects { byID[id] = object }
+        guard let project = byID[rootID] else { throw FileError("not an Xcode project: rootObject \(rootID) is missing") }
+        let xcodeproj = (pbxproj as NSString).deletingLastPathComponent
+        var projectDir = (xcodeproj as NSString).deletingLastPathComponent
+        if let dirPath = project["projectDirPath"]?.string, !dirPath.isEmpty {
+            projectDir = dirPath.hasPrefix("/") ? dirPath : projectDir + "/" + dirPath
+        }
+        let paths = FileReferencePaths(byID: byID, projectDir: projectDir)
+        let shownProject = display(pbxproj)
+
+        func configurations(_ listID: String?) -> [(name: String, settings: SettingsLevel, base: String?)] {
+            guard let listID, let ids = byID[listID]?["buildConfigurations"]?.array else { return [] }
+            return ids.compactMap { $0.string.flatMap { byID[$0] } }.map { configuration in
+                var level = SettingsLevel()
+                for (key, value) in configuration["buildSettings"]?.dictEntries ?? [] where !key.contains("[") {
+                    let text = value.string ?? value.array?.compactMap(\.string).joined(separator: " ") ?? ""
+                    level.values[key] = (text, shownProject)
+                }
+                let base = configuration["baseConfigurationReference"]?.string.flatMap(paths.path)
+                return (configuration["name"]?.string ?? "", level, base)
+            }
+        }
+        var problems: [String] = []
+        func xcconfig(_ path: String?) -> SettingsLevel {
+            guard let path else { return SettingsLevel() }
+            return XCConfig.read(path, display: display, problems: &problems)
+        }
+        let projectConfigurations = configurations(project["buildConfigurationList"]?.string)
+        var targets: [ProjectTarget] = []
+        for targetID in project["targets"]?.array?.compactMap(\.string) ?? [] {
+            guard let target = byID[targetID], target["isa"]?.string == "PBXNativeTarget", let name = target["name"]?.string else { continue }
+            problems = []
+            var infoPlists: [String] = []
+            var found: [DeploymentTarget] = []
+            var unknownTarget = false
+            for configuration in configurations(target["buildConfigurationList"]?.string) {
+                let projectLevel = projectConfigurations.first { $0.name == configuration.name }
+                let settings = BuildSettings(
+                    levels: [xcconfig(projectLevel?.base), projectLevel?.settings ?? SettingsLevel(), xcconfig(configuration.base), configuration.settings],
+                    builtIns: ["SRCROOT": projectDir, "PROJECT_DIR": projectDir, "SOURCE_ROOT": projectDir, "TARGET_NAME": name,
+                               "PRODUCT_NAME": target["productName"]?.string ?? name, "CONFIGURATION": configuration.name,
+                               "PROJECT_NAME": ((xcodeproj as NSString).lastPathComponent as NSString).deletingPathExtension])
+                let (plist, target, unresolved) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
+                if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
+                if let target { found.append(target) }
+                if unresolved.contains(where: { $0.contains("_DEPLOYMENT_TARGET") }) { unknownTarget = true }
+                problems += unresolved.map { "\(configuration.name): \($0)" }
+            }
+            targets.append(ProjectTarget(
+                name: name, productType: ProjectTarget.shortProductType(target["productType"]?.string ?? ""), project: shownProject,
+                // A configuration whose deployment target is unknown may be the lowest: none is claimed.
+                infoPlists: infoPlists, deploymentTarget: unknownTarget ? nil : ProjectSettings.lowest(found, target: name),
+                unresolved: Array(NSOrderedSet(array: problems).array as? [String] ?? problems)))
+        }
+        return targets
+    }
+}
+
+/// What every project kind reads from a target's merged settings.
+enum ProjectSettings {
+    /// The Info.plist (absolute), the deployment target, and what could not be resolved.
+    static func read(_ settings: BuildSettings, projectDir: String, targetName: String)
+        -> (infoPlist: String?, target: DeploymentTarget?, unresolved: [String])
+    {
+        var unresolved: [String] = []
+        var infoPlist: String?
+        if let file = settings.value("INFOPLIST_FILE"), !file.value.isEmpty {
+            if file.unresolved.isEmpty {
+                infoPlist = standardized(file.value.hasPrefix("/") ? file.value : projectDir + "/" + file.value)
+            } else {
+                unresolved.append("INFOPLIST_FILE: \(file.unresolved.joined(separator: ", ")) unknown")
+            }
+        }
+        let sdk = settings.value("SDKROOT")?.value.lowercased() ?? ""
+        var targets: [DeploymentTarget] = []
+        for (name, platform, sdkName) in ProjectTarget.deploymentSettings where sdk.isEmpty || sdk == "auto" || sdk.hasPrefix(sdkName) {
+            guard let setting = settings.value(name), !setting.value.isEmpty || !setting.unresolved.isEmpty else { continue }
+            if setting.unresolved.isEmpty, let target = DeploymentTarget(platform: platform, version: setting.value, source: setting.source) {
+                targets.append(target)
+            } else if platform != "watchos" {
+                unresolved.append(setting.unresolved.isEmpty
+                    ? "\(name) = \(setting.value) (not a version)" : "\(name): \(setting.unresolved.joined(separator: ", ")) unknown")
+            }
+        }
+        let lowest = DeploymentTarget.lowest(targets, source: targets.map(\.source).first ?? "")
+        return (infoPlist, lowest, unresolved)
+    }
+
+    /// The lowest of a target's configurations, its source `Target (file)`.
+    static func lowest(_ targets: [DeploymentTarget], target: String) -> DeploymentTarget? {
+        guard let lowest = targets.min(by: { $0.minimumEra < $1.minimumEra }) else { return nil }
+        return DeploymentTarget.lowest(targets, source: "\(target) (\(lowest.source))")
+    }
+
+    static func standardized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}
+
+/// Where a `PBXFileReference` points: its path through its parent groups.
+private struct FileReferencePaths {
+    let byID: [String: OpenStepValue]
+    let projectDir: String
+    let parent: [String: String]
+
+    init(byID: [String: OpenStepValue], projectDir: String) {
+        self.byID = byID
+        self.projectDir = projectDir
+        var parent: [String: String] = [:]
+        for (id, object) in byID where ["PBXGroup", "PBXVariantGroup", "XCVersionGroup"].contains(object["isa"]?.string ?? "") {
+            for child in object["children"]?.array?.compactMap(\.string) ?? [] { parent[child] = id }
+        }
+        self.parent = parent
+    }
+
+    func path(_ id: String) -> String? { path(id, depth: 0) }
+
+    private func path(_ id: String, depth: Int) -> String? {
+        guard depth < 64, let object = byID[id] else { return nil }
+        let own = object["path"]?.string ?? ""
+        switch object["sourceTree"]?.string ?? "<group>" {
+        case "<absolute>": return ProjectSettings.standardized(own)
+        case "SOURCE_ROOT", "SRCROOT": return ProjectSettings.standardized(projectDir + "/" + own)
+        case "<group>":
+            guard let up = parent[id] else { return ProjectSettings.standardized(projectDir + "/" + own) }
+            guard let base = path(up, depth: depth + 1) else { return nil }
+            return ProjectSettings.standardized(base + "/" + own)
+        default: return nil
+        }
+    }
+}
