@@ -40,25 +40,19 @@ import PlistDOM
         #expect(value == "a\rb")
     }
 
+    /// The engine's run of a recipe pass with `steps` alone on the recipe target's plist.
+    static func runRecipe(_ id: String, steps: String) throws -> FileResult {
+        let yaml = "id: \(id)\nversion: 1\ntitle: t\nimpact: spelling\nsteps:\n" + steps
+        let pass = try #require(try RecipeLoader.parse(yaml, path: "r.yml").first?.0)
+        let plan = try MigrationPlan(skip: MigrationRegistry.all.map(\.id), recipes: [pass])
+        return FileMigrator(plan: plan).migrate(Invariants.recipeTarget, path: "x", skipIfNotApplicable: false)
+    }
+
     /// Found by the recipe target: an entry inserted after one made by an edit had no
     /// indentation to copy, so a nested value made later was written flush left, and a second
     /// run rewrote the layout.
     @Test func anEntryAfterAMadeEntryCopiesItsIndentation() throws {
-        let pass = try #require(try RecipeLoader.parse("""
-            id: M1
-            version: 1
-            title: t
-            impact: spelling
-            steps:
-              - set: "*"
-                value: [2]
-              - set: D
-                value: {}
-              - set: N
-                value: [[1]]
-            """, path: "m.yml").first?.0)
-        let plan = try MigrationPlan(skip: MigrationRegistry.all.map(\.id), recipes: [pass])
-        let result = FileMigrator(plan: plan).migrate(Invariants.recipeTarget, path: "x", skipIfNotApplicable: false)
+        let result = try Self.runRecipe("M1", steps: "  - set: \"*\"\n    value: [2]\n  - set: D\n    value: {}\n  - set: N\n    value: [[1]]\n")
         #expect(String(decoding: result.output, as: UTF8.self).contains("\t<key>N</key>\n\t<array>\n\t\t<array>\n\t\t\t<integer>1</integer>\n"))
     }
 
@@ -73,22 +67,7 @@ import PlistDOM
     /// Found by the recipe target: a recipe whose steps undo one another never settles; that is
     /// the recipe's doing, said as such, not an internal error.
     @Test func aRecipeThatNeverSettlesIsAnErrorNamingIt() throws {
-        let pass = try #require(try RecipeLoader.parse("""
-            id: LOOP1
-            version: 1
-            title: t
-            impact: spelling
-            steps:
-              - set: D
-                value: {x: 1}
-                when: ifAbsent
-              - rename: D
-                to: E
-              - set: "*"
-                value: true
-            """, path: "loop.yml").first?.0)
-        let plan = try MigrationPlan(skip: MigrationRegistry.all.map(\.id), recipes: [pass])
-        let result = FileMigrator(plan: plan).migrate(Invariants.recipeTarget, path: "x", skipIfNotApplicable: false)
+        let result = try Self.runRecipe("LOOP1", steps: "  - set: D\n    value: {x: 1}\n    when: ifAbsent\n  - rename: D\n    to: E\n  - set: \"*\"\n    value: true\n")
         #expect(result.status == .error && result.output == Invariants.recipeTarget)
         #expect(result.error?.message.hasPrefix("LOOP1 still changed the file after 8 rounds") == true, "\(String(describing: result.error))")
     }

@@ -1,5 +1,3 @@
-// Room: Project. What the tool knows of the Xcode project around a file: today the deployment
-// target read from the nearest project.pbxproj. May call Discovery, Config, Write.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +6,8 @@ import Darwin
 import ATSPolicy
 import Foundation
 
-/// Finds an app's deployment target in the nearest enclosing Xcode project: the directory of
+/// For a file no target claims (`ProjectIndex`): the deployment target of the nearest
+/// enclosing Xcode project, the directory of
 /// the file, then each parent (stopping after the repository root), is searched for
 /// `*.xcodeproj/project.pbxproj`; the first that sets `IPHONEOS_DEPLOYMENT_TARGET`,
 /// `MACOSX_DEPLOYMENT_TARGET`, `TVOS_DEPLOYMENT_TARGET` or `XROS_DEPLOYMENT_TARGET` gives the lowest value of each (every target and build

@@ -1,5 +1,6 @@
 // Room: Recipes. Recipe files read into passes (the steps themselves live in the Migrations
 // module, beside the built-in passes). May call Write (reading the file) and Support.
+import ATSPolicy
 import Foundation
 import Migrations
 import PlistDOM
@@ -243,7 +244,7 @@ private struct Reader {
 
     func pass(_ node: Node) throws(RecipeError) -> (RecipePass, Mark?) {
         guard let mapping = node.mapping else { throw fail(node, "a pass must be a mapping with id, version, title, impact and steps") }
-        try onlyKeys(mapping, ["id", "version", "name", "title", "description", "impact", "steps"])
+        try onlyKeys(mapping, ["id", "version", "name", "title", "description", "impact", "steps", "files", "infoPlistOf", "minimumOS"])
         let idNode = try value(mapping, "id")
         guard let id = try string(mapping, "id", in: node) else { throw fail(node, "missing \"id\"") }
         guard id.first?.isLetter == true, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
@@ -268,8 +269,37 @@ private struct Reader {
         var steps: [RecipeStep] = []
         for stepNode in list { steps.append(try step(stepNode)) }
         let pass = RecipePass(id: id, version: version, name: name, title: title, rationale: description, impact: impact,
-                              steps: steps, source: path)
+                              steps: steps, source: path, scope: try scope(mapping))
         return (pass, idNode?.mark ?? node.mark)
+    }
+
+    /// `files:`, `infoPlistOf:` (each text or a list of text) and `minimumOS:`.
+    func scope(_ mapping: Node.Mapping) throws(RecipeError) -> RecipeScope? {
+        func list(_ key: String) throws(RecipeError) -> [String] {
+            guard let node = try value(mapping, key) else { return [] }
+            let items = node.sequence.map(Array.init) ?? [node]
+            var texts: [String] = []
+            for item in items {
+                guard let text = try plainText(item), !text.isEmpty else { throw fail(item, "\"\(key)\" takes text or a list of text") }
+                texts.append(text)
+            }
+            return texts
+        }
+        let files = try list("files")
+        let types = try list("infoPlistOf")
+        let known = RecipeScope.productTypes
+        if let unknown = types.first(where: { !known.contains($0) }), let node = try value(mapping, "infoPlistOf") {
+            throw fail(node, "unknown product type \"\(unknown)\" (known: \(known.joined(separator: ", ")))")
+        }
+        var minimumOS: String?
+        if let node = try value(mapping, "minimumOS") {
+            guard let text = try plainText(node), DeploymentTarget(text, source: "") != nil else {
+                throw fail(node, "\"minimumOS\" takes OS versions such as ios13, macos11 (several joined by commas)")
+            }
+            minimumOS = text
+        }
+        if files.isEmpty && types.isEmpty && minimumOS == nil { return nil }
+        return RecipeScope(files: files, infoPlistOf: types, minimumOS: minimumOS)
     }
 
     static let actions = ["rename", "set", "remove", "replace", "move"]
@@ -432,4 +462,10 @@ private struct Reader {
         default: nil
         }
     }
+}
+
+extension RecipeScope {
+    /// The product types `infoPlistOf` takes (`any`: any target's Info.plist).
+    public static let productTypes = ["any", "application", "app-extension", "app-clip", "framework", "watch-app", "watch-extension",
+                                      "unit-test", "ui-test", "bundle", "tool", "static-library", "dynamic-library"]
 }

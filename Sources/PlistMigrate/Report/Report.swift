@@ -42,6 +42,8 @@ struct Report {
         var written: Bool
         /// The targets whose Info.plist the file is (absent when none).
         var targets: [ProjectTarget]?
+        /// Recipe passes the file is not for, with why (absent when none).
+        var outOfScope: [String: String]?
     }
 
     struct TargetRecord: Codable, Equatable {
@@ -111,7 +113,8 @@ struct Report {
                 DiagnosticRecord(migration: $0.migrationID, line: $0.location.line, column: $0.location.column, message: $0.message)
             },
             heldBack: result.heldBack, heldBackReasons: result.heldBackReasons, deploymentTarget: target,
-            written: result.written, targets: result.targets.isEmpty ? nil : result.targets))
+            written: result.written, targets: result.targets.isEmpty ? nil : result.targets,
+            outOfScope: result.outOfScope.isEmpty ? nil : result.outOfScope))
     }
 
     /// The deployment target of a file that has an ATS dict (changed or unchanged).

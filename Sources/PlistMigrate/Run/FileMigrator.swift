@@ -81,8 +81,19 @@ public struct FileMigrator: Sendable {
         // Duplicate keys in the ATS dict leave it to a person: passes that may edit it do not
         // run; recipe passes that stay outside it still do.
         let duplicates = Self.duplicateKeyDiagnostics(root)
-        let passes = duplicates == nil
+        let unscoped = duplicates == nil
             ? plan.selected : plan.selected.filter { $0.rootKeys.map { !$0.contains(ATSKey.appTransportSecurity) } ?? false }
+        var scopeHeldBack: [(String, String)] = []
+        let passes = unscoped.filter { pass in
+            guard let scope = (pass as? RecipePass)?.scope else { return true }
+            switch Self.verdict(scope, path: context.lookups.diffPath() ?? context.path, targets: result.targets,
+                                target: target ?? Self.deploymentTarget(context, claimedBy: result.targets, root: root)) {
+            case nil: return true
+            case .outside(let reason)?: result.outOfScope[pass.id] = reason
+            case .heldBack(let reason)?: scopeHeldBack.append((pass.id, reason))
+            }
+            return false
+        }
         if let duplicates, passes.isEmpty {
             result.diagnostics = duplicates
             return result
@@ -118,6 +129,10 @@ public struct FileMigrator: Sendable {
             result.heldBack.append(migration.id)
             result.heldBackReasons[migration.id] = rounds.heldBack[migration.id]
         }
+        for (id, reason) in scopeHeldBack {
+            result.heldBack.append(id)
+            result.heldBackReasons[id] = reason
+        }
         return result
     }
 
@@ -134,6 +149,46 @@ public struct FileMigrator: Sendable {
         if let own = deploymentTarget(declaredIn: root) { return own }
         return targets.isEmpty ? context.lookups.projectTarget() : nil
     }
+
+    enum ScopeVerdict: Equatable {
+        /// Not a file the pass is for: untouched, and the JSON report says why.
+        case outside(String)
+        /// A file the pass is for, whose deployment target is too low or unknown.
+        case heldBack(String)
+    }
+
+    /// Whether a recipe pass with `scope` runs on a file (`nil`: it does). `path` is relative
+    /// to the repository root.
+    static func verdict(_ scope: RecipeScope, path: String, targets: [ProjectTarget], target: DeploymentTarget?) -> ScopeVerdict? {
+        if !scope.files.isEmpty, !scope.files.contains(where: { Glob($0).matches(path) }) {
+            return .outside("not among its files (\(scope.files.joined(separator: ", ")))")
+        }
+        if !scope.infoPlistOf.isEmpty {
+            let types = Set(scope.infoPlistOf)
+            let claimed = targets.contains { types.contains("any") || types.contains($0.productType) }
+            if !claimed {
+                let kinds = scope.infoPlistOf.map { $0 == "any" ? "any target" : ("aeiou".contains($0.first!) ? "an " : "a ") + "\($0) target" }.joined(separator: " or ")
+                let actual = targets.isEmpty ? "no project target uses it" : "it belongs to " + targets.map { "\($0.name) (\($0.productType))" }.joined(separator: ", ")
+                return .outside("not the Info.plist of \(kinds): \(actual)")
+            }
+        }
+        if let minimum = scope.minimumOS, let required = DeploymentTarget(minimum, source: "") {
+            guard let target else {
+                return .heldBack("for deployment targets \(minimum) or later, and this file's is unknown (give --min-os or minimumOS)")
+            }
+            let common = target.platforms.filter { platform in required.platforms.contains { Self.platform(of: $0) == Self.platform(of: platform) } }
+            let tooLow = common.filter { have in
+                required.platforms.contains { Self.platform(of: $0) == Self.platform(of: have) && Self.version(of: have).lexicographicallyPrecedes(Self.version(of: $0)) }
+            }
+            if common.isEmpty || !tooLow.isEmpty {
+                return .heldBack("for deployment targets \(minimum) or later; this file's is \(target.platforms.joined(separator: ",")) (from \(target.source))")
+            }
+        }
+        return nil
+    }
+
+    private static func platform(of item: String) -> String { String(item.prefix { $0.isLetter }) }
+    private static func version(of item: String) -> [Int] { item.drop { $0.isLetter }.split(separator: ".").compactMap { Int($0) } }
 
     /// The file's tree, or `nil` with the result saying why it is skipped or an error.
     private func parse<Lookups>(_ bytes: [UInt8], _ context: FileContext<Lookups>, into result: inout FileResult) -> PlistDocument? {
@@ -458,7 +513,7 @@ public struct FileMigrator: Sendable {
     /// (git-crypt), UTF-16 or UTF-32 text that holds none of `markers` (with one, it gets the
     /// full parse, which refuses it with a hint to convert it), or binary. `nil` without NULs.
     static func notTextReason(_ bytes: [UInt8], markers: [[UInt8]]?) -> String? {
-        guard bytes.contains(0) else { return nil }
+        guard bytes.contains(0), !bytes.starts(with: Array("bplist".utf8)) else { return nil }
         if bytes.starts(with: gitCrypt) { return "encrypted (git-crypt)" }
         if let (text, name) = wideText(bytes) {
             guard let markers else { return "\(name) text (convert it to UTF-8 to process it)" }

@@ -68,6 +68,8 @@ public struct FileResult: Sendable {
     public var diffPath = ""
     /// The targets whose Info.plist this file is.
     public var targets: [ProjectTarget] = []
+    /// Recipe passes this file is not for, by id, with why.
+    public var outOfScope: [String: String] = [:]
 }
 
 /// A one-line, `path:line:column`-ready error.
