@@ -144,4 +144,25 @@ import Migrations
         #expect(FileMigrator.verdict(scope, path: "App/Info.plist", targets: [], target: nil) == nil)
         #expect(FileMigrator.verdict(scope, path: "Kit/Info.plist", targets: [], target: nil) == .outside("not among its files (App/**)"))
     }
+
+    @Test func explainAndLintUseTheSameTarget() throws {
+        let explain = try tool(["explain", "Fixtures/project/Widget/Info.plist"], in: Paths.repository)
+        #expect(explain.text.contains("deployment target ios11.4 (from Widget (Fixtures/project/Config/Shared.xcconfig))"), "\(explain.text)")
+        let lint = try tool(["lint", "--no-config", "Fixtures/project"], in: Paths.repository)
+        #expect(lint.text.contains("Fixtures/project/Widget/Info.plist:15:3: warning: [ATS010]"), "\(lint.text)")
+        #expect(!lint.text.contains("Fixtures/project/Tests/Info.plist:15:3: warning: [ATS010]"), "iOS 8 reads the key")
+    }
+
+    @Test func whatCannotBeReadIsSaidNotGuessed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("project/App/Info.plist", to: directory, as: "App/Info.plist")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Broken.xcodeproj"), withIntermediateDirectories: true)
+        try Data("{ objects = { a = b; }\n".utf8).write(to: directory.appendingPathComponent("Broken.xcodeproj/project.pbxproj"))
+        try Data("import ProjectDescription\n".utf8).write(to: directory.appendingPathComponent("Project.swift"))
+        let result = try tool(["--no-config", "."], in: directory)
+        #expect(result.stderr.contains("App/Info.plist: note: project not read: Broken.xcodeproj/project.pbxproj:2:1: error: expected \";\" after the value of \"objects\""), "\(result.stderr)")
+        #expect(result.stderr.contains("App/Info.plist: note: Project.swift (Tuist) is not read: the targets it defines are unknown"))
+        #expect(result.stderr.contains("1 from none known (every OS counted)"))
+    }
 }

@@ -44,9 +44,11 @@ public struct Explainer: Sendable {
     public func explain(_ bytes: [UInt8], path: String) throws(ParseError) -> Report {
         let document = try PlistDocument(parsing: bytes)
         let configuration = ATSConfiguration(document: document)
-        let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
-            ?? (path == "-" ? nil : ProjectDeploymentTargets().target(forFile: path))
-            ?? FileMigrator.deploymentTarget(declaredIn: document)
+        let claimed = path == "-" ? [] : ProjectIndex(directories: DirectoryFacts()).targets(claiming: path)
+        let target = FileMigrator.deploymentTarget(
+            given: minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }, claimedBy: claimed,
+            own: { FileMigrator.deploymentTarget(declaredIn: document) },
+            nearest: { path == "-" ? nil : ProjectDeploymentTargets().target(forFile: path) })
         let hosts: [PolicyDelta.HostClass] = host.map { [PolicyDelta.HostClass(label: $0, host: Host($0))] }
             ?? PolicyDelta.hostClasses([configuration])
         let eras = era.map { [$0] } ?? target?.supportedEras ?? OSEra.allCases

@@ -61,7 +61,7 @@ public struct LintRunner {
     /// The findings of one file, and whether it could not be read or parsed.
     private static func lint(
         _ file: DiscoveredFile, display: String, config: Config?, stdin: [UInt8], minimumOS: String?,
-        projects: ProjectDeploymentTargets
+        projects: ProjectDeploymentTargets, index: ProjectIndex
     ) -> ([Finding], Bool) {
         let bytes: [UInt8]
         if file.path == "-" {
@@ -77,9 +77,11 @@ public struct LintRunner {
         // not ours (not even parsed).
         if !file.explicit, FileMigrator.notTextReason(bytes, markers: [Array("NSAppTransport".utf8)]) != nil || isNotAPlist(bytes)
             || FileMigrator.cannotHoldAppTransportSecurity(bytes) { return ([], false) }
-        let target = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
-            ?? (file.path == "-" ? nil : projects.target(forFile: file.path))
-        var findings = Linter.lint(bytes, path: display, deploymentTarget: target, skipPreprocessed: !file.explicit)
+        let given = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
+        let project = file.path == "-" || given != nil
+            ? KnownLookups(claimed: [], nearest: nil)
+            : KnownLookups(claimed: index.targets(claiming: file.path), nearest: projects.target(forFile: file.path))
+        var findings = Linter.lint(bytes, path: display, deploymentTarget: given, skipPreprocessed: !file.explicit, project: project)
         let unreadable = findings.contains { $0.ruleID == "L009" }
         if let config { findings = applying(config, to: findings) }
         return (findings, unreadable)
@@ -93,6 +95,7 @@ public struct LintRunner {
         discovery.directories = directories
         discovery.jobs = jobs
         let projects = ProjectDeploymentTargets(directories: directories)
+        let index = ProjectIndex(directories: directories)
         let configs = ConfigResolver(directories: directories)
         let minimumOS = minimumOS
         let (files, missing, _) = discovery.discoverAll(paths)
@@ -116,10 +119,10 @@ public struct LintRunner {
         }
         let stdin = work.contains { $0.file.path == "-" } ? readStandardInput() : []
         let items = work
-        let perFile = parallelMap(count: items.count, jobs: jobs) { index in
-            let item = items[index]
+        let perFile = parallelMap(count: items.count, jobs: jobs) { position in
+            let item = items[position]
             return Self.lint(item.file, display: item.display, config: item.config, stdin: stdin, minimumOS: minimumOS,
-                             projects: projects)
+                             projects: projects, index: index)
         }
         for (fileFindings, fileUnreadable) in perFile {
             findings += fileFindings

@@ -11,7 +11,8 @@ public enum Linter {
     ///   right (ATS010) is reported only where that holds.
     ///   `skipPreprocessed`: for walked files, a preprocessed Info.plist (`#ifdef`) is not a finding.
     public static func lint(
-        _ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget? = nil, skipPreprocessed: Bool = false
+        _ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget? = nil, skipPreprocessed: Bool = false,
+        project: KnownLookups = KnownLookups(claimed: [], nearest: nil)
     ) -> [Finding] {
         let document: PlistDocument
         do {
@@ -43,7 +44,7 @@ public enum Linter {
             add("L006", ats, "NSAppTransportSecurity is \(article(ats.name)), not a dict")
             return findings
         }
-        findings += migrationFindings(document, bytes, path: path, deploymentTarget: deploymentTarget)
+        findings += migrationFindings(document, bytes, path: path, deploymentTarget: deploymentTarget, project: project)
         checkKeysAndTypes(ats, add)
         checkDomains(ats, add)
         if let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads), arbitrary.value.isTrue {
@@ -61,7 +62,8 @@ public enum Linter {
     /// A probe on the shared, unedited `document` says whether it edits at all; only then is
     /// it run for real on a parse of its own (its edits change that tree).
     static func migrationFindings(
-        _ document: PlistDocument, _ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget?
+        _ document: PlistDocument, _ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget?,
+        project: KnownLookups = KnownLookups(claimed: [], nearest: nil)
     ) -> [Finding] {
         var findings: [Finding] = []
         // Found once for the probes, which all read the same unedited tree.
@@ -74,8 +76,9 @@ public enum Linter {
                 // What the engine would do with this pass alone on this file, its gate included.
                 let plan = try? MigrationPlan(registry: [migration])
                 let run = plan.map {
-                    FileMigrator(plan: $0).migrate(bytes, path: path, skipIfNotApplicable: false, deploymentTarget: deploymentTarget,
-                                                   parsed: document.copy(), gateOnly: true)
+                    FileMigrator(plan: $0).migrate(bytes, FileContext(
+                        path: path, skipIfNotApplicable: false, deploymentTarget: deploymentTarget, parsed: document.copy(), gateOnly: true,
+                        lookups: project))
                 }
                 heldBack = run?.heldBackReasons[migration.id]
                 if heldBack != nil, migration.intent == .provablyNoPolicyChange { continue }

@@ -17,6 +17,22 @@ final class ProjectIndex: @unchecked Sendable {
         self.directories = directories
     }
 
+    /// What could not be read around `path`: a project with an error (`path:line:column`), a
+    /// Tuist manifest (`Project.swift`, which only Tuist can evaluate).
+    func notes(forFile path: String) -> [String] {
+        let absolute = ProjectSettings.standardized(FileIO.absolute(path))
+        var notes: [String] = []
+        for project in projectFiles(around: absolute) {
+            if project.hasSuffix("/Project.swift") {
+                notes.append("\(ConfigResolver.relative(project)) (Tuist) is not read: the targets it defines are unknown")
+            } else {
+                _ = targets(of: project)
+                if let problem = lock.withLock({ problems[project] }) { notes.append("project not read: \(problem)") }
+            }
+        }
+        return notes
+    }
+
     /// The targets whose Info.plist `path` is, in project order.
     func targets(claiming path: String) -> [ProjectTarget] {
         let absolute = ProjectSettings.standardized(FileIO.absolute(path))
@@ -45,11 +61,13 @@ final class ProjectIndex: @unchecked Sendable {
         let base = directory.isEmpty ? "" : directory
         var found = directories.facts(of: directory).projects.map { base + "/" + $0 + "/project.pbxproj" }
         if FileIO.exists(base + "/project.yml") { found.append(base + "/project.yml") }
+        if FileIO.exists(base + "/Project.swift") { found.append(base + "/Project.swift") }
         lock.withLock { specs[directory] = found }
         return found
     }
 
     private func targets(of project: String) -> [ProjectTarget] {
+        if project.hasSuffix("/Project.swift") { return [] }
         if let known = lock.withLock({ read[project] }) { return known }
         let display = { (path: String) in ConfigResolver.relative(path) }
         var targets: [ProjectTarget] = []

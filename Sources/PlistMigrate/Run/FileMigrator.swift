@@ -72,6 +72,7 @@ public struct FileMigrator: Sendable {
         }
         let hasATS = !root.appTransportSecurity.isEmpty
         result.targets = context.lookups.claimingTargets()
+        if hasATS, result.targets.isEmpty { result.notes += context.lookups.projectNotes() }
         for target in result.targets where !target.unresolved.isEmpty {
             result.notes.append("target \(target.name) (\(target.project)): cannot resolve \(target.unresolved.joined(separator: "; "))")
         }
@@ -143,11 +144,19 @@ public struct FileMigrator: Sendable {
     private static func deploymentTarget<Lookups>(
         _ context: FileContext<Lookups>, claimedBy targets: [ProjectTarget], root: RootKeys
     ) -> DeploymentTarget? {
-        if let given = context.deploymentTarget { return given }
+        deploymentTarget(given: context.deploymentTarget, claimedBy: targets, own: { deploymentTarget(declaredIn: root) },
+                         nearest: { context.lookups.projectTarget() })
+    }
+
+    /// The order above, for every command that needs a file's deployment target.
+    static func deploymentTarget(
+        given: DeploymentTarget?, claimedBy targets: [ProjectTarget], own: () -> DeploymentTarget?, nearest: () -> DeploymentTarget?
+    ) -> DeploymentTarget? {
+        if let given { return given }
         let claimed = targets.compactMap(\.deploymentTarget)
         if !claimed.isEmpty { return DeploymentTarget.lowest(claimed, source: claimed.map(\.source).joined(separator: ", ")) }
-        if let own = deploymentTarget(declaredIn: root) { return own }
-        return targets.isEmpty ? context.lookups.projectTarget() : nil
+        if let own = own() { return own }
+        return targets.isEmpty ? nearest() : nil
     }
 
     enum ScopeVerdict: Equatable {
@@ -634,10 +643,26 @@ public protocol FileLookups {
     func projectTarget() -> DeploymentTarget?
     /// The targets whose Info.plist the file is.
     func claimingTargets() -> [ProjectTarget]
+    /// What could not be read of the projects around the file.
+    func projectNotes() -> [String]
 }
 
 extension FileLookups {
     public func claimingTargets() -> [ProjectTarget] { [] }
+    public func projectNotes() -> [String] { [] }
+}
+
+/// Lookups already made: the targets claiming the file and the nearest project's target.
+public struct KnownLookups: FileLookups {
+    public var claimed: [ProjectTarget]
+    public var nearest: DeploymentTarget?
+    public init(claimed: [ProjectTarget], nearest: DeploymentTarget?) {
+        self.claimed = claimed
+        self.nearest = nearest
+    }
+    public func diffPath() -> String? { nil }
+    public func projectTarget() -> DeploymentTarget? { nearest }
+    public func claimingTargets() -> [ProjectTarget] { claimed }
 }
 
 /// Nothing to look up: the file's own path, no project.

@@ -27,6 +27,11 @@ extension Runner {
             return index.targets(claiming: file.path)
         }
 
+        func projectNotes() -> [String] {
+            guard let index, file.path != "-" else { return [] }
+            return index.notes(forFile: file.path)
+        }
+
         func diffPath() -> String? { diffPathText }
 
         var diffPathText: String {
