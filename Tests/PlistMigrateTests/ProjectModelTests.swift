@@ -165,4 +165,13 @@ import Migrations
         #expect(result.stderr.contains("App/Info.plist: note: Project.swift (Tuist) is not read: the targets it defines are unknown"))
         #expect(result.stderr.contains("1 from none known (every OS counted)"))
     }
+
+    /// Each project is read once per run, whatever the number of plists asking, from any thread.
+    @Test func eachProjectIsReadOncePerRun() {
+        let index = ProjectIndex(directories: DirectoryFacts())
+        let plists = ["App", "Widget", "Kit", "Tests"].map { Self.project.appendingPathComponent("\($0)/Info.plist").path }
+        let claims = parallelMap(count: 400, jobs: 4) { index.targets(claiming: plists[$0 % plists.count]).map(\.name) }
+        #expect(Set(claims.map { $0.joined() }) == ["App", "Widget", "Kit", "AppTests"])
+        #expect(index.projectsRead == 1)
+    }
 }

@@ -11,6 +11,7 @@ final class ProjectIndex: @unchecked Sendable {
     @exclusivity(unchecked) private var read: [String: [ProjectTarget]] = [:]
     @exclusivity(unchecked) private var problems: [String: String] = [:]
     @exclusivity(unchecked) private var specs: [String: [String]] = [:]
+    @exclusivity(unchecked) private var readCount = 0
     private let directories: DirectoryFacts
 
     init(directories: DirectoryFacts) {
@@ -66,21 +67,31 @@ final class ProjectIndex: @unchecked Sendable {
         return found
     }
 
+    /// A project's targets, read once per run: under the lock, so that threads asking for the
+    /// same project at once wait for the one read (projects are few; plists are many).
     private func targets(of project: String) -> [ProjectTarget] {
         if project.hasSuffix("/Project.swift") { return [] }
-        if let known = lock.withLock({ read[project] }) { return known }
-        let display = { (path: String) in ConfigResolver.relative(path) }
-        var targets: [ProjectTarget] = []
-        do {
-            targets = project.hasSuffix(".yml")
-                ? try XcodeGenReader.targets(projectYML: project, display: display)
-                : try XcodeProjectReader.targets(pbxproj: project, display: display)
-        } catch {
-            lock.withLock { problems[project] = error.line(path: display(project)) }
+        return lock.withLock {
+            if let known = read[project] { return known }
+            let display = { (path: String) in ConfigResolver.relative(path) }
+            var targets: [ProjectTarget] = []
+            do {
+                targets = project.hasSuffix(".yml")
+                    ? try XcodeGenReader.targets(projectYML: project, display: display)
+                    : try XcodeProjectReader.targets(pbxproj: project, display: display)
+            } catch let error as FileError {
+                problems[project] = error.line(path: display(project))
+            } catch {
+                problems[project] = "\(display(project)): error: \(error)"
+            }
+            read[project] = targets
+            readCount += 1
+            return targets
         }
-        lock.withLock { read[project] = targets }
-        return targets
     }
+
+    /// How many project files were read (each once): for tests.
+    var projectsRead: Int { lock.withLock { readCount } }
 
     /// Projects that could not be read, one line each (`path:line:column: error: …`).
     var unreadable: [String] { lock.withLock { problems.keys.sorted().map { problems[$0]! } } }
