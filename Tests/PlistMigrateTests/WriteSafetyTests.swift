@@ -189,16 +189,7 @@ import PlistDOM
 /// `sed -i`, Xcode) in the last moment before the swap breaks no lease: the swap must notice
 /// that what it took out is not the file read, and put that program's version back (issue #30 §1).
 @Suite struct RenameRaceTests {
-    static let input = Array("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0">
-        <dict>
-        \t<key>CFBundleName</key>
-        \t<string>Demo</string>
-        </dict>
-        </plist>
-
-        """.utf8)
+    static let input = WriteSafetyTests.input
 
     static func version(_ name: String) -> [UInt8] {
         Array(String(decoding: input, as: UTF8.self).replacingOccurrences(of: "Demo", with: name).utf8)
