@@ -159,10 +159,45 @@ public struct HostInput: Sendable, Equatable {
             notes.append("port \(port) dropped: ATS settings do not depend on the port")
             rest = rest[..<colon]
         }
-        let candidate = rest.lowercased()
+        var candidate = rest.lowercased()
+        // A name whose last label is a number is no host name: resolvers read it as an IPv4
+        // address in any of inet_aton's forms (2130706433, 0x7f000001, 0177.1, 127.1). Read the
+        // same way, or refused, never taken for an unqualified name.
+        if Self.lastLabelIsNumeric(candidate), IPAddress(candidate) == nil || candidate != Self.dottedQuad(candidate) {
+            guard let quad = Self.dottedQuad(candidate) else { return nil }
+            notes.append("\(candidate) is read as the IPv4 address \(quad), as the system's resolver reads it"
+                + (candidate.split(separator: ".").contains { $0.count > 1 && $0.hasPrefix("0") && !$0.hasPrefix("0x") }
+                    ? " (a part with a leading 0 is octal)" : ""))
+            candidate = quad
+        }
         guard IPAddress(candidate) != nil || Self.isHostName(candidate) else { return nil }
         host = candidate
         self.notes = notes
+    }
+
+    static func lastLabelIsNumeric(_ text: String) -> Bool {
+        guard let last = text.split(separator: ".", omittingEmptySubsequences: false).last, !last.isEmpty else { return false }
+        if last.hasPrefix("0x") { return last.dropFirst(2).allSatisfy(\.isHexDigit) }
+        return last.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// `text` as inet_aton reads it (1 to 4 parts, each decimal, `0x` hex or `0` octal; the
+    /// last fills the bytes left), as a dotted quad; `nil` when it reads as no address.
+    static func dottedQuad(_ text: String) -> String? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...4).contains(parts.count) else { return nil }
+        var values: [UInt64] = []
+        for part in parts {
+            let (digits, radix): (Substring, Int) = part.hasPrefix("0x") ? (part.dropFirst(2), 16)
+                : part.count > 1 && part.hasPrefix("0") ? (part.dropFirst(), 8) : (part, 10)
+            guard !digits.isEmpty || radix == 16 && false, digits.count <= 12, let value = UInt64(digits, radix: radix) else { return nil }
+            values.append(value)
+        }
+        let last = values.removeLast()
+        guard values.allSatisfy({ $0 <= 0xFF }), last < (UInt64(1) << (8 * UInt64(4 - values.count))) else { return nil }
+        var address = last
+        for (index, value) in values.enumerated() { address |= value << (8 * UInt64(3 - index)) }
+        return [24, 16, 8, 0].map { String((address >> UInt64($0)) & 0xFF) }.joined(separator: ".")
     }
 
     /// Letters, digits, `-` and `_` in dot-separated labels of 1–63 characters (a trailing dot allowed).

@@ -1,5 +1,6 @@
 import Testing
 @testable import ATSPolicy
+import PlistDOM
 
 /// How a host name is classified: Apple's NSAllowsLocalNetworking page calls unqualified
 /// names, `.local` names and IP addresses local.
@@ -53,5 +54,42 @@ import Testing
             let key = (0..<Int.random(in: 1...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             #expect(PolicyReach.hostName(ofDomainKey: key) == reference(key), "\(key)")
         }
+    }
+}
+
+/// `--host` never fails open (issue #34 §2): every form a resolver reads as an IPv4 address is
+/// read as that address, with a note, or refused; it is never taken for an unqualified name.
+@Suite struct HostInputNumericTests {
+    @Test(arguments: [
+        ("2130706433", "127.0.0.1"), ("0x7f000001", "127.0.0.1"), ("0177.0.0.1", "127.0.0.1"), ("127.1", "127.0.0.1"),
+        ("10.0x10.1", "10.16.0.1"), ("192.168.1.010", "192.168.1.8"),
+    ])
+    func numericFormsAreReadAsTheResolverReadsThem(_ text: String, _ quad: String) throws {
+        let input = try #require(HostInput(text))
+        #expect(input.host == quad)
+        #expect(input.notes.first?.hasPrefix("\(text) is read as the IPv4 address \(quad)") == true)
+    }
+
+    @Test func theOctalPartIsNamed() {
+        #expect(HostInput("192.168.1.010")?.notes == ["192.168.1.010 is read as the IPv4 address 192.168.1.8, as the system's resolver reads it (a part with a leading 0 is octal)"])
+    }
+
+    @Test(arguments: ["999.1.1.1", "1.2.3.4.5", "4294967296", "0x1ffffffff", "1.2.3.0x100", "08.1.1.1"])
+    func numbersThatAreNoAddressAreRefused(_ text: String) {
+        #expect(HostInput(text) == nil)
+    }
+
+    @Test func plainFormsAreUnchanged() {
+        #expect(HostInput("127.0.0.1") == HostInput(host: "127.0.0.1", notes: []))
+        #expect(HostInput("api.example.com")?.host == "api.example.com")
+        #expect(HostInput("1password.com")?.host == "1password.com", "a numeric first label is a name")
+    }
+
+    @Test func aDecimalAddressDecidesAsItsDottedQuad() throws {
+        let config = ATSConfiguration(document: try PlistDocument(parsing: Array("<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsLocalNetworking</key><true/></dict></dict></plist>".utf8)))
+        let decider = PolicyEngine.Decider(config)
+        let numeric = decider.decide(era: .ios17, host: Host(try #require(HostInput("2130706433")).host), kinds: LoadKind.allCases)
+        let dotted = decider.decide(era: .ios17, host: Host("127.0.0.1"), kinds: LoadKind.allCases)
+        #expect(numeric == dotted)
     }
 }

@@ -83,3 +83,20 @@ extension ExplainTests {
         #expect(result.text.contains("because NSAllowsArbitraryLoads (line 9): turns ATS off"))
     }
 }
+
+/// Issue #34 §2: a host `explain` cannot read as ATS does is refused or read with a note.
+@Suite struct ExplainHostInputTests {
+    @Test func anInternationalisedNameAsksForItsPunycode() throws {
+        let result = try tool(["explain", "Fixtures/project/App/Info.plist", "--host", "bücher.de"], in: Paths.repository)
+        #expect(result.status == 64 && result.stderr.contains("give its punycode form (xn--…)"), "\(result.stderr)")
+    }
+
+    @Test func aDecimalAddressIsExplainedAsItsDottedQuad() throws {
+        let numeric = try tool(["explain", "Fixtures/project/App/Info.plist", "--host", "2130706433"], in: Paths.repository)
+        let dotted = try tool(["explain", "Fixtures/project/App/Info.plist", "--host", "127.0.0.1"], in: Paths.repository)
+        #expect(numeric.status == 0 && (numeric.text + numeric.stderr).contains("2130706433 is read as the IPv4 address 127.0.0.1"))
+        let withoutNote = numeric.text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("is read as") }
+        #expect(withoutNote == dotted.text.split(separator: "\n", omittingEmptySubsequences: false), "\(numeric.text)")
+        #expect(dotted.text.contains("HTTP blocked") || dotted.text.contains("HTTP allowed"))
+    }
+}

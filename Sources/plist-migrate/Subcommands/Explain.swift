@@ -38,6 +38,9 @@ struct Explain: ParsableCommand {
     func validate() throws {
         if let os, OSEra(os: os) == nil { throw ValidationError("unknown OS \"\(os)\" (examples: ios9, ios17, macos10.12, macos14)") }
         // A security tool never answers a malformed question with "allowed".
+        if let host, !host.allSatisfy(\.isASCII) {
+            throw ValidationError("--host \"\(host)\" is an internationalised name: give its punycode form (xn--…), the one ATS compares")
+        }
         if let host, HostInput(host) == nil {
             throw ValidationError("--host \"\(host)\" is neither a host name nor an IP address (a URL or host:port is also taken)")
         }
