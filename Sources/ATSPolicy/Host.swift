@@ -219,3 +219,33 @@ extension String {
         return String(text)
     }
 }
+
+/// What is wrong with an exception-domain key that looks like an address or is not ASCII:
+/// such keys match no host, and nobody should believe otherwise (issue #34 §2).
+public enum ExceptionKeyCheck {
+    /// Why `key` matches nothing, or `nil` for a key without such a problem.
+    public static func problem(_ key: String) -> String? {
+        if !key.allSatisfy(\.isASCII) {
+            return "\(key) is an internationalised name: ATS compares host names in their punycode form (xn--…), so this key matches nothing; write it in punycode"
+        }
+        let parts = key.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let host = String(parts[0])
+        let isV6 = host.contains(":")
+        let isV4 = !isV6 && !host.isEmpty && host.allSatisfy { $0.isNumber || $0 == "." } && host.contains(".")
+        guard isV4 || isV6 else { return nil }
+        if host.contains("%") {
+            return "\(key) carries a zone index (%…): an exception key names an address or range without one, so this key matches nothing"
+        }
+        if host.contains(where: \.isUppercase) {
+            return "\(key) has capital letters: ATS matches keys as written in lowercase, so this key matches nothing; write it in lowercase"
+        }
+        guard IPAddress(host) != nil else { return "\(key) is not a valid IP address, so this key matches nothing" }
+        if parts.count == 2 {
+            let limit = isV6 ? 128 : 32
+            guard let prefix = Int(parts[1]), (0...limit).contains(prefix) else {
+                return "\(key) has no valid prefix length (0–\(limit) for an IPv\(isV6 ? 6 : 4) range), so this key matches nothing"
+            }
+        }
+        return nil
+    }
+}

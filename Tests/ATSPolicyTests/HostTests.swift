@@ -93,3 +93,21 @@ import PlistDOM
         #expect(numeric == dotted)
     }
 }
+
+/// Exception keys that match nothing say so (issue #34 §2): uppercase, zone-bearing or invalid
+/// IP keys and internationalised names.
+@Suite struct ExceptionKeyCheckTests {
+    @Test(arguments: [
+        ("2001:DB8::/32", "has capital letters"), ("172.16.0.0/33", "has no valid prefix length (0–32"),
+        ("2001:db8::/129", "has no valid prefix length (0–128"), ("fe80::1%en0", "carries a zone index"),
+        ("bücher.de", "is an internationalised name"), ("300.1.1.1", "is not a valid IP address"), ("10.0.0.0/x", "no valid prefix"),
+    ])
+    func keysThatMatchNothingAreNamed(_ key: String, _ message: String) {
+        #expect(ExceptionKeyCheck.problem(key)?.contains(message) == true, "\(String(describing: ExceptionKeyCheck.problem(key)))")
+    }
+
+    @Test(arguments: ["2001:db8::/32", "172.16.0.0/12", "10.0.0.1", "example.com", "xn--bcher-kva.de", "localhost"])
+    func validKeysHaveNone(_ key: String) {
+        #expect(ExceptionKeyCheck.problem(key) == nil)
+    }
+}

@@ -65,6 +65,13 @@ public struct Explainer: Sendable {
                 }
             }
         }
+        for rule in configuration.exceptionDomains {
+            // What is wrong with the key, said precisely, in place of the engine's general doubt about it.
+            if let problem = ExceptionKeyCheck.problem(rule.key), asked.insert(problem).inserted {
+                questions.removeAll { $0.hasPrefix("NSExceptionDomains › \(rule.key) (") }
+                questions.append("NSExceptionDomains › " + problem)
+            }
+        }
         return Report(path: path, hasAppTransportSecurity: configuration.present, rows: rows, openQuestions: questions,
                       deploymentTarget: target?.platforms.joined(separator: ","), deploymentTargetSource: target?.source,
                       hostNotes: hostNotes)

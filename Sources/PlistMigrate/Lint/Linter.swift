@@ -196,7 +196,9 @@ public enum Linter {
                     add("L004", entry.key, "\(entry.name) has a trailing dot: it matches only \"\(entry.name)\", not \"\(entry.name.dropLast())\"", nil, nil)
                 }
                 let host = entry.name.split(separator: "/").first.map(String.init) ?? entry.name
-                if isIPAddress(host) {
+                if let problem = ExceptionKeyCheck.problem(entry.name) {
+                    add("L004", entry.key, problem, nil, nil)
+                } else if isIPAddress(host) {
                     add("L004", entry.key, "\(entry.name) is an IP address: valid as an exception key only from iOS 17/macOS 14, ignored before", nil, nil)
                 }
                 if parent == ATSKey.pinnedDomains, entry.value.name == "dict" { checkPins(entry, add) }
