@@ -133,3 +133,28 @@ import Testing
         #expect(quiet.stderr.isEmpty)
     }
 }
+
+/// Issue #33: every file error is one plain line, and an unknown rule id is named.
+@Suite struct LintPlainErrorTests {
+    @Test func aMissingOrBrokenBaselineIsOnePlainLine() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "Info.plist")
+        let missing = try tool(["lint", "--no-config", "--baseline", "missing.json", "Info.plist"], in: directory)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("missing.json: error: cannot read the baseline: cannot open: no such file or directory"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("NSCocoaErrorDomain"))
+        try Data("{".utf8).write(to: directory.appendingPathComponent("bad.json"))
+        let broken = try tool(["lint", "--no-config", "--baseline", "bad.json", "Info.plist"], in: directory)
+        #expect(broken.stderr.contains("bad.json: error: cannot read the baseline: not a baseline written by --write-baseline (not valid JSON)"))
+    }
+
+    @Test func anUnknownRuleInTheConfigIsNamed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "Info.plist")
+        try Data(#"{"lint":{"disable":["L999"]}}"#.utf8).write(to: directory.appendingPathComponent(".plist-migrate.json"))
+        let result = try tool(["lint", "Info.plist"], in: directory)
+        #expect(result.stderr.contains(#"error: "lint.disable": unknown rule "L999""#), "\(result.stderr)")
+    }
+}

@@ -109,8 +109,11 @@ public struct Config: Sendable, Equatable {
                     throw ConfigError(path: path, message: "\"lint.disable\" must be an array of rule ids")
                 }
                 for item in items {
-                    guard case .string(let rule) = item, knownRules.contains(rule.uppercased()) else {
-                        throw ConfigError(path: path, message: "\"lint.disable\": unknown rule (see `plist-migrate lint --format sarif` rules)")
+                    guard case .string(let rule) = item else {
+                        throw ConfigError(path: path, message: "\"lint.disable\" must be an array of rule ids")
+                    }
+                    guard knownRules.contains(rule.uppercased()) else {
+                        throw ConfigError(path: path, message: "\"lint.disable\": unknown rule \"\(rule)\" (see `plist-migrate lint --format sarif` rules)")
                     }
                     lint.disable.insert(rule.uppercased())
                 }

@@ -142,7 +142,7 @@ public struct LintRunner {
             do {
                 findings = try Baseline.read(baseline).filtering(findings)
             } catch {
-                sink.standardError("\(baseline): error: cannot read the baseline: \(error)\n")
+                sink.standardError("\(baseline): error: cannot read the baseline: \(error.message)\n")
                 return 2
             }
         }
@@ -203,8 +203,24 @@ struct Baseline: Codable {
         Entry(ruleId: finding.ruleID, path: finding.path, keyPath: finding.keyPath ?? finding.message)
     }
 
-    static func read(_ path: String) throws -> Baseline {
-        try JSONDecoder().decode(Baseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    /// The baseline at `path`; an error is one plain line (no Foundation error dump).
+    static func read(_ path: String) throws(FileError) -> Baseline {
+        let bytes = try FileIO.load(path).bytes
+        do {
+            return try JSONDecoder().decode(Baseline.self, from: Data(bytes))
+        } catch {
+            throw FileError("not a baseline written by --write-baseline (\(Self.reason(error)))")
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .dataCorrupted?: "not valid JSON"
+        case .keyNotFound(let key, _)?: "no \"\(key.stringValue)\""
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: "unreadable"
+        }
     }
 
     func write(to path: String) throws {
