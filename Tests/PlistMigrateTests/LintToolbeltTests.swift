@@ -158,3 +158,34 @@ import Testing
         #expect(result.stderr.contains(#"error: "lint.disable": unknown rule "L999""#), "\(result.stderr)")
     }
 }
+
+extension LintPlainErrorTests {
+    @Test func aMistypedSuppressionIdIsUnknownNotUnused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plist = """
+            <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict>
+            <!-- plist-migrate:disable-next-line L05 -->
+            <key>NSAllowsArbitraryLoads</key><true/>
+            </dict></dict></plist>
+
+            """
+        try Data(plist.utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let result = try tool(["lint", "--no-config", "Info.plist"], in: directory)
+        #expect(result.text.contains("Info.plist:2:1: warning: [L011] unknown rule L05 in plist-migrate:disable-next-line"), "\(result.text)")
+        #expect(!result.text.contains("silences nothing"))
+    }
+
+    @Test func aValueWithALineBreakStaysOnItsFindingsLine() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plist = "<plist version=\"1.0\"><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>"
+            + "<key>example.com</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.4\nsecond line</string></dict>"
+            + "</dict></dict></dict></plist>\n"
+        try Data(plist.utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let result = try tool(["lint", "--no-config", "Info.plist"], in: directory)
+        let lines = result.text.split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("Info.plist:") }, "\(result.text)")
+        #expect(result.text.contains("TLSv1.4\\nsecond line"))
+    }
+}

@@ -40,7 +40,11 @@ public struct Finding: Sendable, Codable, Equatable {
     /// `path:line:column: severity: [RULE] message (fix: ID name)`
     public var text: String {
         let fixText = fix.flatMap { MigrationRegistry.migration(id: $0) }.map { " (fix: \($0.id) \($0.name))" } ?? ""
-        return "\(path):\(line):\(column): \(severity.rawValue): [\(ruleID)] \(message)\(fixText)"
+        // One finding, one line: line breaks in a value the message quotes are written escaped.
+        let oneLine = message.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            ? message.replacingOccurrences(of: "\r\n", with: "\\r\\n").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+            : message
+        return "\(path):\(line):\(column): \(severity.rawValue): [\(ruleID)] \(oneLine)\(fixText)"
     }
 }
 

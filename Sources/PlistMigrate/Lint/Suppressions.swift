@@ -178,7 +178,15 @@ struct LintContext {
             }
             kept.append(finding)
         }
-        for suppression in suppressions where !suppression.used {
+        let ruleIDs = Set(LintRule.all.map(\.id))
+        for suppression in suppressions {
+            let unknown = suppression.rules.filter { !ruleIDs.contains($0) }.sorted()
+            guard !unknown.isEmpty else { continue }
+            kept.append(Finding(ruleID: "L011", severity: .warning, path: path, line: suppression.location.line,
+                                column: suppression.location.column,
+                                message: "unknown rule \(unknown.joined(separator: ", ")) in \(suppression.text) (`plist-migrate lint --format sarif` lists the rules)"))
+        }
+        for suppression in suppressions where !suppression.used && suppression.rules.allSatisfy(ruleIDs.contains) {
             let known = ["plist-migrate:disable", "plist-migrate:disable-next-line", "plist-migrate:disable-file"].contains(suppression.text)
             let what = suppression.rules.isEmpty ? "any rule" : suppression.rules.sorted().joined(separator: ", ")
             kept.append(Finding(ruleID: "L011", severity: .warning, path: path, line: suppression.location.line,
