@@ -4,7 +4,8 @@ import Testing
 /// The JSON outputs match their published schemas (`schemas/`, JSON Schema 2020-12), checked
 /// with Python's jsonschema over real outputs: changes, conflicts, errors, skips, held-back
 /// passes, every explain field.
-@Suite struct JSONSchemaTests {
+@Suite(.enabled(if: pythonHas("jsonschema"), "needs Python's jsonschema (pip install jsonschema; .ci/run installs it)"))
+struct JSONSchemaTests {
     /// Python's jsonschema on `output` against `schemas/SCHEMA.schema.json`.
     func check(_ output: Data, against schema: String, in directory: URL) throws -> ProcessResult {
         let file = directory.appendingPathComponent("output-\(UUID().uuidString).json")

@@ -58,7 +58,8 @@ import Testing
     /// lives; without it the test says so and does not pretend to have validated.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: Paths.corpus.deletingLastPathComponent()
                     .appendingPathComponent("schemas/sarif-schema-2.1.0.json").path),
-                   "../shared/schemas/sarif-schema-2.1.0.json is not there"))
+                   "../shared/schemas/sarif-schema-2.1.0.json is not there"),
+          .enabled(if: pythonHas("jsonschema"), "needs Python's jsonschema (pip install jsonschema; .ci/run installs it)"))
     func sarifValidatesAgainstTheOfficialSchema() throws {
         let schema = Paths.corpus.deletingLastPathComponent().appendingPathComponent("schemas/sarif-schema-2.1.0.json")
         let directory = try temporaryDirectory()

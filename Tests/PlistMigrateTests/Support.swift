@@ -87,3 +87,16 @@ final class PipeDrain: @unchecked Sendable {
         return data
     }
 }
+
+/// Whether Python 3 can import `module`: tests that need one (jsonschema, PyYAML) skip with
+/// the reason when it is missing; `.ci/run` installs them, so CI always runs those tests.
+func pythonHas(_ module: String) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import \(module)"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}
