@@ -189,3 +189,27 @@ extension LintPlainErrorTests {
         #expect(result.text.contains("TLSv1.4\\nsecond line"))
     }
 }
+
+/// Issue #33: pre-commit names every file; `--force-exclude` holds them to the excludes too.
+@Suite struct ForceExcludeTests {
+    @Test func aBrokenFixtureUnderAnExcludedFolderFailsNeitherHook() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Broken"), withIntermediateDirectories: true)
+        try Data("<plist><dict><key>NSAppTransportSecurity</key><dict></array></dict></plist>\n".utf8)
+            .write(to: directory.appendingPathComponent("Broken/Info.plist"))
+        try Data(#"{"exclude": ["Broken/**"]}"#.utf8).write(to: directory.appendingPathComponent(".plist-migrate.json"))
+        for command in [["--check"], ["lint"]] {
+            #expect(try tool(command + ["Broken/Info.plist"], in: directory).status == 2, "named: checked, as before")
+            let forced = try tool(command + ["--force-exclude", "Broken/Info.plist"], in: directory)
+            #expect(forced.status == 0, "\(command): \(forced.stderr)")
+        }
+        let glob = try tool(["--check", "--no-config", "--force-exclude", "--exclude", "Broken/**", "Broken/Info.plist"], in: directory)
+        #expect(glob.status == 0, "\(glob.stderr)")
+    }
+
+    @Test func theHooksUseIt() throws {
+        let hooks = try String(contentsOf: Paths.repository.appendingPathComponent(".pre-commit-hooks.yaml"), encoding: .utf8)
+        #expect(hooks.contains("entry: plist-migrate --check --force-exclude") && hooks.contains("entry: plist-migrate lint --force-exclude"))
+    }
+}

@@ -26,6 +26,9 @@ public struct FileDiscovery: Sendable {
     public var excludes: [Glob] = []
     public var includes: [Glob] = []
     public var useGit = true
+    /// `--force-exclude`: files named explicitly are held to `excludes` too (pre-commit names
+    /// every file it hands over).
+    public var forceExclude = false
     /// Told what each walked directory holds, for the look-ups that run later.
     var directories: DirectoryFacts?
     /// Threads that may list directories at once (a big tree's walk is mostly system calls).
@@ -69,7 +72,7 @@ public struct FileDiscovery: Sendable {
                     ?? Self.walk(raw, recordingInto: directories, jobs: jobs)
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) { temporaryFiles.append(join(relative)) }
                 for relative in found where isWanted(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false)) }
-            } else {
+            } else if !(forceExclude && excludes.contains(where: { $0.matches(path) })) {
                 files.append(DiscoveredFile(path: path, explicit: true))
             }
         }

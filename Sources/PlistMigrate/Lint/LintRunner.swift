@@ -24,6 +24,8 @@ public struct LintRunner {
     public var writeBaseline: String?
     /// `--strict`: warnings fail too.
     public var strict = false
+    /// `--force-exclude`: `--exclude` and a config's `exclude` apply to files named explicitly too.
+    public var forceExclude = false
     /// `--quiet`: no notes, no summary.
     public var quiet = false
     /// `--stdin-path`: the name standard input (`-`) has in messages.
@@ -53,7 +55,7 @@ public struct LintRunner {
         case .failure(let error):
             return .failure(error)
         case .success(let config):
-            if let config, !file.explicit, Runner.isExcluded(file.path, by: config) { return .success(nil) }
+            if let config, !file.explicit || forceExclude, Runner.isExcluded(file.path, by: config) { return .success(nil) }
             return .success(WorkItem(file: file, display: display, config: config))
         }
     }
@@ -92,6 +94,7 @@ public struct LintRunner {
     public func run(sink: any OutputSink) -> Int32 {
         let directories = DirectoryFacts(looksForConfig: useConfig)
         var discovery = FileDiscovery(excludes: excludes, includes: includes)
+        discovery.forceExclude = forceExclude
         discovery.directories = directories
         discovery.jobs = jobs
         let projects = ProjectDeploymentTargets(directories: directories)

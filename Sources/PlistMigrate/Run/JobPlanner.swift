@@ -67,7 +67,7 @@ extension Runner {
                 case .failure(let error):
                     return .failure(error)
                 case .success(let config?):
-                    if !file.explicit, Runner.isExcluded(file.path, by: config) { return .success(nil) }
+                    if !file.explicit || options.forceExclude, Runner.isExcluded(file.path, by: config) { return .success(nil) }
                     selection = options.selection.overriding(config.selection)
                     if options.selection.minimumOS == nil { targetSource = config.path }
                 case .success(nil):

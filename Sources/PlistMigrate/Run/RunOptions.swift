@@ -5,6 +5,8 @@ public struct RunOptions: Sendable {
     }
 
     public var paths: [String]
+    /// `--force-exclude`: `--exclude` and a config's `exclude` apply to files named explicitly too.
+    public var forceExclude = false
     /// Extra paths, one per line, from `--files-from`; files that do not apply are skipped.
     public var listedPaths: [String] = []
     public var write = false

@@ -54,6 +54,7 @@ public final class Runner {
     /// 2 a file failed (parse, conflict, I/O, invalid config).
     public func run() -> Int32 {
         var discovery = FileDiscovery(excludes: options.excludes, includes: options.includes)
+        discovery.forceExclude = options.forceExclude
         discovery.directories = directories
         discovery.jobs = options.jobs
         let planner = JobPlanner(options: options, directories: directories)

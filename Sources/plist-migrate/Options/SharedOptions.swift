@@ -19,6 +19,9 @@ struct WalkOptions: ParsableArguments {
     @Flag(help: "Ignore .plist-migrate.json files.")
     var noConfig = false
 
+    @Flag(help: "Apply --exclude and the config's exclude to files named on the command line too (for pre-commit, which names every file).")
+    var forceExclude = false
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }

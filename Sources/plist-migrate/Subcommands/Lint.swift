@@ -50,6 +50,7 @@ struct Lint: ParsableCommand {
         runner.strict = strict
         runner.quiet = quiet
         runner.useConfig = !walk.noConfig
+        runner.forceExclude = walk.forceExclude
         if let stdinPath { runner.stdinPath = stdinPath }
         runner.color = format == .text
             && Colour.enabled(color, isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)

@@ -90,6 +90,7 @@ struct Migrate: ParsableCommand {
         options.includes = walk.include.map(Glob.init)
         options.shard = shard.flatMap(Shard.init)
         options.useConfig = !walk.noConfig
+        options.forceExclude = walk.forceExclude
         options.listedPaths = try filesFrom.map(Self.readList) ?? []
         let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
         options.color = format == .text
