@@ -213,3 +213,31 @@ extension LintPlainErrorTests {
         #expect(hooks.contains("entry: plist-migrate --check --force-exclude") && hooks.contains("entry: plist-migrate lint --force-exclude"))
     }
 }
+
+/// Issue #33: baseline keys name array items by their content, not their position.
+@Suite struct BaselineArrayItemTests {
+    static func plist(_ pins: [String]) -> String {
+        let identities = pins.map { "<dict><key>SPKI-SHA256-BASE64</key><string>\($0)</string></dict>" }.joined(separator: "\n")
+        return """
+            <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict><key>NSPinnedDomains</key><dict>
+            <key>example.com</key><dict><key>NSPinnedLeafIdentities</key><array>
+            \(identities)
+            </array></dict></dict></dict></dict></plist>
+
+            """
+    }
+
+    @Test func insertingAPinBeforeABaselinedOneKeepsTheOldOneQuietAndReportsTheNewOne() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("Info.plist")
+        try Data(Self.plist(["old-bad"]).utf8).write(to: file)
+        #expect(try tool(["lint", "--no-config", "--write-baseline", "baseline.json", "Info.plist"], in: directory).status == 0)
+        let baseline = try String(contentsOf: directory.appendingPathComponent("baseline.json"), encoding: .utf8)
+        #expect(baseline.contains("NSPinnedLeafIdentities:[#") && !baseline.contains("NSPinnedLeafIdentities:0"), "\(baseline)")
+        try Data(Self.plist(["new-bad", "old-bad"]).utf8).write(to: file)
+        let result = try tool(["lint", "--no-config", "--baseline", "baseline.json", "Info.plist"], in: directory)
+        let pins = result.text.split(separator: "\n").filter { $0.contains("[L007]") }
+        #expect(pins.count == 1 && pins[0].contains("\"new-bad\""), "\(result.text)")
+    }
+}

@@ -61,8 +61,28 @@ struct LintContext {
         var value: PlistElement
         var range: Range<Int>
 
-        /// Its name in key paths: the key, or the item's index (asked only of the items found).
-        var name: String { key?.text ?? String(position) }
+        /// Its name in key paths: the key, or for an array item its content (`[#1f2e3d4c]`, a
+        /// hash of its value), so that inserting an item before it does not rename it. Asked
+        /// only of the items found.
+        var name: String {
+            if let key { return key.text }
+            let digest = FNV1a.hash(Self.canonical(PlistValue(value)).utf8)
+            return "[#" + String(String(digest, radix: 16).prefix(8)) + "]"
+        }
+
+        /// The same text for equal values in every run (dict keys sorted).
+        static func canonical(_ value: PlistValue) -> String {
+            switch value {
+            case .string(let text): "s" + text.debugDescription
+            case .integer(let number): "i\(number)"
+            case .real(let number): "r\(number)"
+            case .bool(let flag): "b\(flag)"
+            case .date(let text): "d" + text
+            case .data(let bytes): "x" + bytes.map { String($0, radix: 16) }.joined(separator: ".")
+            case .array(let items): "[" + items.map(canonical).joined(separator: ",") + "]"
+            case .dict(let entries): "{" + entries.keys.sorted().map { $0.debugDescription + "=" + canonical(entries[$0]!) }.joined(separator: ",") + "}"
+            }
+        }
     }
 
     /// Calls `body` with each entry of a dict or item of an array, in order (none for other
