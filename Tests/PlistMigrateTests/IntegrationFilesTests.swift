@@ -41,4 +41,38 @@ import Testing
             """)
         #expect(checked.status == 0, "\(checked.stderr)")
     }
+
+    /// The action's run step, run by bash as the runner would, on a path with spaces; and its
+    /// cache key, which must change with the action's sources (hashFiles cannot see them).
+    @Test(.enabled(if: pythonHas("yaml"), "needs Python's PyYAML (pip install pyyaml; .ci/run installs it)"))
+    func theActionTakesPathsWithSpacesAndKeysItsCacheByItsSources() throws {
+        let extracted = try python("""
+            import yaml
+            steps = yaml.safe_load(open('action.yml'))['runs']['steps']
+            cache = next(s for s in steps if s.get('uses', '').startswith('actions/cache'))
+            assert 'hashFiles' not in cache['with']['key'] and 'steps.sources.outputs.hash' in cache['with']['key'], cache
+            print(next(s for s in steps if s.get('name') == 'Run plist-migrate')['run'])
+            """)
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let actionPath = directory.appendingPathComponent("action")
+        try FileManager.default.createDirectory(at: actionPath.appendingPathComponent(".build/release"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: actionPath.appendingPathComponent(".build/release/plist-migrate"), withDestinationURL: Paths.executable)
+        _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "My App/Info.plist")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", extracted.text]
+        process.currentDirectoryURL = directory
+        process.environment = ["GITHUB_ACTION_PATH": actionPath.path, "PM_COMMAND": "check", "PM_PATH": "My App/Info.plist\n",
+                               "PM_SARIF": "out.sarif", "PM_MIN_OS": "", "PATH": "/usr/bin:/bin"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "pending changes in the one file: \(stderr)")
+        #expect(stderr.contains("1 file scanned, 1 would change"), "\(stderr)")
+    }
 }
