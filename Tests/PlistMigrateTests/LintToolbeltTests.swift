@@ -241,3 +241,20 @@ extension LintPlainErrorTests {
         #expect(pins.count == 1 && pins[0].contains("\"new-bad\""), "\(result.text)")
     }
 }
+
+/// Issue #33: standard input named with `--stdin-path` gets the config of the file it stands for.
+@Suite struct StdinPathConfigTests {
+    @Test func lintAndExplainOfStandardInputUseTheConfigOfTheNamedPath() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plist = try copyFixture("ATS010/comments.before.plist", to: directory, as: "App/Info.plist")
+        try Data(#"{"minimumOS": "ios16", "lint": {"disable": ["L005"]}}"#.utf8).write(to: directory.appendingPathComponent("App/.plist-migrate.json"))
+        let input = try Data(contentsOf: plist)
+        let lint = try tool(["lint", "-", "--stdin-path", "App/Info.plist"], in: directory, input: input)
+        #expect(!lint.text.contains("[L005]"), "App's config disables L005: \(lint.text)")
+        let plain = try tool(["lint", "-"], in: directory, input: input)
+        #expect(plain.text.contains("[L005]"), "without --stdin-path no config applies")
+        let explain = try tool(["explain", "-", "--stdin-path", "App/Info.plist"], in: directory, input: input)
+        #expect(explain.text.contains("deployment target ios16 (from App/.plist-migrate.json)"), "\(explain.text)")
+    }
+}

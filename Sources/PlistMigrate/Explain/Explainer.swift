@@ -13,6 +13,9 @@ public struct Explainer: Sendable {
     /// What was made of `--host` (a URL's host taken, a port dropped).
     public var hostNotes: [String] = []
 
+    /// Where `minimumOS` came from: `--min-os`, or the config file that set it.
+    public var minimumOSSource = "--min-os"
+
     public init(era: OSEra? = nil, host: String? = nil, kind: LoadKind? = nil, minimumOS: String? = nil) {
         self.era = era
         self.host = host
@@ -46,7 +49,7 @@ public struct Explainer: Sendable {
         let configuration = ATSConfiguration(document: document)
         let claimed = path == "-" ? [] : ProjectIndex(directories: DirectoryFacts()).targets(claiming: path)
         let target = FileMigrator.deploymentTarget(
-            given: minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }, claimedBy: claimed,
+            given: minimumOS.flatMap { DeploymentTarget($0, source: minimumOSSource) }, claimedBy: claimed,
             own: { FileMigrator.deploymentTarget(declaredIn: document) },
             nearest: { path == "-" ? nil : ProjectDeploymentTargets().target(forFile: path) })
         let hosts: [PolicyDelta.HostClass] = host.map { [PolicyDelta.HostClass(label: $0, host: Host($0))] }

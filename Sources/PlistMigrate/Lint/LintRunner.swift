@@ -50,12 +50,14 @@ public struct LintRunner {
     /// The file with its name and nearest config; `nil` for a walked file its config excludes.
     private func workItem(for file: DiscoveredFile, configs: ConfigResolver) -> Result<WorkItem?, Config.ConfigError> {
         let display = file.path == "-" ? stdinPath : PathBytes.display(file.path)
-        guard useConfig, file.path != "-" else { return .success(WorkItem(file: file, display: display, config: nil)) }
-        switch configs.config(forFile: file.path) {
+        // Standard input named with --stdin-path gets the config of the file it stands for.
+        let configPath = file.path == "-" ? (stdinPath == "<stdin>" ? nil : stdinPath) : file.path
+        guard useConfig, let configPath else { return .success(WorkItem(file: file, display: display, config: nil)) }
+        switch configs.config(forFile: configPath) {
         case .failure(let error):
             return .failure(error)
         case .success(let config):
-            if let config, !file.explicit || forceExclude, Runner.isExcluded(file.path, by: config) { return .success(nil) }
+            if let config, !file.explicit || forceExclude, Runner.isExcluded(configPath, by: config) { return .success(nil) }
             return .success(WorkItem(file: file, display: display, config: config))
         }
     }

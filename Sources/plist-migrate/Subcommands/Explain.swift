@@ -35,6 +35,9 @@ struct Explain: ParsableCommand {
 
     @OptionGroup var target: DeploymentTargetOption
 
+    @Flag(help: "Ignore .plist-migrate.json files.")
+    var noConfig = false
+
     func validate() throws {
         if let os, OSEra(os: os) == nil { throw ValidationError("unknown OS \"\(os)\" (examples: ios9, ios17, macos10.12, macos14)") }
         // A security tool never answers a malformed question with "allowed".
@@ -51,10 +54,18 @@ struct Explain: ParsableCommand {
         var explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: input?.host, kind: kind, minimumOS: target.minOS)
         explainer.hostNotes = input?.notes ?? []
         let path = file == "-" ? (stdinPath ?? "<stdin>") : FileDiscovery.displayPath(file)
+        // The file the input stands for: its config's minimumOS and its project's targets count.
+        let standsFor = file == "-" ? stdinPath : file
+        if target.minOS == nil, !noConfig, let standsFor, case .success(let config?) = ConfigResolver().config(forFile: standsFor),
+            let minimumOS = config.selection.minimumOS
+        {
+            explainer.minimumOS = minimumOS
+            explainer.minimumOSSource = config.path
+        }
         var report: Explainer.Report
         do {
             let bytes = file == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : try FileIO.load(file).bytes
-            report = try explainer.explain(bytes, path: file == "-" ? "-" : path)
+            report = try explainer.explain(bytes, path: standsFor ?? "-")
         } catch let error as FileError {
             FileHandle.standardError.write(Data((error.line(path: path) + "\n").utf8))
             throw ExitCode(2)
