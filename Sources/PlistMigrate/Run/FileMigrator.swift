@@ -70,31 +70,11 @@ public struct FileMigrator: Sendable {
             }
             return result
         }
-        let hasATS = !root.appTransportSecurity.isEmpty
-        result.targets = context.lookups.claimingTargets()
-        if hasATS, result.targets.isEmpty { result.notes += context.lookups.projectNotes() }
-        for target in result.targets where !target.unresolved.isEmpty {
-            result.notes.append("target \(target.name) (\(target.project)): cannot resolve \(target.unresolved.joined(separator: "; "))")
-        }
-        let target = hasATS ? Self.deploymentTarget(context, claimedBy: result.targets, root: root) : nil
-        result.deploymentTarget = target
-        result.hasAppTransportSecurity = hasATS
+        let target = Self.learnProject(context, root: root, into: &result)
         // Duplicate keys in the ATS dict leave it to a person: passes that may edit it do not
         // run; recipe passes that stay outside it still do.
         let duplicates = Self.duplicateKeyDiagnostics(root)
-        let unscoped = duplicates == nil
-            ? plan.selected : plan.selected.filter { $0.rootKeys.map { !$0.contains(ATSKey.appTransportSecurity) } ?? false }
-        var scopeHeldBack: [(String, String)] = []
-        let passes = unscoped.filter { pass in
-            guard let scope = (pass as? RecipePass)?.scope else { return true }
-            switch Self.verdict(scope, path: context.lookups.diffPath() ?? context.path, targets: result.targets,
-                                target: target ?? Self.deploymentTarget(context, claimedBy: result.targets, root: root)) {
-            case nil: return true
-            case .outside(let reason)?: result.outOfScope[pass.id] = reason
-            case .heldBack(let reason)?: scopeHeldBack.append((pass.id, reason))
-            }
-            return false
-        }
+        let (passes, scopeHeldBack) = choosePasses(duplicates: duplicates, context, root: root, target: target, into: &result)
         if let duplicates, passes.isEmpty {
             result.diagnostics = duplicates
             return result
@@ -104,12 +84,7 @@ public struct FileMigrator: Sendable {
         switch rounds.run(passes) {
         case .settled: break
         case .bug(let failure): return Self.internalError(failure, result)
-        case .unsettled(let recipes):
-            var unsettled = result
-            unsettled.status = .error
-            unsettled.error = FileError("\(recipes.joined(separator: ", ")) still changed the file after \(Self.maximumRounds) rounds: "
-                + "the steps undo one another (or another pass's edits), so no run would leave the file settled; file left untouched")
-            return unsettled
+        case .unsettled(let recipes): return Self.unsettled(recipes, result)
         }
         result = rounds.result
         result.output = rounds.current
@@ -122,6 +97,53 @@ public struct FileMigrator: Sendable {
             result.status = .changed
             result.diffPath = rounds.headerPath()
         }
+        sayHeldBack(rounds, duplicates: duplicates, scope: scopeHeldBack, into: &result)
+        return result
+    }
+
+    /// The targets that claim the file, what could not be read of its projects, and its
+    /// deployment target (for a file with the ATS dict).
+    private static func learnProject<Lookups>(_ context: FileContext<Lookups>, root: RootKeys, into result: inout FileResult) -> DeploymentTarget? {
+        let hasATS = !root.appTransportSecurity.isEmpty
+        result.hasAppTransportSecurity = hasATS
+        result.targets = context.lookups.claimingTargets()
+        if hasATS, result.targets.isEmpty { result.notes += context.lookups.projectNotes() }
+        for target in result.targets where !target.unresolved.isEmpty {
+            result.notes.append("target \(target.name) (\(target.project)): cannot resolve \(target.unresolved.joined(separator: "; "))")
+        }
+        result.deploymentTarget = hasATS ? deploymentTarget(context, claimedBy: result.targets, root: root) : nil
+        return result.deploymentTarget
+    }
+
+    /// The plan's passes that run on this file: not those that may edit a dict with duplicate
+    /// keys, nor recipe passes whose scope leaves the file out (said in `outOfScope`) or holds
+    /// it back (returned with the reason).
+    private func choosePasses<Lookups>(
+        duplicates: [Diagnostic]?, _ context: FileContext<Lookups>, root: RootKeys, target: DeploymentTarget?, into result: inout FileResult
+    ) -> ([any Migration], [(String, String)]) {
+        let unscoped = duplicates == nil
+            ? plan.selected : plan.selected.filter { $0.rootKeys.map { !$0.contains(ATSKey.appTransportSecurity) } ?? false }
+        var heldBack: [(String, String)] = []
+        var outside: [String: String] = [:]
+        let targets = result.targets
+        let passes = unscoped.filter { pass in
+            guard let scope = (pass as? RecipePass)?.scope else { return true }
+            switch Self.verdict(scope, path: context.lookups.diffPath() ?? context.path, targets: targets,
+                                target: target ?? Self.deploymentTarget(context, claimedBy: targets, root: root)) {
+            case nil: return true
+            case .outside(let reason)?: outside[pass.id] = reason
+            case .heldBack(let reason)?: heldBack.append((pass.id, reason))
+            }
+            return false
+        }
+        result.outOfScope = outside
+        return (passes, heldBack)
+    }
+
+    /// The passes held back on this file and why: by policy, by their gate, by their scope.
+    private func sayHeldBack<Lookups>(
+        _ rounds: PassRounds<Lookups>, duplicates: [Diagnostic]?, scope: [(String, String)], into result: inout FileResult
+    ) {
         result.heldBack = duplicates == nil ? heldBackThatWouldChange(rounds.document, appTransportSecurity: rounds.ats) : []
         for id in result.heldBack {
             result.heldBackReasons[id] = "changes the effective policy (changesPolicy); --allow-policy-change includes it"
@@ -130,10 +152,18 @@ public struct FileMigrator: Sendable {
             result.heldBack.append(migration.id)
             result.heldBackReasons[migration.id] = rounds.heldBack[migration.id]
         }
-        for (id, reason) in scopeHeldBack {
+        for (id, reason) in scope {
             result.heldBack.append(id)
             result.heldBackReasons[id] = reason
         }
+    }
+
+    /// Recipe passes that still changed the file after the last round: the recipe's doing.
+    private static func unsettled(_ recipes: [String], _ partial: FileResult) -> FileResult {
+        var result = partial
+        result.status = .error
+        result.error = FileError("\(recipes.joined(separator: ", ")) still changed the file after \(maximumRounds) rounds: "
+            + "the steps undo one another (or another pass's edits), so no run would leave the file settled; file left untouched")
         return result
     }
 
@@ -158,46 +188,6 @@ public struct FileMigrator: Sendable {
         if let own = own() { return own }
         return targets.isEmpty ? nearest() : nil
     }
-
-    enum ScopeVerdict: Equatable {
-        /// Not a file the pass is for: untouched, and the JSON report says why.
-        case outside(String)
-        /// A file the pass is for, whose deployment target is too low or unknown.
-        case heldBack(String)
-    }
-
-    /// Whether a recipe pass with `scope` runs on a file (`nil`: it does). `path` is relative
-    /// to the repository root.
-    static func verdict(_ scope: RecipeScope, path: String, targets: [ProjectTarget], target: DeploymentTarget?) -> ScopeVerdict? {
-        if !scope.files.isEmpty, !scope.files.contains(where: { Glob($0).matches(path) }) {
-            return .outside("not among its files (\(scope.files.joined(separator: ", ")))")
-        }
-        if !scope.infoPlistOf.isEmpty {
-            let types = Set(scope.infoPlistOf)
-            let claimed = targets.contains { types.contains("any") || types.contains($0.productType) }
-            if !claimed {
-                let kinds = scope.infoPlistOf.map { $0 == "any" ? "any target" : ("aeiou".contains($0.first!) ? "an " : "a ") + "\($0) target" }.joined(separator: " or ")
-                let actual = targets.isEmpty ? "no project target uses it" : "it belongs to " + targets.map { "\($0.name) (\($0.productType))" }.joined(separator: ", ")
-                return .outside("not the Info.plist of \(kinds): \(actual)")
-            }
-        }
-        if let minimum = scope.minimumOS, let required = DeploymentTarget(minimum, source: "") {
-            guard let target else {
-                return .heldBack("for deployment targets \(minimum) or later, and this file's is unknown (give --min-os or minimumOS)")
-            }
-            let common = target.platforms.filter { platform in required.platforms.contains { Self.platform(of: $0) == Self.platform(of: platform) } }
-            let tooLow = common.filter { have in
-                required.platforms.contains { Self.platform(of: $0) == Self.platform(of: have) && Self.version(of: have).lexicographicallyPrecedes(Self.version(of: $0)) }
-            }
-            if common.isEmpty || !tooLow.isEmpty {
-                return .heldBack("for deployment targets \(minimum) or later; this file's is \(target.platforms.joined(separator: ",")) (from \(target.source))")
-            }
-        }
-        return nil
-    }
-
-    private static func platform(of item: String) -> String { String(item.prefix { $0.isLetter }) }
-    private static func version(of item: String) -> [Int] { item.drop { $0.isLetter }.split(separator: ".").compactMap { Int($0) } }
 
     /// The file's tree, or `nil` with the result saying why it is skipped or an error.
     private func parse<Lookups>(_ bytes: [UInt8], _ context: FileContext<Lookups>, into result: inout FileResult) -> PlistDocument? {
@@ -605,69 +595,4 @@ public struct FileMigrator: Sendable {
         guard let value = document.rootValue[key: ATSKey.appTransportSecurity] else { return nil }
         return document.byteRange(of: value)
     }
-}
-
-/// What a caller knows about one file besides its bytes (see `FileMigrator.migrate`).
-public struct FileContext<Lookups: FileLookups> {
-    public var path: String
-    /// For files found by walking: a file that is not an XML plist, or holds none of the plan's
-    /// root keys, is `skipped` rather than an error or unchanged.
-    public var skipIfNotApplicable: Bool
-    /// The app's, from `--min-os`, a config or a project; without one, the project's (asked of
-    /// `lookups`), then the plist's own `MinimumOSVersion`/`LSMinimumSystemVersion`, else every era.
-    public var deploymentTarget: DeploymentTarget?
-    /// The bytes already parsed, unedited, for a caller that has the tree (it is edited).
-    public var parsed: PlistDocument?
-    /// For a caller that asks only which passes run and which are held back (lint): no diffs
-    /// are made and the output gets no write check, so it must not be written or shown.
-    public var gateOnly: Bool
-    public var lookups: Lookups
-
-    public init(path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
-                parsed: PlistDocument? = nil, gateOnly: Bool = false, lookups: Lookups) {
-        self.path = path
-        self.skipIfNotApplicable = skipIfNotApplicable
-        self.deploymentTarget = deploymentTarget
-        self.parsed = parsed
-        self.gateOnly = gateOnly
-        self.lookups = lookups
-    }
-}
-
-/// What is worked out about a file only when a run needs it: most files never ask.
-public protocol FileLookups {
-    /// The path diff headers name (`nil`: the file's path), asked once a pass changed the file.
-    func diffPath() -> String?
-    /// The deployment target of the nearest project around the file, for a file no target
-    /// claims, asked once it holds the ATS dict and nothing else gave one.
-    func projectTarget() -> DeploymentTarget?
-    /// The targets whose Info.plist the file is.
-    func claimingTargets() -> [ProjectTarget]
-    /// What could not be read of the projects around the file.
-    func projectNotes() -> [String]
-}
-
-extension FileLookups {
-    public func claimingTargets() -> [ProjectTarget] { [] }
-    public func projectNotes() -> [String] { [] }
-}
-
-/// Lookups already made: the targets claiming the file and the nearest project's target.
-public struct KnownLookups: FileLookups {
-    public var claimed: [ProjectTarget]
-    public var nearest: DeploymentTarget?
-    public init(claimed: [ProjectTarget], nearest: DeploymentTarget?) {
-        self.claimed = claimed
-        self.nearest = nearest
-    }
-    public func diffPath() -> String? { nil }
-    public func projectTarget() -> DeploymentTarget? { nearest }
-    public func claimingTargets() -> [ProjectTarget] { claimed }
-}
-
-/// Nothing to look up: the file's own path, no project.
-public struct NoLookups: FileLookups {
-    public init() {}
-    public func diffPath() -> String? { nil }
-    public func projectTarget() -> DeploymentTarget? { nil }
 }
