@@ -15,6 +15,8 @@ final class DirectoryFacts: @unchecked Sendable {
         var hasGit = false
         var hasConfig = false
         var projects: [String] = []
+        /// `project.yml` (XcodeGen) and `Project.swift` (Tuist), when present.
+        var specs: [String] = []
     }
 
     // Only read and written under `lock`: the runtime's exclusivity check would add nothing.
@@ -47,7 +49,7 @@ final class DirectoryFacts: @unchecked Sendable {
 
     /// Whether an entry's name is one the facts record.
     static func isNotable(_ name: String) -> Bool {
-        name == ".git" || name == Config.fileName || name.hasSuffix(".xcodeproj")
+        name == ".git" || name == Config.fileName || name.hasSuffix(".xcodeproj") || specNames.contains(name)
     }
 
     /// The parent of an absolute directory path; `nil` above `/`.
@@ -72,7 +74,9 @@ final class DirectoryFacts: @unchecked Sendable {
                 var entry = stat()
                 return lstat(path, &entry) == 0
             }
-            return Facts(hasGit: exists(gitChild), hasConfig: looksForConfig && exists(configChild))
+            var facts = Facts(hasGit: exists(gitChild), hasConfig: looksForConfig && exists(configChild))
+            facts.specs = specNames.filter { exists(PathBytes.c("/" + $0)) }
+            return facts
         }
         guard let handle = opendir(path) else { return Facts() }
         defer { closedir(handle) }
@@ -83,6 +87,7 @@ final class DirectoryFacts: @unchecked Sendable {
             let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
             let bytes = UnsafeRawBufferPointer(start: start, count: strlen(start))
             guard bytes.elementsEqual(gitName) || bytes.elementsEqual(configName) || bytes.hasSuffix(bytes: projectSuffix)
+                || specNameBytes.contains(where: { bytes.elementsEqual($0) })
             else { continue }
             names.append(PathBytes.name(of: entry))
         }
@@ -92,6 +97,8 @@ final class DirectoryFacts: @unchecked Sendable {
     private static let gitName = Array(".git".utf8), configName = Array(Config.fileName.utf8)
     private static let gitChild = PathBytes.c("/.git"), configChild = PathBytes.c("/" + Config.fileName)
     private static let projectSuffix = Array(".xcodeproj".utf8)
+    static let specNames = ["project.yml", "Project.swift"]
+    private static let specNameBytes = specNames.map { Array($0.utf8) }
 
     private static func facts(from names: [String], looksForConfig: Bool) -> Facts {
         var facts = Facts()
@@ -99,6 +106,7 @@ final class DirectoryFacts: @unchecked Sendable {
             if name == ".git" { facts.hasGit = true }
             else if name == Config.fileName { facts.hasConfig = looksForConfig }
             else if name.hasSuffix(".xcodeproj") { facts.projects.append(name) }
+            else if specNames.contains(name) { facts.specs.append(name) }
         }
         facts.projects.sort()
         return facts

@@ -12,6 +12,7 @@ final class ProjectIndex: @unchecked Sendable {
     @exclusivity(unchecked) private var problems: [String: String] = [:]
     @exclusivity(unchecked) private var specs: [String: [String]] = [:]
     @exclusivity(unchecked) private var readCount = 0
+    @exclusivity(unchecked) private var around: [String: [String]] = [:]
     private let directories: DirectoryFacts
 
     init(directories: DirectoryFacts) {
@@ -21,9 +22,8 @@ final class ProjectIndex: @unchecked Sendable {
     /// What could not be read around `path`: a project with an error (`path:line:column`), a
     /// Tuist manifest (`Project.swift`, which only Tuist can evaluate).
     func notes(forFile path: String) -> [String] {
-        let absolute = ProjectSettings.standardized(FileIO.absolute(path))
         var notes: [String] = []
-        for project in projectFiles(around: absolute) {
+        for project in projectFiles(aroundFile: path) {
             if project.hasSuffix("/Project.swift") {
                 notes.append("\(ConfigResolver.relative(project)) (Tuist) is not read: the targets it defines are unknown")
             } else {
@@ -36,19 +36,30 @@ final class ProjectIndex: @unchecked Sendable {
 
     /// The targets whose Info.plist `path` is, in project order.
     func targets(claiming path: String) -> [ProjectTarget] {
+        let projects = projectFiles(aroundFile: path)
+        // Most plists of a monorepo have no project around them: no path work for those.
+        guard !projects.isEmpty else { return [] }
         let absolute = ProjectSettings.standardized(FileIO.absolute(path))
         var claiming: [ProjectTarget] = []
-        for project in projectFiles(around: absolute) {
+        for project in projects {
             claiming += targets(of: project).filter { $0.infoPlists.contains(absolute) }
         }
         return claiming
     }
 
-    /// The project files (`…/X.xcodeproj/project.pbxproj`, `…/project.yml`) from the file's
-    /// directory up to the repository root.
-    private func projectFiles(around absolute: String) -> [String] {
+    /// The project files (`…/X.xcodeproj/project.pbxproj`, `…/project.yml`, `…/Project.swift`)
+    /// from the file's directory up to the repository root; one look per directory per run.
+    private func projectFiles(aroundFile path: String) -> [String] {
+        let directory = DirectoryFacts.parent(of: FileIO.absolute(path)) ?? ""
+        if let known = lock.withLock({ around[directory] }) { return known }
+        let found = projectFiles(from: directory)
+        lock.withLock { around[directory] = found }
+        return found
+    }
+
+    private func projectFiles(from start: String) -> [String] {
         var files: [String] = []
-        var directory = DirectoryFacts.parent(of: absolute) ?? ""
+        var directory = start
         while true {
             files += projectFiles(in: directory)
             guard !directories.facts(of: directory).hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
@@ -60,9 +71,8 @@ final class ProjectIndex: @unchecked Sendable {
     private func projectFiles(in directory: String) -> [String] {
         if let known = lock.withLock({ specs[directory] }) { return known }
         let base = directory.isEmpty ? "" : directory
-        var found = directories.facts(of: directory).projects.map { base + "/" + $0 + "/project.pbxproj" }
-        if FileIO.exists(base + "/project.yml") { found.append(base + "/project.yml") }
-        if FileIO.exists(base + "/Project.swift") { found.append(base + "/Project.swift") }
+        let facts = directories.facts(of: directory)
+        let found = facts.projects.map { base + "/" + $0 + "/project.pbxproj" } + facts.specs.sorted().map { base + "/" + $0 }
         lock.withLock { specs[directory] = found }
         return found
     }

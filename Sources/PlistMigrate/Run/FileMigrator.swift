@@ -512,7 +512,8 @@ public struct FileMigrator: Sendable {
     /// (git-crypt), UTF-16 or UTF-32 text that holds none of `markers` (with one, it gets the
     /// full parse, which refuses it with a hint to convert it), or binary. `nil` without NULs.
     static func notTextReason(_ bytes: [UInt8], markers: [[UInt8]]?) -> String? {
-        guard bytes.contains(0), !bytes.starts(with: Array("bplist".utf8)) else { return nil }
+        let hasNUL = bytes.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false }
+        guard hasNUL, !bytes.starts(with: Array("bplist".utf8)) else { return nil }
         if bytes.starts(with: gitCrypt) { return "encrypted (git-crypt)" }
         if let (text, name) = wideText(bytes) {
             guard let markers else { return "\(name) text (convert it to UTF-8 to process it)" }
