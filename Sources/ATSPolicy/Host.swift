@@ -230,7 +230,9 @@ public enum ExceptionKeyCheck {
         }
         let parts = key.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         let host = String(parts[0])
-        let isV6 = host.contains(":")
+        // An address's characters only: a URL (`http://…`) or `host:port` key is another matter.
+        let address = host.split(separator: "%", maxSplits: 1).first.map(String.init) ?? host
+        let isV6 = address.contains(":") && address.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
         let isV4 = !isV6 && !host.isEmpty && host.allSatisfy { $0.isNumber || $0 == "." } && host.contains(".")
         guard isV4 || isV6 else { return nil }
         if host.contains("%") {

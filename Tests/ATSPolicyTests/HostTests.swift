@@ -111,3 +111,12 @@ import PlistDOM
         #expect(ExceptionKeyCheck.problem(key) == nil)
     }
 }
+
+extension ExceptionKeyCheckTests {
+    /// Found over the corpus: a URL or host:port key is not an address key (the engine's own
+    /// open question covers it).
+    @Test(arguments: ["http://www.example.com/images/logo.png", "http://api.example.com", "example.com:8080"])
+    func urlsAndPortsAreNotAddressKeys(_ key: String) {
+        #expect(ExceptionKeyCheck.problem(key) == nil)
+    }
+}
