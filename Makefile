@@ -3,6 +3,9 @@ PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 MANOUT = .build/man
+COMPDIR_BASH = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+COMPDIR_ZSH = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+COMPDIR_FISH = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 .PHONY: build man install uninstall test
 
@@ -20,13 +23,21 @@ man:
 	mkdir -p $(MANOUT)
 	swift package --allow-writing-to-directory $(MANOUT) generate-manual --output-directory $(MANOUT)
 
-install: build man
-	install -d $(BINDIR) $(MANDIR)
+# The manual first: generate-manual builds the product its own way (dynamically linked) into
+# .build/release; the release build after it only relinks that binary statically, and that one
+# is installed, with its completions.
+install: man
+	$(MAKE) build
+	install -d $(BINDIR) $(MANDIR) $(COMPDIR_BASH) $(COMPDIR_ZSH) $(COMPDIR_FISH)
 	install -m 755 .build/release/plist-migrate $(BINDIR)/plist-migrate
 	install -m 644 $(MANOUT)/plist-migrate.1 $(MANDIR)/plist-migrate.1
+	.build/release/plist-migrate --generate-completion-script bash > $(COMPDIR_BASH)/plist-migrate
+	.build/release/plist-migrate --generate-completion-script zsh > $(COMPDIR_ZSH)/_plist-migrate
+	.build/release/plist-migrate --generate-completion-script fish > $(COMPDIR_FISH)/plist-migrate.fish
 
 uninstall:
-	rm -f $(BINDIR)/plist-migrate $(MANDIR)/plist-migrate.1
+	rm -f $(BINDIR)/plist-migrate $(MANDIR)/plist-migrate.1 $(COMPDIR_BASH)/plist-migrate $(COMPDIR_ZSH)/_plist-migrate \
+		$(COMPDIR_FISH)/plist-migrate.fish
 
 test:
 	swift test
