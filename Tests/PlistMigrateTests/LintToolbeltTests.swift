@@ -258,3 +258,28 @@ extension LintPlainErrorTests {
         #expect(explain.text.contains("deployment target ios16 (from App/.plist-migrate.json)"), "\(explain.text)")
     }
 }
+
+/// Issue #33: `plist-migrate rules` lists every rule with its severity and whether the config
+/// where it is asked leaves it enabled.
+@Suite struct RulesListingTests {
+    @Test func textAndJSONFollowTheConfig() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"lint": {"disable": ["L005"], "severity": {"L004": "note"}}}"#.utf8).write(to: directory.appendingPathComponent(".plist-migrate.json"))
+        let text = try tool(["rules"], in: directory)
+        #expect(text.status == 0)
+        let lines = text.text.split(separator: "\n")
+        #expect(lines.count == LintRule.all.count)
+        #expect(lines.contains { $0.hasPrefix("L005") && $0.contains("disabled") && $0.contains("NSAllowsArbitraryLoads is true") })
+        #expect(lines.contains { $0.hasPrefix("L004") && $0.contains(" note ") && $0.contains("enabled") })
+        let json = try tool(["rules", "--format", "json"], in: directory)
+        let document = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let rules = try #require(document["rules"] as? [[String: Any]])
+        #expect(rules.count == LintRule.all.count)
+        #expect(rules.first { $0["id"] as? String == "L005" }?["enabled"] as? Bool == false)
+        #expect(rules.first { $0["id"] as? String == "ATS001" }?["enabled"] as? Bool == true)
+        let without = try tool(["rules", "--no-config", "--format", "json"], in: directory)
+        let all = try #require((try JSONSerialization.jsonObject(with: without.stdout) as? [String: Any])?["rules"] as? [[String: Any]])
+        #expect(all.allSatisfy { $0["enabled"] as? Bool == true })
+    }
+}
