@@ -283,3 +283,22 @@ extension LintPlainErrorTests {
         #expect(all.allSatisfy { $0["enabled"] as? Bool == true })
     }
 }
+
+/// Issue #33: `--output FILE` writes the report there; messages stay on standard error.
+@Suite struct ReportOutputTests {
+    @Test func migrateAndLintWriteTheirReportToTheFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "Info.plist")
+        let patch = try tool(["--no-config", "--format", "patch", "--output", "out.patch", "Info.plist"], in: directory)
+        #expect(patch.status == 0 && patch.stdout.isEmpty && patch.stderr.contains("1 would change"))
+        let written = try String(contentsOf: directory.appendingPathComponent("out.patch"), encoding: .utf8)
+        #expect(written.hasPrefix("--- a/Info.plist"))
+        let sarif = try tool(["lint", "--no-config", "--format", "sarif", "--output", "lint.sarif", "Info.plist"], in: directory)
+        #expect(sarif.stdout.isEmpty)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("lint.sarif"))) as? [String: Any]
+        #expect(document?["version"] as? String == "2.1.0")
+        let refused = try tool(["lint", "--no-config", "--output", "missing/dir/x.txt", "Info.plist"], in: directory)
+        #expect(refused.status == 2 && refused.stderr.contains("missing/dir/x.txt: error: cannot write the report there"))
+    }
+}

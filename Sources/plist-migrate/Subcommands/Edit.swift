@@ -73,13 +73,3 @@ struct Edit: ParsableCommand {
         }
     }
 }
-
-final class StandardStreams: OutputSink {
-    func standardOutput(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
-    }
-
-    func standardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-}

@@ -39,6 +39,8 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var walk: WalkOptions
 
+    @OptionGroup var report: ReportOutputOption
+
     @OptionGroup var target: DeploymentTargetOption
 
     func run() throws {
@@ -53,12 +55,12 @@ struct Lint: ParsableCommand {
         runner.forceExclude = walk.forceExclude
         if let stdinPath { runner.stdinPath = stdinPath }
         runner.color = format == .text
-            && Colour.enabled(color, isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+            && Colour.enabled(color, isTerminal: report.output == nil && isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
         runner.readStandardInput = { Array(FileHandle.standardInput.readDataToEndOfFile()) }
         runner.format = format
         runner.excludes = walk.exclude.map(Glob.init)
         runner.includes = walk.include.map(Glob.init)
-        let status = runner.run(sink: StandardStreams())
+        let status = runner.run(sink: try StandardStreams(output: report.output))
         if status != 0 { throw ExitCode(status) }
     }
 }

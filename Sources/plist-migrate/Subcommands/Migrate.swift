@@ -44,6 +44,8 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var walk: WalkOptions
 
+    @OptionGroup var report: ReportOutputOption
+
     @Option(help: ArgumentHelp("Also process the paths listed in FILE, one per line (- for standard input).", valueName: "FILE"))
     var filesFrom: String?
 
@@ -92,7 +94,7 @@ struct Migrate: ParsableCommand {
         options.useConfig = !walk.noConfig
         options.forceExclude = walk.forceExclude
         options.listedPaths = try filesFrom.map(Self.readList) ?? []
-        let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        let stdoutIsTerminal = report.output == nil && isatty(STDOUT_FILENO) == 1
         options.color = format == .text
             && Colour.enabled(color, isTerminal: stdoutIsTerminal, environment: ProcessInfo.processInfo.environment)
         options.quiet = quiet
@@ -100,7 +102,7 @@ struct Migrate: ParsableCommand {
         // Progress goes to stderr, so it shows whenever stderr is a terminal; it is cleared
         // before any output, whatever stdout is.
         options.progress = isatty(STDERR_FILENO) == 1
-        let status = Runner(options: options, sink: StandardStreams(), readStandardInput: {
+        let status = Runner(options: options, sink: try StandardStreams(output: report.output), readStandardInput: {
             Array(FileHandle.standardInput.readDataToEndOfFile())
         }).run()
         if status != 0 { throw ExitCode(status) }
