@@ -302,3 +302,69 @@ extension LintPlainErrorTests {
         #expect(refused.status == 2 && refused.stderr.contains("missing/dir/x.txt: error: cannot write the report there"))
     }
 }
+
+/// Issue #33: the reporters CI systems ingest, each read back by an independent parser.
+@Suite struct CIReporterTests {
+    static func lint(_ format: String) throws -> (ProcessResult, URL) {
+        let directory = try temporaryDirectory()
+        let plist = """
+            <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict>
+            <key>NSAllowsArbitraryLoads</key><true/>
+            <key>NSExceptionDomains</key><dict><key>a&amp;b.example.com.</key><dict/></dict>
+            </dict></dict></plist>
+
+            """
+        try Data(plist.utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        return (try tool(["lint", "--no-config", "--format", format, "Info.plist"], in: directory), directory)
+    }
+
+    static func python(_ script: String, _ input: Data) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], in: Paths.repository, input: input)
+    }
+
+    @Test func junitCheckstyleAndGitLabCarryEveryFinding() throws {
+        let (json, directory) = try Self.lint("json")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let findings = try #require((try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["findings"] as? [[String: Any]])
+        #expect(findings.count >= 2)
+        let (junit, _) = try Self.lint("junit")
+        let junitCheck = try Self.python("""
+            import sys, xml.etree.ElementTree as ET
+            root = ET.fromstring(sys.stdin.buffer.read())
+            assert root.tag == 'testsuites'
+            cases = root.findall('./testsuite/testcase')
+            print(len(cases), len(root.findall('./testsuite/testcase/failure')), root.get('failures'))
+            """, junit.stdout)
+        let counts = junitCheck.text.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(junitCheck.status == 0 && counts.first == String(findings.count), "\(junitCheck.stderr)\(junit.text)")
+        #expect(counts.count == 3 && counts[1] == counts[2])
+        let (checkstyle, _) = try Self.lint("checkstyle")
+        let checkstyleCheck = try Self.python("""
+            import sys, xml.etree.ElementTree as ET
+            root = ET.fromstring(sys.stdin.buffer.read())
+            assert root.tag == 'checkstyle'
+            errors = root.findall('./file/error')
+            assert all(e.get('source').startswith('plist-migrate.') for e in errors)
+            assert any('a&b.example.com.' in e.get('message') for e in errors)
+            print(len(errors))
+            """, checkstyle.stdout)
+        #expect(checkstyleCheck.status == 0 && checkstyleCheck.text.trimmingCharacters(in: .whitespacesAndNewlines) == String(findings.count),
+                "\(checkstyleCheck.stderr)")
+        let (gitlab, _) = try Self.lint("gitlab")
+        let issues = try #require(try JSONSerialization.jsonObject(with: gitlab.stdout) as? [[String: Any]])
+        #expect(issues.count == findings.count)
+        #expect(issues.allSatisfy { issue in
+            ["description", "check_name", "fingerprint", "severity", "location"].allSatisfy { issue[$0] != nil }
+                && ["info", "minor", "major", "critical", "blocker"].contains(issue["severity"] as? String ?? "")
+        })
+        #expect(Set(issues.compactMap { $0["fingerprint"] as? String }).count == issues.count, "fingerprints are distinct")
+    }
+
+    @Test func junitWithoutFindingsIsOnePassingCase() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("roundtrip/all-types.plist", to: directory, as: "Info.plist")
+        let result = try tool(["lint", "--no-config", "--format", "junit", "Info.plist"], in: directory)
+        #expect(result.text.contains("<testcase classname=\"plist-migrate\" name=\"lint\"/>") && result.text.contains("failures=\"0\""))
+    }
+}

@@ -66,6 +66,9 @@ extension LintRunner.Format {
         case .github: GitHubLintReporter()
         case .json: JSONLintReporter()
         case .sarif: SARIFLintReporter(version: version)
+        case .junit: JUnitLintReporter()
+        case .checkstyle: CheckstyleLintReporter()
+        case .gitlab: GitLabLintReporter()
         }
     }
 }
