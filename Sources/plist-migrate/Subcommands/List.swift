@@ -45,12 +45,7 @@ struct List: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(Document(migrations: entries)), as: UTF8.self))
         case .text:
-            let rows = entries.map { [$0.id, String($0.version), $0.name, $0.impact, $0.title] }
-            let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-            for row in rows {
-                let padded = (0..<4).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-                print((padded + [row[4]]).joined(separator: "  "))
-            }
+            TextTable.print(entries.map { [$0.id, String($0.version), $0.name, $0.impact, $0.title] })
         }
     }
 }

@@ -56,11 +56,7 @@ struct Rules: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(Document(config: config?.path, rules: entries)), as: UTF8.self))
         case .text:
-            let rows = entries.map { [$0.id, $0.severity, $0.enabled ? "enabled" : "disabled", $0.name, $0.summary] }
-            let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-            for row in rows {
-                print(((0..<4).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) } + [row[4]]).joined(separator: "  "))
-            }
+            TextTable.print(entries.map { [$0.id, $0.severity, $0.enabled ? "enabled" : "disabled", $0.name, $0.summary] })
         }
     }
 }
