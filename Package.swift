@@ -40,8 +40,9 @@ let package = Package(
         .plugin(
             name: "PlistMigratePlugin",
             capability: .command(
-                intent: .custom(verb: "plist-migrate", description: "Migrate (or check, lint, explain) the ATS settings of the package's plists"),
-                permissions: [.writeToPackageDirectory(reason: "plist-migrate --write rewrites Info.plist files in place")]),
+                // No permission is declared, so read-only commands never ask for one; `--write` is
+                // run as `swift package --allow-writing-to-package-directory plist-migrate --write`.
+                intent: .custom(verb: "plist-migrate", description: "Migrate (or check, lint, explain) the ATS settings of the package's plists")),
             dependencies: ["plist-migrate"]),
         // Fuzz/run.sh builds this with libFuzzer; a plain build replays inputs given as arguments.
         .executableTarget(name: "PlistFuzz", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"], path: "Fuzz/PlistFuzz"),
