@@ -41,14 +41,32 @@ public struct DeploymentTarget: Sendable, Hashable {
         // The lowest version of each platform: `ios15.0` of `ios15.0` and `ios16.4`.
         var lowest: [String: (version: [Int], text: String)] = [:]
         for item in targets.flatMap(\.platforms) {
-            let platform = String(item.prefix { $0.isLetter })
-            let version = item.dropFirst(platform.count).split(separator: ".").compactMap { Int($0) }
+            let (platform, version) = split(item)
             if let known = lowest[platform], !version.lexicographicallyPrecedes(known.version) { continue }
             lowest[platform] = (version, item)
         }
         merged.platforms = lowest.values.map(\.text).sorted()
         merged.source = source
         return merged
+    }
+
+    /// `ios15.4` → (`ios`, [15, 4]).
+    static func split(_ item: String) -> (platform: String, version: [Int]) {
+        let platform = String(item.prefix { $0.isLetter })
+        return (platform, item.dropFirst(platform.count).split(separator: ".").compactMap { Int($0) })
+    }
+
+    /// Whether this target is at least `required` on every platform both name, and they name
+    /// one at least (`ios15` reaches `ios13`; `ios12` does not, nor does `macos12`).
+    public func reaches(_ required: DeploymentTarget) -> Bool {
+        var shared = false
+        for have in platforms.map(Self.split) {
+            for need in required.platforms.map(Self.split) where need.platform == have.platform {
+                shared = true
+                if have.version.lexicographicallyPrecedes(need.version) { return false }
+            }
+        }
+        return shared
     }
 
     /// `ios8`, `macos10.9`: a valid version older than ATS itself.

@@ -120,3 +120,14 @@ extension ExceptionKeyCheckTests {
         #expect(ExceptionKeyCheck.problem(key) == nil)
     }
 }
+
+@Suite struct DeploymentTargetReachTests {
+    @Test func aTargetReachesARequirementOnTheSharedPlatformsOnly() throws {
+        func target(_ text: String) throws -> DeploymentTarget { try #require(DeploymentTarget(text, source: "")) }
+        #expect(try target("ios15").reaches(try target("ios13")))
+        #expect(try target("ios13.0").reaches(try target("ios13")))
+        #expect(!(try target("ios12.4").reaches(try target("ios13"))))
+        #expect(!(try target("macos12").reaches(try target("ios13"))), "no shared platform")
+        #expect(!(try target("ios15,macos10.15").reaches(try target("ios13,macos11"))))
+    }
+}

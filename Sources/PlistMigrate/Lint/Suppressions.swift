@@ -198,15 +198,14 @@ struct LintContext {
             }
             kept.append(finding)
         }
-        let ruleIDs = Set(LintRule.all.map(\.id))
         for suppression in suppressions {
-            let unknown = suppression.rules.filter { !ruleIDs.contains($0) }.sorted()
+            let unknown = suppression.rules.filter { LintRule.severities[$0] == nil }.sorted()
             guard !unknown.isEmpty else { continue }
             kept.append(Finding(ruleID: "L011", severity: .warning, path: path, line: suppression.location.line,
                                 column: suppression.location.column,
                                 message: "unknown rule \(unknown.joined(separator: ", ")) in \(suppression.text) (`plist-migrate lint --format sarif` lists the rules)"))
         }
-        for suppression in suppressions where !suppression.used && suppression.rules.allSatisfy(ruleIDs.contains) {
+        for suppression in suppressions where !suppression.used && suppression.rules.allSatisfy({ LintRule.severities[$0] != nil }) {
             let known = ["plist-migrate:disable", "plist-migrate:disable-next-line", "plist-migrate:disable-file"].contains(suppression.text)
             let what = suppression.rules.isEmpty ? "any rule" : suppression.rules.sorted().joined(separator: ", ")
             kept.append(Finding(ruleID: "L011", severity: .warning, path: path, line: suppression.location.line,

@@ -10,7 +10,6 @@ final class ProjectIndex: @unchecked Sendable {
     // Only read and written under `lock`.
     @exclusivity(unchecked) private var read: [String: [ProjectTarget]] = [:]
     @exclusivity(unchecked) private var problems: [String: String] = [:]
-    @exclusivity(unchecked) private var specs: [String: [String]] = [:]
     @exclusivity(unchecked) private var readCount = 0
     @exclusivity(unchecked) private var around: [String: [String]] = [:]
     private let directories: DirectoryFacts
@@ -39,7 +38,7 @@ final class ProjectIndex: @unchecked Sendable {
         let projects = projectFiles(aroundFile: path)
         // Most plists of a monorepo have no project around them: no path work for those.
         guard !projects.isEmpty else { return [] }
-        let absolute = ProjectSettings.standardized(FileIO.absolute(path))
+        let absolute = FileIO.absolute(path)
         var claiming: [ProjectTarget] = []
         for project in projects {
             claiming += targets(of: project).filter { $0.infoPlists.contains(absolute) }
@@ -61,20 +60,13 @@ final class ProjectIndex: @unchecked Sendable {
         var files: [String] = []
         var directory = start
         while true {
-            files += projectFiles(in: directory)
-            guard !directories.facts(of: directory).hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
+            // Directory facts are cached per directory: no directory is listed twice.
+            let facts = directories.facts(of: directory)
+            files += facts.projects.map { directory + "/" + $0 + "/project.pbxproj" } + facts.specs.sorted().map { directory + "/" + $0 }
+            guard !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
             directory = parent
         }
         return files
-    }
-
-    private func projectFiles(in directory: String) -> [String] {
-        if let known = lock.withLock({ specs[directory] }) { return known }
-        let base = directory.isEmpty ? "" : directory
-        let facts = directories.facts(of: directory)
-        let found = facts.projects.map { base + "/" + $0 + "/project.pbxproj" } + facts.specs.sorted().map { base + "/" + $0 }
-        lock.withLock { specs[directory] = found }
-        return found
     }
 
     /// A project's targets, read once per run: under the lock, so that threads asking for the
@@ -102,7 +94,4 @@ final class ProjectIndex: @unchecked Sendable {
 
     /// How many project files were read (each once): for tests.
     var projectsRead: Int { lock.withLock { readCount } }
-
-    /// Projects that could not be read, one line each (`path:line:column: error: …`).
-    var unreadable: [String] { lock.withLock { problems.keys.sorted().map { problems[$0]! } } }
 }

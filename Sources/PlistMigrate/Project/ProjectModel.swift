@@ -103,9 +103,17 @@ enum XcodeProjectReader {
             }
         }
         var problems: [String] = []
+        // Each .xcconfig is read once per project, however many targets and configurations
+        // use it; what it could not read is said for each target that uses it.
+        var xcconfigs: [String: (level: SettingsLevel, problems: [String])] = [:]
         func xcconfig(_ path: String?) -> SettingsLevel {
             guard let path else { return SettingsLevel() }
-            return XCConfig.read(path, display: display, problems: &problems)
+            if xcconfigs[path] == nil {
+                var found: [String] = []
+                xcconfigs[path] = (XCConfig.read(path, display: display, problems: &found), found)
+            }
+            problems += xcconfigs[path]!.problems
+            return xcconfigs[path]!.level
         }
         let projectConfigurations = configurations(project["buildConfigurationList"]?.string)
         var targets: [ProjectTarget] = []
@@ -132,7 +140,7 @@ enum XcodeProjectReader {
                 name: name, productType: ProjectTarget.shortProductType(target["productType"]?.string ?? ""), project: shownProject,
                 // A configuration whose deployment target is unknown may be the lowest: none is claimed.
                 infoPlists: infoPlists, deploymentTarget: unknownTarget ? nil : ProjectSettings.lowest(found, target: name),
-                unresolved: Array(NSOrderedSet(array: problems).array as? [String] ?? problems)))
+                unresolved: { var seen = Set<String>(); return problems.filter { seen.insert($0).inserted } }()))
         }
         return targets
     }
@@ -148,7 +156,7 @@ enum ProjectSettings {
         var infoPlist: String?
         if let file = settings.value("INFOPLIST_FILE"), !file.value.isEmpty {
             if file.unresolved.isEmpty {
-                infoPlist = standardized(file.value.hasPrefix("/") ? file.value : projectDir + "/" + file.value)
+                infoPlist = FileIO.absolute(file.value.hasPrefix("/") ? file.value : projectDir + "/" + file.value)
             } else {
                 unresolved.append("INFOPLIST_FILE: \(file.unresolved.joined(separator: ", ")) unknown")
             }
@@ -172,15 +180,6 @@ enum ProjectSettings {
     static func lowest(_ targets: [DeploymentTarget], target: String) -> DeploymentTarget? {
         guard let lowest = targets.min(by: { $0.minimumEra < $1.minimumEra }) else { return nil }
         return DeploymentTarget.lowest(targets, source: "\(target) (\(lowest.source))")
-    }
-
-    static func standardized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
-        }
-        return "/" + parts.joined(separator: "/")
     }
 }
 
@@ -206,12 +205,12 @@ private struct FileReferencePaths {
         guard depth < 64, let object = byID[id] else { return nil }
         let own = object["path"]?.string ?? ""
         switch object["sourceTree"]?.string ?? "<group>" {
-        case "<absolute>": return ProjectSettings.standardized(own)
-        case "SOURCE_ROOT", "SRCROOT": return ProjectSettings.standardized(projectDir + "/" + own)
+        case "<absolute>": return FileIO.absolute(own)
+        case "SOURCE_ROOT", "SRCROOT": return FileIO.absolute(projectDir + "/" + own)
         case "<group>":
-            guard let up = parent[id] else { return ProjectSettings.standardized(projectDir + "/" + own) }
+            guard let up = parent[id] else { return FileIO.absolute(projectDir + "/" + own) }
             guard let base = path(up, depth: depth + 1) else { return nil }
-            return ProjectSettings.standardized(base + "/" + own)
+            return FileIO.absolute(base + "/" + own)
         default: return nil
         }
     }

@@ -126,10 +126,12 @@ public struct FileMigrator: Sendable {
         var heldBack: [(String, String)] = []
         var outside: [String: String] = [:]
         let targets = result.targets
+        // A file without the ATS dict has no target yet: worked out once, for the first scope that asks.
+        var scopeTarget: DeploymentTarget?? = target.map { $0 }
         let passes = unscoped.filter { pass in
             guard let scope = (pass as? RecipePass)?.scope else { return true }
-            switch Self.verdict(scope, path: context.lookups.diffPath() ?? context.path, targets: targets,
-                                target: target ?? Self.deploymentTarget(context, claimedBy: targets, root: root)) {
+            if scopeTarget == nil { scopeTarget = .some(Self.deploymentTarget(context, claimedBy: targets, root: root)) }
+            switch Self.verdict(scope, path: context.lookups.diffPath() ?? context.path, targets: targets, target: scopeTarget!) {
             case nil: return true
             case .outside(let reason)?: outside[pass.id] = reason
             case .heldBack(let reason)?: heldBack.append((pass.id, reason))

@@ -28,17 +28,10 @@ extension FileMigrator {
             guard let target else {
                 return .heldBack("for deployment targets \(minimum) or later, and this file's is unknown (give --min-os or minimumOS)")
             }
-            let common = target.platforms.filter { platform in required.platforms.contains { Self.platform(of: $0) == Self.platform(of: platform) } }
-            let tooLow = common.filter { have in
-                required.platforms.contains { Self.platform(of: $0) == Self.platform(of: have) && Self.version(of: have).lexicographicallyPrecedes(Self.version(of: $0)) }
-            }
-            if common.isEmpty || !tooLow.isEmpty {
+            if !target.reaches(required) {
                 return .heldBack("for deployment targets \(minimum) or later; this file's is \(target.platforms.joined(separator: ",")) (from \(target.source))")
             }
         }
         return nil
     }
-
-    private static func platform(of item: String) -> String { String(item.prefix { $0.isLetter }) }
-    private static func version(of item: String) -> [Int] { item.drop { $0.isLetter }.split(separator: ".").compactMap { Int($0) } }
 }
