@@ -27,22 +27,20 @@ public enum BuddyCommand: Equatable, Sendable {
         guard let verb = words.first?.text else { throw fail("empty command") }
         let arguments = words.dropFirst().map(\.text)
         /// The value after word `index` (0 = the verb): the rest of the line.
-        func value(after index: Int) throws(SyntaxError) -> String {
-            try Self.value(line[words[index].end...]).get()
-        }
+        func value(after index: Int) -> String { Self.value(line[words[index].end...]) }
         switch verb.lowercased() {
         case "print":
             guard arguments.count <= 1 else { throw fail("Print takes one entry at most") }
             self = .print(BuddyEntry(parsing: arguments.first ?? ":"))
         case "set":
             guard arguments.count >= 2 else { throw fail("Set needs an entry and a value") }
-            self = .set(BuddyEntry(parsing: arguments[0]), try value(after: 1))
+            self = .set(BuddyEntry(parsing: arguments[0]), value(after: 1))
         case "add":
             guard arguments.count >= 2 else { throw fail("Add needs an entry and a type (\(BuddyType.allCases.map(\.rawValue).joined(separator: ", ")))") }
             guard let type = BuddyType(rawValue: arguments[1].lowercased()) else {
                 throw fail("unknown type \"\(arguments[1])\" (one of \(BuddyType.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            let value = arguments.count > 2 ? try value(after: 2) : nil
+            let value = arguments.count > 2 ? value(after: 2) : nil
             if value != nil, type == .array || type == .dict { throw fail("Add … \(type.rawValue) takes no value") }
             let entry = BuddyEntry(parsing: arguments[0])
             let depth = PlistDocument.elementDepth(pathLength: entry.components.count + (entry.appends ? 1 : 0))
@@ -116,8 +114,9 @@ public enum BuddyCommand: Equatable, Sendable {
     }
 
     /// The rest of a line as one value: quotes group and a backslash takes the next character,
-    /// as in a word, but spaces and tabs between its words are kept as they are.
-    static func value(_ rest: Substring) -> Result<String, SyntaxError> {
+    /// as in a word, but spaces and tabs between its words are kept as they are. `words` has
+    /// checked the whole line, so the rest has no unfinished quote or escape.
+    static func value(_ rest: Substring) -> String {
         var text = ""
         var pending = ""  // unquoted spaces, kept only when more of the value follows
         var quote: Character?
@@ -142,8 +141,7 @@ public enum BuddyCommand: Equatable, Sendable {
                 pending = ""
             }
         }
-        if let failure = unfinished(escaped: escaped, quote: quote, in: String(rest)) { return .failure(failure) }
-        return .success(text)
+        return text
     }
 
     private static func unfinished(escaped: Bool, quote: Character?, in line: String) -> SyntaxError? {
