@@ -368,3 +368,53 @@ extension LintPlainErrorTests {
         #expect(result.text.contains("<testcase classname=\"plist-migrate\" name=\"lint\"/>") && result.text.contains("failures=\"0\""))
     }
 }
+
+/// Issue #33: every output names files from the repository root, wherever in it the tool runs.
+@Suite struct RepositoryRelativePathTests {
+    func repository() throws -> URL {
+        let directory = try temporaryDirectory()
+        #expect(try git(["init", "-q"], in: directory).status == 0)
+        _ = try copyFixture("lint/everything.plist", to: directory, as: "App/Info.plist")
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: directory, as: "App/Legacy/Info.plist")
+        return directory
+    }
+
+    @Test func aBaselineWrittenAtTheRootMatchesFromASubdirectory() throws {
+        let directory = try repository()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = directory.appendingPathComponent("App")
+        #expect(try tool(["lint", "--no-config", "--write-baseline", "base.json", "App"], in: directory).status == 0)
+        let fromApp = try tool(["lint", "--no-config", "--baseline", "../base.json", "."], in: app)
+        #expect(fromApp.status == 0 && fromApp.text.isEmpty, "\(fromApp.text)\(fromApp.stderr)")
+        // And the other way round: written in App/, read at the root.
+        #expect(try tool(["lint", "--no-config", "--write-baseline", "../base2.json", "Info.plist"], in: app).status == 0)
+        let baseline = try String(contentsOf: directory.appendingPathComponent("base2.json"), encoding: .utf8)
+        #expect(baseline.contains("\"App/Info.plist\""), "\(baseline)")
+        let fromRoot = try tool(["lint", "--no-config", "--baseline", "base2.json", "App/Info.plist"], in: directory)
+        #expect(fromRoot.status == 0 && fromRoot.text.isEmpty, "\(fromRoot.text)")
+    }
+
+    @Test func everyFormatNamesTheFileFromTheRoot() throws {
+        let directory = try repository()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = directory.appendingPathComponent("App")
+        let text = try tool(["lint", "--no-config", "Info.plist"], in: app)
+        #expect(!text.text.isEmpty && text.text.split(separator: "\n").allSatisfy { $0.hasPrefix("App/Info.plist:") }, "\(text.text)")
+        let github = try tool(["lint", "--no-config", "--format", "github", "Info.plist"], in: app)
+        #expect(github.text.contains("file=App/Info.plist,") && !github.text.contains("file=Info.plist"))
+        let json = try tool(["lint", "--no-config", "--format", "json", "Info.plist"], in: app)
+        #expect(json.text.contains("\"path\" : \"App/Info.plist\""), "\(json.text)")
+        let sarif = try tool(["lint", "--no-config", "--format", "sarif", "Info.plist"], in: app)
+        #expect(sarif.text.contains("\"uri\" : \"App/Info.plist\""))
+        let migrate = try tool(["--no-config", "--format", "json", "Legacy"], in: app)
+        #expect(migrate.text.contains("\"path\" : \"App/Legacy/Info.plist\""), "\(migrate.text)")
+        let explain = try tool(["explain", "--no-config", "Legacy/Info.plist"], in: app)
+        #expect(explain.text.contains("App/Legacy/Info.plist"), "\(explain.text)")
+        // Outside any repository, names stay relative to the working directory.
+        let plain = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: plain) }
+        _ = try copyFixture("lint/everything.plist", to: plain, as: "App/Info.plist")
+        let outside = try tool(["lint", "--no-config", "Info.plist"], in: plain.appendingPathComponent("App"))
+        #expect(!outside.text.isEmpty && outside.text.split(separator: "\n").allSatisfy { $0.hasPrefix("Info.plist:") }, "\(outside.text)")
+    }
+}

@@ -38,3 +38,38 @@ final class RepositoryRoots: @unchecked Sendable {
         return found
     }
 }
+
+/// How every report names a file: relative to the root of the git repository that holds the
+/// working directory (the root SARIF and patches use), else to the working directory. So a
+/// baseline written at the root matches when lint runs from `App/`, and GitHub's annotations
+/// land on the right file. A file outside that root keeps the name it was given.
+public struct ReportPaths: Sendable {
+    /// Absolute, without a trailing `/` (except for `/` itself).
+    public let root: String
+
+    public static let current = ReportPaths(workingDirectory: FileIO.absolute("."))
+
+    init(workingDirectory: String) {
+        // As DirectoryFacts spells them: `/` is the empty string.
+        var directory = workingDirectory == "/" ? "" : workingDirectory
+        while true {
+            var info = stat()
+            if lstat(PathBytes.c(directory + "/.git"), &info) == 0 {
+                root = directory.isEmpty ? "/" : directory
+                return
+            }
+            guard let parent = DirectoryFacts.parent(of: directory) else { break }
+            directory = parent
+        }
+        root = workingDirectory
+    }
+
+    /// `path` as reports name it; `-` (standard input) and names outside the root unchanged.
+    public func name(_ path: String) -> String {
+        guard path != "-" else { return path }
+        let absolute = FileIO.absolute(path)
+        if absolute == root { return "." }
+        let prefix = root == "/" ? "/" : root + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : path
+    }
+}

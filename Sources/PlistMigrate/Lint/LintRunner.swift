@@ -49,7 +49,7 @@ public struct LintRunner {
 
     /// The file with its name and nearest config; `nil` for a walked file its config excludes.
     private func workItem(for file: DiscoveredFile, configs: ConfigResolver) -> Result<WorkItem?, Config.ConfigError> {
-        let display = file.path == "-" ? stdinPath : PathBytes.display(file.path)
+        let display = file.path == "-" ? stdinPath : PathBytes.display(ReportPaths.current.name(file.path))
         // Standard input named with --stdin-path gets the config of the file it stands for.
         let configPath = file.path == "-" ? (stdinPath == "<stdin>" ? nil : stdinPath) : file.path
         guard useConfig, let configPath else { return .success(WorkItem(file: file, display: display, config: nil)) }
@@ -107,7 +107,7 @@ public struct LintRunner {
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
         for (path, error) in missing {
-            findings.append(Finding(ruleID: "L009", severity: .error, path: path, line: 1, column: 1, message: error.message))
+            findings.append(Finding(ruleID: "L009", severity: .error, path: ReportPaths.current.name(path), line: 1, column: 1, message: error.message))
         }
         // Configs first, in order (an invalid one stops everything); then the files in parallel.
         var work: [WorkItem] = []

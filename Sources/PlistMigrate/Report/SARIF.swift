@@ -85,8 +85,10 @@ public enum SARIF {
         ]
     }
 
-    /// `path` relative to `root` (both made absolute), percent-encoded as a URI reference.
+    /// A report's name for a file (see `ReportPaths`: already relative to `root` unless it lies
+    /// outside), relative to `root`, percent-encoded as a URI reference.
     static func uri(_ path: String, root: String) -> String {
+        guard path.hasPrefix("/") || path.hasPrefix("../") else { return percentEncoded(path) }
         let absolute = FileIO.absolute(path)
         let base = FileIO.absolute(root)
         let relative = absolute.hasPrefix(base + "/") ? String(absolute.dropFirst(base.count + 1)) : absolute
@@ -99,12 +101,8 @@ public enum SARIF {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
-    /// The repository root (git's top level), or the working directory outside git.
+    /// The repository root holding the working directory, or the working directory outside git.
     public static func repositoryRoot() -> String {
-        if let output = Subprocess.run("git", ["rev-parse", "--show-toplevel"]) {
-            let top = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if !top.isEmpty { return top }
-        }
-        return FileManager.default.currentDirectoryPath
+        ReportPaths.current.root
     }
 }

@@ -50,6 +50,8 @@ public final class Runner {
         directories = DirectoryFacts(looksForConfig: options.useConfig)
     }
 
+    private let reportPaths = ReportPaths.current
+
     /// Runs and returns the exit status: 0 fine, 1 `--check` found pending changes,
     /// 2 a file failed (parse, conflict, I/O, invalid config).
     public func run() -> Int32 {
@@ -185,7 +187,9 @@ public final class Runner {
         }
     }
 
-    private func emit(_ result: FileResult) {
+    private func emit(_ produced: FileResult) {
+        var result = produced
+        result.path = reportPaths.name(result.path)
         if result.path == "-" && options.write {
             pendingOutput.append(contentsOf: result.status == .error ? [] : result.output)
         } else {

@@ -42,7 +42,7 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let parsed = try commands.map { try BuddyCommand(parsing: $0) }
-        let path = FileDiscovery.displayPath(file)
+        let path = ReportPaths.current.name(FileDiscovery.displayPath(file))
         func fail(_ error: FileError) -> ExitCode {
             FileHandle.standardError.write(Data((error.line(path: path) + "\n").utf8))
             return ExitCode(2)
