@@ -70,6 +70,76 @@ import Testing
     }
 }
 
+/// Issue #33: nested configs inherit from their parents; `--config FILE…` replaces discovery.
+@Suite struct ConfigMergeTests {
+    let write = ConfigTests().write
+
+    func tree() throws -> URL {
+        let dir = try temporaryDirectory()
+        _ = try git(["init", "-q"], in: dir)
+        _ = try copyFixture("lint/everything.plist", to: dir, as: "Apps/Shop/Info.plist")
+        _ = try copyFixture("lint/everything.plist", to: dir, as: "Apps/Shop/Legacy/Info.plist")
+        _ = try copyFixture("lint/everything.plist", to: dir, as: "Other/Info.plist")
+        return dir
+    }
+
+    @Test func aChildOverridesTheKeysItSetsAndInheritsTheRest() throws {
+        let dir = try tree()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(#"{ "minimumOS": "ios17", "lint": { "disable": ["L005"], "severity": { "L007": "warning", "L003": "note" } }, "exclude": ["Apps/Shop/Legacy/**"] }"#, dir, ".plist-migrate.json")
+        try write(#"{ "lint": { "disable": ["L001"], "severity": { "L003": "warning" } } }"#, dir, "Apps/.plist-migrate.json")
+        let result = try tool(["lint", "."], in: dir)
+        let shop = result.text.split(separator: "\n").filter { $0.hasPrefix("Apps/Shop/Info.plist:") }
+        let other = result.text.split(separator: "\n").filter { $0.hasPrefix("Other/Info.plist:") }
+        // The child's disable replaces the parent's: L005 comes back under Apps/, L001 goes.
+        #expect(shop.contains { $0.contains("[L005]") } && !shop.contains { $0.contains("[L001]") }, "\(shop)")
+        #expect(!other.contains { $0.contains("[L005]") } && other.contains { $0.contains("[L001]") }, "\(other)")
+        // Severities merge rule by rule: L007 from the root, L003 from the child.
+        #expect(shop.contains { $0.contains("warning: [L007]") } && shop.contains { $0.contains("warning: [L003]") })
+        #expect(other.contains { $0.contains("note: [L003]") })
+        // minimumOS is inherited (ATS010 only fires when iOS 17 is the floor) …
+        #expect(shop.contains { $0.contains("[ATS010]") } && other.contains { $0.contains("[ATS010]") })
+        // … and the root's exclude still applies below the child.
+        #expect(!result.text.contains("Legacy"), "\(result.text)")
+        let rules = try tool(["rules", "--format", "json", "Apps/Shop"], in: dir)
+        #expect(rules.text.contains("\"configs\" : [\n    \".plist-migrate.json\",\n    \"Apps/.plist-migrate.json\"\n  ]"), "\(rules.text)")
+    }
+
+    @Test func aMergedSelectionThatMakesNoPlanNamesBothFiles() throws {
+        let dir = try tree()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: Paths.repository.appendingPathComponent("Recipes/drop-armv7.yml"), to: dir.appendingPathComponent("armv7.yml"))
+        try FileManager.default.copyItem(at: Paths.repository.appendingPathComponent("Recipes/export-compliance.yml"), to: dir.appendingPathComponent("Apps/enc.yml"))
+        // The root runs only its recipe's pass; the child's recipes replace the root's, so that pass is gone.
+        try write(#"{ "recipes": ["armv7.yml"], "only": ["CAP001"] }"#, dir, ".plist-migrate.json")
+        try write(#"{ "recipes": ["enc.yml"] }"#, dir, "Apps/.plist-migrate.json")
+        #expect(try tool(["Other"], in: dir).status == 0)
+        let result = try tool(["Apps"], in: dir)
+        #expect(result.status == 2 && result.stderr.contains("Apps/.plist-migrate.json: error:") && result.stderr.contains("CAP001")
+                && result.stderr.contains("(with .plist-migrate.json)"), "\(result.stderr)")
+    }
+
+    @Test func explicitConfigsReplaceDiscoveryAndTheLaterOneWins() throws {
+        let dir = try tree()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(#"{ "lint": { "disable": ["L001", "L002", "L003", "L004", "L005", "L006", "L007", "ATS005"] } }"#, dir, ".plist-migrate.json")
+        try write(#"{ "lint": { "disable": ["L005"] }, "minimumOS": "ios17" }"#, dir, "ci/base.json")
+        try write(#"{ "lint": { "disable": ["L001"] } }"#, dir, "ci/strict.json")
+        let result = try tool(["lint", "--config", "ci/base.json", "--config", "ci/strict.json", "Other"], in: dir)
+        #expect(result.text.contains("[L005]") && !result.text.contains("[L001]"), "the later file's disable wins: \(result.text)")
+        #expect(result.text.contains("[L007]"), "the discovered .plist-migrate.json is not read")
+        #expect(result.text.contains("[ATS010]"), "minimumOS comes from the earlier file")
+        let migrate = try tool(["--config", "ci/base.json", "--format", "json", "Other"], in: dir)
+        #expect(migrate.text.contains("ci/base.json"), "the deployment target names its source: \(migrate.text)")
+        let missing = try tool(["lint", "--config", "ci/none.json", "Other"], in: dir)
+        #expect(missing.status == 2 && missing.stderr == "ci/none.json: error: cannot read the config: cannot open: no such file or directory\n", "\(missing.stderr)")
+        let both = try tool(["lint", "--config", "ci/base.json", "--no-config", "Other"], in: dir)
+        #expect(both.status == 64 && both.stderr.contains("--config and --no-config cannot be used together"))
+        let explain = try tool(["explain", "--config", "ci/base.json", "Other/Info.plist"], in: dir)
+        #expect(explain.text.contains("iOS 17") && !explain.text.contains("iOS 9/"), "\(explain.text)")
+    }
+}
+
 extension URL {
     func creatingDirectory() throws -> URL {
         try FileManager.default.createDirectory(at: self, withIntermediateDirectories: true)

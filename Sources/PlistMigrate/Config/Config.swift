@@ -9,19 +9,76 @@ import Migrations
 /// `{ "to": 4, "only": ["ATS001"], "skip": [], "allowPolicyChange": false, "exclude": ["Legacy/**"] }`
 /// Every key is optional; unknown keys and wrong types are errors naming the file and key.
 /// `exclude` globs are matched against paths relative to the config file's directory.
+///
+/// A config inherits from the configs above it in the repository (`inheriting(from:)`): each
+/// key it sets replaces its parent's, except that `exclude` globs add up (each relative to its
+/// own file) and `lint.severity` is merged rule by rule.
 public struct Config: Sendable, Equatable {
     public static let fileName = ".plist-migrate.json"
     static let knownKeys: Set<String> = ["to", "only", "skip", "allowPolicyChange", "exclude", "minimumOS", "lint", "recipes"]
 
+    /// The file read last (the nearest one, or the last `--config`).
     public var path: String
+    /// Every file merged into this one, parents first.
+    public var sources: [String]
     public var selection: Selection
-    public var exclude: [String]
+    /// The file whose `minimumOS` applies.
+    public var minimumOSSource: String?
+    public var excludes: [ExcludeGlob]
     /// `"lint": { "disable": ["L005"], "severity": { "ATS003": "warning" } }`
     public var lint = LintSettings()
 
     public struct LintSettings: Sendable, Equatable {
         public var disable: Set<String> = []
         public var severity: [String: Finding.Severity] = [:]
+        /// Whether a file said `disable` (an empty list re-enables what a parent disabled).
+        var setsDisable = false
+    }
+
+    /// An `exclude` glob and the directory it is relative to (its config file's).
+    public struct ExcludeGlob: Sendable, Equatable {
+        public var directory: String
+        public var pattern: String
+    }
+
+    /// This config over `parent`: what this file says wins, key by key.
+    public func inheriting(from parent: Config) -> Config {
+        var merged = self
+        merged.sources = parent.sources + sources
+        let own = selection, base = parent.selection
+        merged.selection = Selection(
+            only: own.only ?? base.only, skip: own.skip ?? base.skip, to: own.to ?? base.to,
+            allowPolicyChange: own.allowPolicyChange ?? base.allowPolicyChange, minimumOS: own.minimumOS ?? base.minimumOS,
+            recipes: own.recipes ?? base.recipes)
+        merged.minimumOSSource = own.minimumOS == nil ? parent.minimumOSSource : minimumOSSource
+        merged.excludes = parent.excludes + excludes
+        merged.lint.disable = lint.setsDisable ? lint.disable : parent.lint.disable
+        merged.lint.setsDisable = lint.setsDisable || parent.lint.setsDisable
+        merged.lint.severity = parent.lint.severity.merging(lint.severity) { $1 }
+        return merged
+    }
+
+    /// `--config A --config B`: the files read in order, each inheriting from the one before.
+    public static func loading(_ paths: [String]) throws(ConfigError) -> Config? {
+        var merged: Config?
+        for path in paths {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileIO.load(path).bytes
+            } catch {
+                throw ConfigError(path: path, message: "cannot read the config: \(error.message)")
+            }
+            let config = try Config(path: path, data: Data(bytes))
+            merged = merged.map { config.inheriting(from: $0) } ?? config
+        }
+        if let merged {
+            do {
+                _ = try merged.selection.plan()
+            } catch {
+                throw ConfigError(path: merged.sources.joined(separator: " + "), message: error.description)
+            }
+        }
+        return merged
     }
 
     public struct ConfigError: Error, Sendable, Equatable {
@@ -32,6 +89,7 @@ public struct Config: Sendable, Equatable {
 
     public init(path: String, data: Data) throws(ConfigError) {
         self.path = path
+        sources = [path]
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -82,6 +140,7 @@ public struct Config: Sendable, Equatable {
                 throw ConfigError(path: path, message: "\"minimumOS\": \"\(text)\" is not a deployment target (e.g. ios15, macos12, tvos15, visionos1)")
             }
             minimumOS = text
+            minimumOSSource = path
         }
         var recipes: [RecipePass]?
         if let files = try strings("recipes") {
@@ -95,7 +154,8 @@ public struct Config: Sendable, Equatable {
         }
         selection = Selection(only: try strings("only"), skip: try strings("skip"), to: to, allowPolicyChange: allow, minimumOS: minimumOS,
                               recipes: recipes)
-        exclude = try strings("exclude") ?? []
+        let directory = (path as NSString).deletingLastPathComponent
+        excludes = (try strings("exclude") ?? []).map { ExcludeGlob(directory: directory, pattern: $0) }
         if let value = dict["lint"] {
             guard case .object(let section) = value else {
                 throw ConfigError(path: path, message: "\"lint\" must be an object with \"disable\" and \"severity\"")
@@ -105,6 +165,7 @@ public struct Config: Sendable, Equatable {
                 throw ConfigError(path: path, message: "unknown key \"lint.\(key)\" (known: disable, severity)")
             }
             if let disable = section["disable"] {
+                lint.setsDisable = true
                 guard case .array(let items) = disable else {
                     throw ConfigError(path: path, message: "\"lint.disable\" must be an array of rule ids")
                 }
@@ -154,51 +215,56 @@ enum JSONValue: Decodable {
     }
 }
 
-/// Finds the nearest `.plist-migrate.json` for a file: its directory, then each parent, stopping
-/// after the directory that holds `.git` (the repository root).
+/// The config of a file: the `.plist-migrate.json` files from the repository root (the
+/// directory that holds `.git`) down to the file's directory, each inheriting from the one
+/// above; or, when `--config` files are given, those alone.
 public final class ConfigResolver: @unchecked Sendable {
     private var cache: [String: Result<Config?, Config.ConfigError>] = [:]
     private let directories: DirectoryFacts
+    private let explicit: Config?
 
-    public convenience init() {
-        self.init(directories: DirectoryFacts())
+    public convenience init(explicit: Config? = nil) {
+        self.init(directories: DirectoryFacts(), explicit: explicit)
     }
 
-    init(directories: DirectoryFacts) {
+    init(directories: DirectoryFacts, explicit: Config? = nil) {
         self.directories = directories
+        self.explicit = explicit
     }
 
     public func config(forFile path: String) -> Result<Config?, Config.ConfigError> {
-        let absolute = FileIO.absolute(path)
-        var directory = DirectoryFacts.parent(of: absolute) ?? ""
-        var visited: [String] = []
+        if let explicit { return .success(explicit) }
+        return config(ofDirectory: DirectoryFacts.parent(of: FileIO.absolute(path)) ?? "")
+    }
+
+    private func config(ofDirectory directory: String) -> Result<Config?, Config.ConfigError> {
+        if let cached = cache[directory] { return cached }
+        let facts = directories.facts(of: directory)
         var found: Result<Config?, Config.ConfigError> = .success(nil)
-        while true {
-            if let cached = cache[directory] {
-                found = cached
-                break
+        if !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) { found = config(ofDirectory: parent) }
+        let candidate = directory + "/" + Config.fileName
+        if case .success(let inherited) = found, facts.hasConfig, let data = try? FileIO.load(candidate).bytes {
+            do {
+                let own = try Config(path: Self.relative(candidate), data: Data(data))
+                let merged = inherited.map { own.inheriting(from: $0) } ?? own
+                if inherited != nil { _ = try Self.checked(merged) }
+                found = .success(merged)
+            } catch {
+                found = .failure(error)
             }
-            visited.append(directory)
-            let facts = directories.facts(of: directory)
-            let candidate = directory + "/" + Config.fileName
-            if facts.hasConfig, let data = try? FileIO.load(candidate).bytes {
-                do {
-                    found = .success(try Config(path: Self.relative(candidate), data: Data(data)))
-                } catch {
-                    found = .failure(error)
-                }
-                break
-            }
-            guard !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
-            directory = parent
         }
-        for dir in visited { cache[dir] = found }
+        cache[directory] = found
         return found
     }
 
-    /// The config's directory, for matching its `exclude` globs.
-    public static func directory(of config: Config) -> String {
-        (config.path as NSString).deletingLastPathComponent
+    /// A merged selection must still make a plan (a parent's `only` past a child's `to`).
+    private static func checked(_ config: Config) throws(Config.ConfigError) -> Config {
+        do {
+            _ = try config.selection.plan()
+        } catch {
+            throw Config.ConfigError(path: config.path, message: "\(error.description) (with \(config.sources.dropLast().joined(separator: ", ")))")
+        }
+        return config
     }
 
     static func relative(_ absolute: String) -> String {

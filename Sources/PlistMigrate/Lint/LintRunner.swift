@@ -18,6 +18,8 @@ public struct LintRunner {
     public var minimumOS: String?
     /// Read `.plist-migrate.json` files (`exclude`, `skip`, and the `lint` section).
     public var useConfig = true
+    /// `--config FILE…`, merged: the one config of every file (none is looked for).
+    public var explicitConfig: Config?
     /// `--baseline FILE`: findings it lists (by rule, file and key path) are not reported.
     public var baseline: String?
     /// `--write-baseline FILE`: record every finding there and report success.
@@ -64,7 +66,7 @@ public struct LintRunner {
 
     /// The findings of one file, and whether it could not be read or parsed.
     private static func lint(
-        _ file: DiscoveredFile, display: String, config: Config?, stdin: [UInt8], minimumOS: String?,
+        _ file: DiscoveredFile, display: String, config: Config?, stdin: [UInt8], given: DeploymentTarget?,
         projects: ProjectDeploymentTargets, index: ProjectIndex
     ) -> ([Finding], Bool) {
         let bytes: [UInt8]
@@ -81,7 +83,6 @@ public struct LintRunner {
         // not ours (not even parsed).
         if !file.explicit, FileMigrator.notTextReason(bytes, markers: [Array("NSAppTransport".utf8)]) != nil || isNotAPlist(bytes)
             || FileMigrator.cannotHoldAppTransportSecurity(bytes) { return ([], false) }
-        let given = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
         let project = file.path == "-" || given != nil
             ? KnownLookups(claimed: [], nearest: nil)
             : KnownLookups(claimed: index.targets(claiming: file.path), nearest: projects.target(forFile: file.path))
@@ -94,14 +95,14 @@ public struct LintRunner {
     /// Exit status: 0 no error-level findings (no warnings either, with `--strict`), 1 some, 2
     /// a file could not be read or parsed, or the baseline could not be read.
     public func run(sink: any OutputSink) -> Int32 {
-        let directories = DirectoryFacts(looksForConfig: useConfig)
+        let directories = DirectoryFacts(looksForConfig: useConfig && explicitConfig == nil)
         var discovery = FileDiscovery(excludes: excludes, includes: includes)
         discovery.forceExclude = forceExclude
         discovery.directories = directories
         discovery.jobs = jobs
         let projects = ProjectDeploymentTargets(directories: directories)
         let index = ProjectIndex(directories: directories)
-        let configs = ConfigResolver(directories: directories)
+        let configs = ConfigResolver(directories: directories, explicit: explicitConfig)
         let minimumOS = minimumOS
         let (files, missing, _) = discovery.discoverAll(paths)
         var findings: [Finding] = []
@@ -126,7 +127,12 @@ public struct LintRunner {
         let items = work
         let perFile = parallelMap(count: items.count, jobs: jobs) { position in
             let item = items[position]
-            return Self.lint(item.file, display: item.display, config: item.config, stdin: stdin, minimumOS: minimumOS,
+            // --min-os, else the config's minimumOS, as for migrate.
+            let given = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
+                ?? item.config.flatMap { config in
+                    config.selection.minimumOS.flatMap { DeploymentTarget($0, source: config.minimumOSSource ?? config.path) }
+                }
+            return Self.lint(item.file, display: item.display, config: item.config, stdin: stdin, given: given,
                              projects: projects, index: index)
         }
         for (fileFindings, fileUnreadable) in perFile {

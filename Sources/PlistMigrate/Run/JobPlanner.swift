@@ -51,7 +51,7 @@ extension Runner {
 
         init(options: RunOptions, directories: DirectoryFacts) {
             self.options = options
-            resolver = ConfigResolver(directories: directories)
+            resolver = ConfigResolver(directories: directories, explicit: options.explicitConfig)
             projects = ProjectDeploymentTargets(directories: directories)
             index = ProjectIndex(directories: directories)
             repositories = RepositoryRoots(directories: directories)
@@ -69,7 +69,7 @@ extension Runner {
                 case .success(let config?):
                     if !file.explicit || options.forceExclude, Runner.isExcluded(file.path, by: config) { return .success(nil) }
                     selection = options.selection.overriding(config.selection)
-                    if options.selection.minimumOS == nil { targetSource = config.path }
+                    if options.selection.minimumOS == nil { targetSource = config.minimumOSSource ?? config.path }
                 case .success(nil):
                     break
                 }

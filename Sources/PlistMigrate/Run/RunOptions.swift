@@ -22,6 +22,8 @@ public struct RunOptions: Sendable {
     public var progress = false
     /// Read `.plist-migrate.json` files.
     public var useConfig = true
+    /// `--config FILE…`, merged: the one config of every file (none is looked for).
+    public var explicitConfig: Config?
     /// `--quiet`: no notes, no summary line.
     public var quiet = false
     /// `--strict`: with `--check`, held-back passes count as pending.

@@ -47,7 +47,7 @@ public final class Runner {
         self.sink = sink
         self.readStandardInput = readStandardInput
         self.report = Report(options: options)
-        directories = DirectoryFacts(looksForConfig: options.useConfig)
+        directories = DirectoryFacts(looksForConfig: options.useConfig && options.explicitConfig == nil)
     }
 
     private let reportPaths = ReportPaths.current
@@ -112,13 +112,13 @@ public final class Runner {
     }
 
     static func isExcluded(_ path: String, by config: Config) -> Bool {
-        guard !config.exclude.isEmpty else { return false }
-        let base = ConfigResolver.directory(of: config)
+        guard !config.excludes.isEmpty else { return false }
         let absolute = FileIO.absolute(path)
-        let configDirectory = FileIO.absolute(base.isEmpty ? "." : base)
-        guard absolute.hasPrefix(configDirectory + "/") else { return false }
-        let relative = String(absolute.dropFirst(configDirectory.count + 1))
-        return config.exclude.contains { Glob($0).matches(relative) }
+        return config.excludes.contains { glob in
+            let configDirectory = FileIO.absolute(glob.directory.isEmpty ? "." : glob.directory)
+            guard absolute.hasPrefix(configDirectory + "/") else { return false }
+            return Glob(glob.pattern).matches(String(absolute.dropFirst(configDirectory.count + 1)))
+        }
     }
 
     private func showProgress(done: Int, total: Int) {

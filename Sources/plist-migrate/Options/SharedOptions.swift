@@ -16,14 +16,44 @@ struct WalkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Process only walked files matching GLOB (repeatable).", valueName: "GLOB"))
     var include: [String] = []
 
-    @Flag(help: "Ignore .plist-migrate.json files.")
-    var noConfig = false
+    @OptionGroup var config: ConfigOptions
 
     @Flag(help: "Apply --exclude and the config's exclude to files named on the command line too (for pre-commit, which names every file).")
     var forceExclude = false
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+}
+
+/// `--config FILE` (repeatable) and `--no-config`: which `.plist-migrate.json` settings apply.
+struct ConfigOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "Use this config for every file instead of the .plist-migrate.json files found beside them (repeatable: each later file overrides the keys it sets).",
+        valueName: "FILE"))
+    var files: [String] = []
+
+    @Flag(help: "Ignore .plist-migrate.json files.")
+    var noConfig = false
+
+    func validate() throws {
+        if noConfig && !files.isEmpty { throw ValidationError("--config and --no-config cannot be used together") }
+    }
+
+    /// The `--config` files merged (`nil` without any); an unreadable or invalid one is reported
+    /// on one line and exits 2.
+    func explicit() throws -> Config? {
+        do {
+            return try Config.loading(files)
+        } catch {
+            FileHandle.standardError.write(Data((error.line + "\n").utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    /// The resolver `explain` and `rules` ask; `nil` with `--no-config`.
+    func resolver() throws -> ConfigResolver? {
+        noConfig ? nil : ConfigResolver(explicit: try explicit())
     }
 }
 

@@ -35,8 +35,7 @@ struct Explain: ParsableCommand {
 
     @OptionGroup var target: DeploymentTargetOption
 
-    @Flag(help: "Ignore .plist-migrate.json files.")
-    var noConfig = false
+    @OptionGroup var config: ConfigOptions
 
     func validate() throws {
         if let os, OSEra(os: os) == nil { throw ValidationError("unknown OS \"\(os)\" (examples: ios9, ios17, macos10.12, macos14)") }
@@ -56,11 +55,11 @@ struct Explain: ParsableCommand {
         let path = file == "-" ? (stdinPath ?? "<stdin>") : ReportPaths.current.name(FileDiscovery.displayPath(file))
         // The file the input stands for: its config's minimumOS and its project's targets count.
         let standsFor = file == "-" ? stdinPath : file
-        if target.minOS == nil, !noConfig, let standsFor, case .success(let config?) = ConfigResolver().config(forFile: standsFor),
+        if target.minOS == nil, let standsFor, case .success(let config?) = try config.resolver()?.config(forFile: standsFor),
             let minimumOS = config.selection.minimumOS
         {
             explainer.minimumOS = minimumOS
-            explainer.minimumOSSource = config.path
+            explainer.minimumOSSource = config.minimumOSSource ?? config.path
         }
         var report: Explainer.Report
         do {

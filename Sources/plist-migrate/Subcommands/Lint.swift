@@ -51,7 +51,8 @@ struct Lint: ParsableCommand {
         runner.writeBaseline = writeBaseline
         runner.strict = strict
         runner.quiet = quiet
-        runner.useConfig = !walk.noConfig
+        runner.useConfig = !walk.config.noConfig
+        runner.explicitConfig = try walk.config.explicit()
         runner.forceExclude = walk.forceExclude
         if let stdinPath { runner.stdinPath = stdinPath }
         runner.color = format == .text

@@ -91,7 +91,8 @@ struct Migrate: ParsableCommand {
         options.excludes = walk.exclude.map(Glob.init)
         options.includes = walk.include.map(Glob.init)
         options.shard = shard.flatMap(Shard.init)
-        options.useConfig = !walk.noConfig
+        options.useConfig = !walk.config.noConfig
+        options.explicitConfig = try walk.config.explicit()
         options.forceExclude = walk.forceExclude
         options.listedPaths = try filesFrom.map(Self.readList) ?? []
         let stdoutIsTerminal = report.output == nil && isatty(STDOUT_FILENO) == 1

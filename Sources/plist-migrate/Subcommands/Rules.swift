@@ -14,8 +14,7 @@ struct Rules: ParsableCommand {
     @Argument(help: "Where the listing applies: the config there decides enabled and severity (default: the working directory).")
     var path: String = "."
 
-    @Flag(help: "Ignore .plist-migrate.json files.")
-    var noConfig = false
+    @OptionGroup var configOptions: ConfigOptions
 
     struct Entry: Codable {
         var id: String
@@ -28,16 +27,19 @@ struct Rules: ParsableCommand {
     /// `rules --format json`: `{ "schemaVersion": 1, "rules": [Entry] }`.
     struct Document: Codable {
         var schemaVersion = 1
+        /// The nearest config (or the last `--config`).
         var config: String?
+        /// Every config merged, parents first.
+        var configs: [String]
         var rules: [Entry]
     }
 
     func run() throws {
         var config: Config?
-        if !noConfig {
+        if let resolver = try configOptions.resolver() {
             // A config applies to the files below its folder: ask as for a file in PATH.
             let probe = FileManager.default.fileExists(atPath: path + "/.") ? path + "/Info.plist" : path
-            switch ConfigResolver().config(forFile: probe) {
+            switch resolver.config(forFile: probe) {
             case .failure(let error):
                 FileHandle.standardError.write(Data((error.line + "\n").utf8))
                 throw ExitCode(2)
@@ -54,7 +56,7 @@ struct Rules: ParsableCommand {
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(Document(config: config?.path, rules: entries)), as: UTF8.self))
+            print(String(decoding: try encoder.encode(Document(config: config?.path, configs: config?.sources ?? [], rules: entries)), as: UTF8.self))
         case .text:
             TextTable.print(entries.map { [$0.id, $0.severity, $0.enabled ? "enabled" : "disabled", $0.name, $0.summary] })
         }
