@@ -48,8 +48,16 @@ import Testing
             #expect(Double(properties["security-severity"] as? String ?? "") != nil)
             #expect(properties["precision"] as? String == "high")
             #expect((rule["help"] as? [String: Any])?["markdown"] is String)
-            #expect((rule["helpUri"] as? String)?.hasPrefix("https://developer.apple.com/") == true)
+            #expect((rule["helpUri"] as? String)?.hasPrefix("https://developer.apple.com/documentation/bundleresources/information-property-list/") == true)
         }
+        // Each rule links the page of the key it is about: that key is named in the rule's texts.
+        for rule in LintRule.all {
+            let key = try #require(rule.documentation.split(separator: "/").last).lowercased()
+            let texts = (rule.summary + " " + rule.help).lowercased()
+            #expect(key == "nsapptransportsecurity" || texts.contains(key) || (key == "nsincludessubdomains" && texts.contains("subdomain")),
+                    "\(rule.id) links \(key)")
+        }
+        #expect(Set(rules.compactMap { $0["helpUri"] as? String }).count >= 8, "rules link their own keys, not one page")
     }
 
     /// Validated against the official SARIF 2.1.0 schema (OASIS, oasis-tcs/sarif-spec,

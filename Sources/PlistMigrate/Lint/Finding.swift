@@ -55,6 +55,22 @@ public struct LintRule: Sendable, Equatable {
     public var summary: String
     public var severity: Finding.Severity
     public var help: String
+    /// Apple's reference page for the key the rule is about (SARIF's `helpUri`).
+    public var documentation: String { Self.applePage(Self.documentedKey[id] ?? "NSAppTransportSecurity") }
+
+    /// The key whose page documents each rule; a rule about the whole dict (spelling, types,
+    /// duplicates, parse errors, suppressions) gets NSAppTransportSecurity's.
+    static let documentedKey: [String: String] = [
+        "ATS001": "NSExceptionDomains", "ATS002": "NSAllowsArbitraryLoadsForMedia", "ATS003": "NSAllowsLocalNetworking",
+        "ATS004": "NSIncludesSubdomains", "ATS006": "NSExceptionDomains", "ATS007": "NSExceptionMinimumTLSVersion",
+        "ATS009": "NSExceptionAllowsInsecureHTTPLoads", "ATS010": "NSAllowsArbitraryLoads",
+        "L003": "NSExceptionMinimumTLSVersion", "L004": "NSExceptionDomains", "L005": "NSAllowsArbitraryLoads",
+        "L006": "NSExceptionDomains", "L007": "NSPinnedDomains", "L010": "NSExceptionDomains",
+    ]
+
+    static func applePage(_ key: String) -> String {
+        "https://developer.apple.com/documentation/bundleresources/information-property-list/" + key.lowercased()
+    }
 
     static func forMigration(_ migration: any Migration) -> LintRule {
         LintRule(id: migration.id, name: migration.name, summary: migration.title, severity: severity(of: migration),
@@ -78,7 +94,7 @@ public struct LintRule: Sendable, Equatable {
         LintRule(id: "L003", name: "invalid-tls-version", summary: "NSExceptionMinimumTLSVersion is not TLSv1.0–TLSv1.3",
                  severity: .error, help: "Apple lists TLSv1.0, TLSv1.1, TLSv1.2 and TLSv1.3 as the only values."),
         LintRule(id: "L004", name: "domain-key-format", summary: "Domain key that matches differently than it seems",
-                 severity: .warning, help: "A trailing dot matches only the name with a trailing dot; IP addresses are valid keys only from iOS 17/macOS 14."),
+                 severity: .warning, help: "Keys of NSExceptionDomains are compared with the host as written: a trailing dot matches only the name with a trailing dot; IP addresses are valid keys only from iOS 17/macOS 14."),
         LintRule(id: "L005", name: "arbitrary-loads", summary: "NSAllowsArbitraryLoads is true",
                  severity: .warning, help: "Turning ATS off needs a justification in App Review; prefer narrow exception domains."),
         LintRule(id: "L006", name: "not-a-dict", summary: "NSExceptionDomains/NSPinnedDomains (or one of their domains) is not a dict",
@@ -88,7 +104,7 @@ public struct LintRule: Sendable, Equatable {
         LintRule(id: "L008", name: "duplicate-key", summary: "Duplicate key where ATS is configured",
                  severity: .error, help: "Apple's reader keeps the last of duplicate keys; the earlier ones are dead text."),
         LintRule(id: "L010", name: "build-setting-reference", summary: "Domain key or value set by a build setting",
-                 severity: .note, help: "Xcode substitutes $(NAME) and ${NAME} when it builds the Info.plist; their values are not known here, so the entry cannot be checked or migrated. Check the built app's Info.plist."),
+                 severity: .note, help: "Xcode substitutes $(NAME) and ${NAME} (in NSExceptionDomains keys and in values) when it builds the Info.plist; their values are not known here, so the entry cannot be checked or migrated. Check the built app's Info.plist."),
         LintRule(id: "L011", name: "unused-suppression", summary: "A plist-migrate:disable comment that silences nothing",
                  severity: .warning, help: "Remove the comment, or correct the rule it names; stale suppressions hide nothing but still read as if they did."),
         LintRule(id: "L009", name: "parse-error", summary: "The file is not a plist that can be read",

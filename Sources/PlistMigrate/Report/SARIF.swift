@@ -7,7 +7,6 @@ public enum SARIF {
     public static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
     /// Apple's ATS key reference: where every rule's background is documented.
-    static let helpUri = "https://developer.apple.com/documentation/bundleresources/information-property-list/nsapptransportsecurity"
 
     /// GitHub's security-severity scale (0–10) for each level.
     static func securitySeverity(_ severity: Finding.Severity) -> String {
@@ -57,7 +56,7 @@ public enum SARIF {
                 "shortDescription": ["text": rule.summary],
                 "fullDescription": ["text": rule.help],
                 "help": ["text": rule.help, "markdown": "**\(rule.id) \(rule.name)**: \(rule.summary).\n\n\(rule.help)"],
-                "helpUri": helpUri,
+                "helpUri": rule.documentation,
                 "defaultConfiguration": ["level": rule.severity.rawValue],
                 "properties": [
                     "tags": ["security", "app-transport-security"],
