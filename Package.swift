@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "plist-migrate", targets: ["plist-migrate"]),
         .executable(name: "plist-fuzz", targets: ["PlistFuzz"]),
         .plugin(name: "PlistMigratePlugin", targets: ["PlistMigratePlugin"]),
+        .plugin(name: "PlistLintPlugin", targets: ["PlistLintPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,6 +45,9 @@ let package = Package(
                 // run as `swift package --allow-writing-to-package-directory plist-migrate --write`.
                 intent: .custom(verb: "plist-migrate", description: "Migrate (or check, lint, explain) the ATS settings of the package's plists")),
             dependencies: ["plist-migrate"]),
+        // A build-tool plugin: `plugins: [.plugin(name: "PlistLintPlugin", package: "plist-migrate")]`
+        // on a target lints its plists on every build (Xcode's issue navigator, `swift build`).
+        .plugin(name: "PlistLintPlugin", capability: .buildTool(), dependencies: ["plist-migrate"]),
         // Fuzz/run.sh builds this with libFuzzer; a plain build replays inputs given as arguments.
         .executableTarget(name: "PlistFuzz", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"], path: "Fuzz/PlistFuzz"),
         .testTarget(name: "PlistDOMTests", dependencies: ["PlistDOM"]),

@@ -404,6 +404,8 @@ extension LintPlainErrorTests {
         #expect(github.text.contains("file=App/Info.plist,") && !github.text.contains("file=Info.plist"))
         let json = try tool(["lint", "--no-config", "--format", "json", "Info.plist"], in: app)
         #expect(json.text.contains("\"path\" : \"App/Info.plist\""), "\(json.text)")
+        let xcode = try tool(["lint", "--no-config", "--format", "xcode", "Info.plist"], in: app)
+        #expect(!xcode.text.isEmpty && xcode.text.split(separator: "\n").allSatisfy { $0.hasPrefix("/") && $0.contains("/App/Info.plist:") }, "\(xcode.text)")
         let sarif = try tool(["lint", "--no-config", "--format", "sarif", "Info.plist"], in: app)
         #expect(sarif.text.contains("\"uri\" : \"App/Info.plist\""))
         let migrate = try tool(["--no-config", "--format", "json", "Legacy"], in: app)

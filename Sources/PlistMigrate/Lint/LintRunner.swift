@@ -8,7 +8,7 @@ import PlistDOM
 /// Runs the linter over paths (same discovery and configuration as the migrations) and renders
 /// the findings.
 public struct LintRunner {
-    public enum Format: String, Sendable, CaseIterable { case text, json, sarif, github, junit, checkstyle, gitlab }
+    public enum Format: String, Sendable, CaseIterable { case text, json, sarif, github, junit, checkstyle, gitlab, xcode }
 
     public var paths: [String]
     public var format: Format = .text

@@ -69,6 +69,7 @@ extension LintRunner.Format {
         case .junit: JUnitLintReporter()
         case .checkstyle: CheckstyleLintReporter()
         case .gitlab: GitLabLintReporter()
+        case .xcode: XcodeLintReporter(root: ReportPaths.current.root)
         }
     }
 }
@@ -80,6 +81,22 @@ struct TextLintReporter: LintReporter {
     func bytes(for findings: [Finding]) -> [UInt8] {
         let text = findings.map { $0.text + "\n" }.joined()
         return Array((color ? Colour.lint(text) : text).utf8)
+    }
+}
+
+/// The text lines with absolute paths, which Xcode's issue navigator and IDEs link to the line
+/// (the build-tool plugin's format).
+struct XcodeLintReporter: LintReporter {
+    var root: String
+
+    func bytes(for findings: [Finding]) -> [UInt8] {
+        Array(findings.map { finding in
+            var absolute = finding
+            if !finding.path.hasPrefix("/"), finding.path != "-", finding.path != "<stdin>" {
+                absolute.path = (root == "/" ? "" : root) + "/" + finding.path
+            }
+            return absolute.text + "\n"
+        }.joined().utf8)
     }
 }
 
