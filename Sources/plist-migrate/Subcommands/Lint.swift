@@ -15,7 +15,7 @@ struct Lint: ParsableCommand {
     @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input.")
     var paths: [String]
 
-    @Option(help: "text, json, sarif (SARIF 2.1.0, for GitHub code scanning), github (workflow commands), junit (JUnit XML), checkstyle (Checkstyle XML) or gitlab (GitLab Code Quality JSON) or xcode (text with absolute paths, for Xcode and IDEs).")
+    @Option(help: "text, json, sarif (SARIF 2.1.0, for GitHub code scanning), github (workflow commands), junit (JUnit XML), checkstyle (Checkstyle XML), gitlab (GitLab Code Quality JSON) or xcode (text with absolute paths, for Xcode and IDEs).")
     var format: LintRunner.Format = .text
 
     @Option(help: ArgumentHelp("Leave out the findings recorded in FILE (by rule, file and key path).", valueName: "FILE"))
