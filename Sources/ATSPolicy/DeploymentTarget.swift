@@ -9,6 +9,15 @@ public struct DeploymentTarget: Sendable, Hashable {
     /// `MinimumOSVersion`/`LSMinimumSystemVersion`.
     public var source: String
 
+    /// `iOS 15/macOS 12`, as people write it.
+    public var spelled: String {
+        platforms.map { item in
+            let (platform, version) = Self.split(item)
+            let name = ["ios": "iOS", "ipados": "iPadOS", "macos": "macOS", "tvos": "tvOS", "visionos": "visionOS", "watchos": "watchOS"][platform] ?? platform
+            return name + " " + version.map(String.init).joined(separator: ".")
+        }.joined(separator: "/")
+    }
+
     /// The eras from `minimumEra` on.
     public var supportedEras: [OSEra] { OSEra.allCases.filter { $0 >= minimumEra } }
 

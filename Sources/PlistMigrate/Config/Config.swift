@@ -173,8 +173,12 @@ public struct Config: Sendable, Equatable {
                     guard case .string(let rule) = item else {
                         throw ConfigError(path: path, message: "\"lint.disable\" must be an array of rule ids")
                     }
+                    if LintRule.groups.contains(rule) {
+                        lint.disable.formUnion(LintRule.all.filter { $0.group == rule }.map(\.id))
+                        continue
+                    }
                     guard knownRules.contains(rule.uppercased()) else {
-                        throw ConfigError(path: path, message: "\"lint.disable\": unknown rule \"\(rule)\" (see `plist-migrate lint --format sarif` rules)")
+                        throw ConfigError(path: path, message: "\"lint.disable\": unknown rule \"\(rule)\" (see `plist-migrate rules`; groups: posture, checks)")
                     }
                     lint.disable.insert(rule.uppercased())
                 }

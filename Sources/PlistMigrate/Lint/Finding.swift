@@ -20,13 +20,15 @@ public struct Finding: Sendable, Codable, Equatable {
     /// The entry it is about (`NSAppTransportSecurity:NSExceptionDomains:example.com`): what a
     /// baseline matches, so that edits elsewhere do not move it.
     public var keyPath: String?
+    /// Posture findings: the exposure on GitHub's security-severity scale (0–10).
+    public var securitySeverity: Double?
 
     enum CodingKeys: String, CodingKey {
-        case ruleID = "ruleId", severity, path, line, column, message, fix, keyPath
+        case ruleID = "ruleId", severity, path, line, column, message, fix, keyPath, securitySeverity
     }
 
     public init(ruleID: String, severity: Severity, path: String, line: Int, column: Int, message: String,
-                fix: String? = nil, keyPath: String? = nil) {
+                fix: String? = nil, keyPath: String? = nil, securitySeverity: Double? = nil) {
         self.ruleID = ruleID
         self.severity = severity
         self.path = path
@@ -35,6 +37,7 @@ public struct Finding: Sendable, Codable, Equatable {
         self.message = message
         self.fix = fix
         self.keyPath = keyPath
+        self.securitySeverity = securitySeverity
     }
 
     /// `path:line:column: severity: [RULE] message (fix: ID name)`
@@ -55,6 +58,12 @@ public struct LintRule: Sendable, Equatable {
     public var summary: String
     public var severity: Finding.Severity
     public var help: String
+    /// `posture` (what the settings allow: P001–P005, and L007's malformed pins) or `checks`.
+    public var group: String { Self.group(of: id) }
+
+    public static let groups = ["checks", "posture"]
+
+    public static func group(of id: String) -> String { id.hasPrefix("P") || id == "L007" ? "posture" : "checks" }
     /// Apple's reference page for the key the rule is about (SARIF's `helpUri`).
     public var documentation: String { Self.applePage(Self.documentedKey[id] ?? "NSAppTransportSecurity") }
 
@@ -107,6 +116,16 @@ public struct LintRule: Sendable, Equatable {
                  severity: .note, help: "Xcode substitutes $(NAME) and ${NAME} (in NSExceptionDomains keys and in values) when it builds the Info.plist; their values are not known here, so the entry cannot be checked or migrated. Check the built app's Info.plist."),
         LintRule(id: "L011", name: "unused-suppression", summary: "A plist-migrate:disable comment that silences nothing",
                  severity: .warning, help: "Remove the comment, or correct the rule it names; stale suppressions hide nothing but still read as if they did."),
+        LintRule(id: "P001", name: "http-everywhere", summary: "Plain HTTP allowed to every host without an exception, for some loads on some supported OS",
+                 severity: .error, help: "NSAllowsArbitraryLoads (and, from iOS 10/macOS 10.12, NSAllowsArbitraryLoadsForMedia or NSAllowsArbitraryLoadsInWebContent) turn ATS off for those loads; the finding names the loads and the OS versions where a supported OS reads the key, and none where every supported OS ignores it."),
+        LintRule(id: "P002", name: "http-to-domain", summary: "Plain HTTP allowed to a listed domain (or IP address)",
+                 severity: .warning, help: "NSExceptionAllowsInsecureHTTPLoads on an entry of NSExceptionDomains lets plain HTTP through to that host (and its subdomains with NSIncludesSubdomains); IP-address keys count only from iOS 17/macOS 14."),
+        LintRule(id: "P003", name: "weakened-tls", summary: "TLS below 1.2, forward secrecy off, or CT not required where the OS would require it",
+                 severity: .warning, help: "NSExceptionMinimumTLSVersion below TLSv1.2 and NSExceptionRequiresForwardSecrecy = NO weaken HTTPS to that host. An absent key keeps Apple's default (forward secrecy required), and from iOS 12.1.1 the OS requires Certificate Transparency whatever the plist says: neither is reported."),
+        LintRule(id: "P004", name: "local-network", summary: "Plain HTTP allowed to the local network where the OS would block it",
+                 severity: .note, help: "NSAllowsLocalNetworking (or arbitrary loads) lets plain HTTP through to .local names and local IP addresses; reported only on the OS versions whose default would block it."),
+        LintRule(id: "P005", name: "pins-without-ats", summary: "NSPinnedDomains entry for a host where ATS lets plain HTTP through",
+                 severity: .warning, help: "Pins are checked on TLS connections; where plain HTTP is allowed to the pinned host (or ATS does not apply to it), they protect nothing."),
         LintRule(id: "L009", name: "parse-error", summary: "The file is not a plist that can be read",
                  severity: .error, help: "Fix the XML or plist structure first."),
     ]

@@ -18,6 +18,8 @@ public struct LintRunner {
     public var minimumOS: String?
     /// Read `.plist-migrate.json` files (`exclude`, `skip`, and the `lint` section).
     public var useConfig = true
+    /// `--rules`: the groups of rules to run (`checks`, `posture`).
+    public var groups: Set<String> = Set(LintRule.groups)
     /// `--config FILE…`, merged: the one config of every file (none is looked for).
     public var explicitConfig: Config?
     /// `--baseline FILE`: findings it lists (by rule, file and key path) are not reported.
@@ -138,6 +140,10 @@ public struct LintRunner {
         for (fileFindings, fileUnreadable) in perFile {
             findings += fileFindings
             unreadable = unreadable || fileUnreadable
+        }
+        // A file that cannot be read is said whatever the groups.
+        if groups.count < LintRule.groups.count {
+            findings = findings.filter { $0.ruleID == "L009" || groups.contains(LintRule.group(of: $0.ruleID)) }
         }
         if let writeBaseline {
             do {

@@ -54,6 +54,14 @@ public enum Linter {
                 ?? "ATS is off for every host without an exception"
             add("L005", arbitrary.key, "NSAllowsArbitraryLoads is true: \(effect); App Review asks for a justification")
         }
+        let target = FileMigrator.deploymentTarget(
+            given: deploymentTarget, claimedBy: project.claimed, own: { FileMigrator.deploymentTarget(declaredIn: document) },
+            nearest: { project.nearest })
+        Posture.findings(ATSConfiguration(document: document), eras: target?.supportedEras ?? OSEra.allCases, floor: target?.spelled,
+                         keyColumns: keyColumns(ats), atsLine: ats.location?.line ?? 1) { rule, line, column, message, score in
+            findings.append(Finding(ruleID: rule, severity: Posture.severity(score), path: path, line: line, column: column,
+                                    message: message, securitySeverity: score))
+        }
         var context = LintContext(document: document, bytes: bytes)
         return context.apply(findings, path: path).sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
     }
@@ -99,6 +107,20 @@ public enum Linter {
             }
         }
         return findings
+    }
+
+    /// The column of the key that starts each line, for findings the engine places by line.
+    static func keyColumns(_ dict: PlistElement) -> [Int: Int] {
+        var columns: [Int: Int] = [:]
+        func visit(_ element: PlistElement) {
+            guard element.name == "dict" else { return }
+            for entry in element.entries {
+                if let location = entry.key.location, columns[location.line] == nil { columns[location.line] = location.column }
+                visit(entry.value)
+            }
+        }
+        visit(dict)
+        return columns
     }
 
     static func describe(_ edit: PlannedEdit, _ migration: any Migration) -> String {

@@ -47,6 +47,8 @@ public enum SARIF {
                 ]],
             ]
             if let index = ruleIndex[finding.ruleID] { result["ruleIndex"] = index }
+            // A posture finding's own exposure (its rule's default is the typical one).
+            if let score = finding.securitySeverity { result["properties"] = ["security-severity": String(format: "%.1f", score)] }
             return result
         }
         let driverRules: [[String: Any]] = rules.map { rule in
@@ -59,7 +61,7 @@ public enum SARIF {
                 "helpUri": rule.documentation,
                 "defaultConfiguration": ["level": rule.severity.rawValue],
                 "properties": [
-                    "tags": ["security", "app-transport-security"],
+                    "tags": ["security", "app-transport-security", rule.group],
                     "security-severity": securitySeverity(rule.severity),
                     "precision": "high",
                 ],

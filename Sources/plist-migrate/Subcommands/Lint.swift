@@ -30,6 +30,14 @@ struct Lint: ParsableCommand {
     @Flag(help: "No notes and no summary line.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Which rules run: all, checks (is each setting well-formed) or posture (what the settings allow: P001–P005, L007).",
+                               valueName: "GROUP"))
+    var rules: RuleGroup = .all
+
+    enum RuleGroup: String, ExpressibleByArgument, CaseIterable {
+        case all, checks, posture
+    }
+
     @Option(help: ArgumentHelp("The name standard input (-) has in messages.", valueName: "PATH"))
     var stdinPath: String?
 
@@ -51,6 +59,7 @@ struct Lint: ParsableCommand {
         runner.writeBaseline = writeBaseline
         runner.strict = strict
         runner.quiet = quiet
+        runner.groups = rules == .all ? Set(LintRule.groups) : [rules.rawValue]
         runner.useConfig = !walk.config.noConfig
         runner.explicitConfig = try walk.config.explicit()
         runner.forceExclude = walk.forceExclude

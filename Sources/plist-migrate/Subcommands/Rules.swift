@@ -20,6 +20,7 @@ struct Rules: ParsableCommand {
         var id: String
         var name: String
         var severity: String
+        var group: String
         var enabled: Bool
         var summary: String
     }
@@ -49,7 +50,7 @@ struct Rules: ParsableCommand {
         }
         let skipped = Set((config?.selection.skip ?? []).map { $0.uppercased() })
         let entries = LintRule.all.map { rule in
-            Entry(id: rule.id, name: rule.name, severity: (config?.lint.severity[rule.id] ?? rule.severity).rawValue,
+            Entry(id: rule.id, name: rule.name, severity: (config?.lint.severity[rule.id] ?? rule.severity).rawValue, group: rule.group,
                   enabled: !(config?.lint.disable.contains(rule.id) ?? false) && !skipped.contains(rule.id), summary: rule.summary)
         }
         switch format {
@@ -58,7 +59,7 @@ struct Rules: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(Document(config: config?.path, configs: config?.sources ?? [], rules: entries)), as: UTF8.self))
         case .text:
-            TextTable.print(entries.map { [$0.id, $0.severity, $0.enabled ? "enabled" : "disabled", $0.name, $0.summary] })
+            TextTable.print(entries.map { [$0.id, $0.severity, $0.enabled ? "enabled" : "disabled", $0.group, $0.name, $0.summary] })
         }
     }
 }

@@ -1,0 +1,234 @@
+import ATSPolicy
+import PlistDOM
+
+/// Posture findings (P001–P005): what a file's ATS settings *allow*, computed by the policy
+/// engine for every OS era the app supports and compared with what the same OS does for an app
+/// with no ATS settings at all. A key that no supported era reads allows nothing and is not
+/// reported; a default the OS applies anyway (forward secrecy when the key is absent, CT from
+/// iOS 12.1.1) is never reported as a weakness.
+enum Posture {
+    /// The OS's own policy: a plist without NSAppTransportSecurity.
+    static let defaults = PolicyEngine.Decider(ATSConfiguration(document: try! PlistDocument(parsing: Array("<plist><dict/></plist>".utf8))))
+
+    /// One scope the engine is asked about: a class of host, and the rule that names it.
+    struct Scope {
+        enum Kind { case everywhere, domain, local, pinned }
+        var kind: Kind
+        /// `every host without an exception`, `api.example.com and its subdomains`.
+        var label: String
+        var hosts: [Host]
+        /// Where its finding points when no setting of its own is the cause.
+        var line: Int?
+        /// The NSExceptionDomains key that names it.
+        var key: String? = nil
+    }
+
+    /// A weakening found on one era for some load kinds, with the settings that caused it.
+    struct Observation {
+        var era: OSEra
+        var kinds: [LoadKind]
+        var causes: [Decision.Reason]
+    }
+
+    enum Weakness: Hashable {
+        case http, tls(String), forwardSecrecy, certificateTransparency, pinsWithoutATS
+    }
+
+    /// - Parameter floor: the deployment target as people write it (`iOS 15`), for a run of eras
+    ///   that starts at the oldest supported one and goes on to the newest.
+    static func findings(_ configuration: ATSConfiguration, eras: [OSEra], floor: String? = nil, keyColumns: [Int: Int], atsLine: Int,
+                         add: (_ rule: String, _ line: Int, _ column: Int, _ message: String, _ score: Double) -> Void) {
+        guard configuration.present, !eras.isEmpty else { return }
+        let decider = PolicyEngine.Decider(configuration)
+        // Plain HTTP to every host already covers the local network's on that era and kind (a
+        // local host has no exception of its own); a listed domain's entry overrides the global
+        // keys, so its own HTTP allowance is always reported.
+        var everywhereHTTP: Set<[Int]> = []
+        for scope in scopes(configuration) {
+            var seen: [Weakness: [Observation]] = [:]
+            var order: [Weakness] = []
+            for era in eras {
+                var byWeakness: [Weakness: (kinds: [LoadKind], causes: [Decision.Reason])] = [:]
+                for host in scope.hosts {
+                    let decided = decider.decide(era: era, host: host, kinds: LoadKind.allCases)
+                    let baseline = defaults.decide(era: era, host: host, kinds: LoadKind.allCases)
+                    for (kind, (decision, base)) in zip(LoadKind.allCases, zip(decided, baseline)) {
+                        for weakness in weaknesses(decision, base, scope: scope, era: era) {
+                            let point = [era.rawValue, LoadKind.allCases.firstIndex(of: kind)!]
+                            if weakness == .http {
+                                if scope.kind == .everywhere { everywhereHTTP.insert(point) }
+                                else if scope.kind == .local, everywhereHTTP.contains(point) { continue }
+                                // A domain's HTTP is its entry's doing only where the entry is read
+                                // (an IP key before iOS 17 is not: the global keys decide there).
+                                else if scope.kind == .domain, let key = scope.key,
+                                    !decision.decidedBy.contains(where: { $0.key == "NSExceptionDomains › \(key)" && !$0.rule.hasPrefix("covers ") }) { continue }
+                            }
+                            var entry = byWeakness[weakness] ?? ([], [])
+                            if !entry.kinds.contains(kind) { entry.kinds.append(kind) }
+                            for cause in causes(decision, of: weakness) where !entry.causes.contains(cause) { entry.causes.append(cause) }
+                            byWeakness[weakness] = entry
+                        }
+                    }
+                }
+                for (weakness, entry) in byWeakness.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+                    if seen[weakness] == nil { order.append(weakness) }
+                    seen[weakness, default: []].append(Observation(era: era, kinds: entry.kinds, causes: entry.causes))
+                }
+            }
+            for weakness in order {
+                let observations = seen[weakness] ?? []
+                var causes = observations.flatMap(\.causes).reduce(into: [Decision.Reason]()) { if !$0.contains($1) { $0.append($1) } }
+                // A pin's finding is about the pin: it points there.
+                if weakness == .pinsWithoutATS { causes.sort { $0.key.hasPrefix("NSPinnedDomains") && !$1.key.hasPrefix("NSPinnedDomains") } }
+                let line = causes.compactMap(\.line).first ?? scope.line ?? atsLine
+                let rule = ruleID(weakness, scope)
+                let message = describe(weakness, scope) + ": " + erasText(observations, floor: floor.map { ($0, eras[0]) }) + causeText(causes)
+                add(rule, line, keyColumns[line] ?? 1, message, score(weakness, scope, observations, supported: eras.count))
+            }
+        }
+    }
+
+    /// Every host without an exception, the local network, and each listed domain (with one
+    /// subdomain where NSIncludesSubdomains could apply), pinned domains included.
+    static func scopes(_ configuration: ATSConfiguration) -> [Scope] {
+        var scopes = [
+            Scope(kind: .everywhere, label: "every host without an exception", hosts: [Host("a.unlisted-host.invalid")], line: nil),
+            Scope(kind: .local, label: ".local and unqualified names", hosts: [Host("printer.local")], line: nil),
+            Scope(kind: .local, label: "local IP addresses", hosts: [Host("192.168.0.10")], line: nil),
+        ]
+        for (rules, kind) in [(configuration.exceptionDomains, Scope.Kind.domain), (configuration.pinnedDomains, .pinned)] {
+            for rule in rules {
+                guard rule.matcher != .nothing, rule.matcher != .resolvedAtBuildTime else { continue }
+                let name = rule.key.split(separator: "/").first.map(String.init) ?? rule.key
+                var hosts = [Host(name)]
+                var label = name
+                if rule.includesSubdomains?.value == true, case .name = rule.matcher {
+                    hosts.append(Host("sub." + name))
+                    label += " and its subdomains"
+                }
+                if case .address(_, let prefix) = rule.matcher, rule.key.contains("/") { label = "\(rule.key) (\(prefix)-bit range)" }
+                scopes.append(Scope(kind: kind, label: label, hosts: hosts, line: rule.line, key: rule.key))
+            }
+        }
+        return scopes
+    }
+
+    static func weaknesses(_ decision: Decision, _ base: Decision, scope: Scope, era: OSEra) -> [Weakness] {
+        var found: [Weakness] = []
+        if scope.kind == .pinned {
+            // Pins guard TLS; where ATS lets plain HTTP through or does not apply, they guard nothing.
+            let pinned = !decision.pinnedCAIdentities.isEmpty || !decision.pinnedLeafIdentities.isEmpty
+            if pinned, decision.httpAllowed || decision.minimumTLS == nil { found.append(.pinsWithoutATS) }
+            return found
+        }
+        if decision.httpAllowed, !base.httpAllowed { found.append(.http) }
+        if let minimum = decision.minimumTLS, let required = base.minimumTLS, minimum < required { found.append(.tls(minimum)) }
+        if decision.minimumTLS != nil, base.minimumTLS != nil, !decision.requiresForwardSecrecy, base.requiresForwardSecrecy {
+            found.append(.forwardSecrecy)
+        }
+        if !decision.requiresCertificateTransparency, base.requiresCertificateTransparency { found.append(.certificateTransparency) }
+        return found
+    }
+
+    /// The settings in the file that made the decision for this weakness (not those the era
+    /// ignores, nor the domain's own key, which the scope names).
+    static func causes(_ decision: Decision, of weakness: Weakness) -> [Decision.Reason] {
+        let settingKeys = ["MinimumTLSVersion", "ForwardSecrecy", "CertificateTransparency"]
+        return decision.decidedBy.filter { reason in
+            guard reason.line != nil, !["ignored", "not read", "not counted", "covers "].contains(where: { reason.rule.hasPrefix($0) }),
+                !reason.key.hasPrefix("NSExceptionDomains ›")
+            else { return false }
+            switch weakness {
+            case .http: return !settingKeys.contains { reason.key.contains($0) } && !reason.key.hasPrefix("NSPinnedDomains")
+            case .tls: return reason.key.contains("MinimumTLSVersion")
+            case .forwardSecrecy: return reason.key.contains("ForwardSecrecy")
+            case .certificateTransparency: return reason.key.contains("CertificateTransparency")
+            case .pinsWithoutATS: return !settingKeys.contains { reason.key.contains($0) }
+            }
+        }
+    }
+
+    static func ruleID(_ weakness: Weakness, _ scope: Scope) -> String {
+        switch weakness {
+        case .pinsWithoutATS: "P005"
+        case .tls, .forwardSecrecy, .certificateTransparency: "P003"
+        case .http:
+            switch scope.kind {
+            case .everywhere: "P001"
+            case .local: "P004"
+            case .domain, .pinned: "P002"
+            }
+        }
+    }
+
+    static func describe(_ weakness: Weakness, _ scope: Scope) -> String {
+        switch weakness {
+        case .http: "plain HTTP is allowed to \(scope.label)"
+        case .tls(let version): "connections to \(scope.label) accept \(version), below the TLSv1.2 ATS requires"
+        case .forwardSecrecy: "forward secrecy is not required for \(scope.label)"
+        case .certificateTransparency: "Certificate Transparency is not required for \(scope.label) where the OS would require it"
+        case .pinsWithoutATS: "\(scope.label) pins identities, but ATS lets plain HTTP through or does not apply there, so the pins guard nothing"
+        }
+    }
+
+    /// `URLSession and web views on iOS 9/macOS 10.11; web views on iOS 10+/macOS 10.12+`.
+    static func erasText(_ observations: [Observation], floor: (text: String, era: OSEra)? = nil) -> String {
+        var parts: [String] = []
+        var index = 0
+        while index < observations.count {
+            let kinds = Set(observations[index].kinds)
+            var last = index
+            while last + 1 < observations.count, Set(observations[last + 1].kinds) == kinds,
+                observations[last + 1].era == observations[last].era.successor { last += 1 }
+            let first = observations[index].era, final = observations[last].era
+            let label = if let floor, first == floor.era, final == OSEra.allCases.last { floor.text + "+" }
+                else { OSEra.label(from: first, through: final) }
+            parts.append(kindsText(kinds) + " on " + label)
+            index = last + 1
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    static func kindsText(_ kinds: Set<LoadKind>) -> String {
+        if kinds.count == LoadKind.allCases.count { return "all loads" }
+        let names = LoadKind.allCases.filter(kinds.contains).map { kind in
+            switch kind {
+            case .urlSession: "URLSession"
+            case .media: "media"
+            case .webView: "web views"
+            }
+        }
+        return names.count == 2 ? names.joined(separator: " and ") : names.joined(separator: ", ")
+    }
+
+    static func causeText(_ causes: [Decision.Reason]) -> String {
+        guard !causes.isEmpty else { return "" }
+        return " (" + causes.map { "\($0.key) line \($0.line ?? 0)" }.joined(separator: ", ") + ")"
+    }
+
+    /// GitHub's security-severity scale (0–10), following the real exposure: plain HTTP for
+    /// every host on every kind of load on every supported OS is the top of it; one media host,
+    /// or a weakness on only the oldest supported OS, much lower.
+    static func score(_ weakness: Weakness, _ scope: Scope, _ observations: [Observation], supported: Int) -> Double {
+        let kinds = Set(observations.flatMap(\.kinds))
+        let reach = (kinds.contains(.urlSession) ? 1.0 : kinds.contains(.webView) ? 0.6 : 0.3) + 0.05 * Double(kinds.count - 1)
+        let base: Double = switch weakness {
+        case .http:
+            switch scope.kind {
+            case .everywhere: 4.0 + 4.5 * reach
+            case .domain, .pinned: 3.0 + 3.0 * reach + (scope.label.hasSuffix("subdomains") ? 0.5 : 0)
+            case .local: 2.0 + 2.0 * reach
+            }
+        case .tls(let version): version < "TLSv1.1" ? 5.5 : 5.0
+        case .forwardSecrecy: 4.0
+        case .certificateTransparency: 4.0
+        case .pinsWithoutATS: 4.5
+        }
+        let coverage = Double(Set(observations.map(\.era)).count) / Double(max(supported, 1))
+        return (base * (0.6 + 0.4 * coverage) * 10).rounded() / 10
+    }
+
+    static func severity(_ score: Double) -> Finding.Severity {
+        score >= 7 ? .error : score >= 4 ? .warning : .note
+    }
+}
