@@ -9,7 +9,7 @@ public struct ArbitraryLoadsForMedia: Migration {
     public let title = "Rename NSAllowsArbitraryLoadsInMedia to NSAllowsArbitraryLoadsForMedia"
     public let rationale = """
         Apple documents NSAllowsArbitraryLoadsForMedia (iOS 10+, macOS 10.12+) to relax ATS for \
-        media loaded with AV Foundation; NSAllowsArbitraryLoadsInMedia is not a documented key, so \
+        media loaded with AVFoundation; NSAllowsArbitraryLoadsInMedia is not a documented key, so \
         the setting the author wrote has no effect until it is spelled correctly.
         """
     public let impact = Impact.activatesIntent

@@ -218,8 +218,9 @@ public enum PolicyEngine {
     /// breaking this rule (or holding a wildcard or a port) matches nothing is an inference, and
     /// said as an open question. NSIncludesSubdomains: "apply the configuration for the given
     /// domain to all subdomains of the domain that have one additional path component". IP
-    /// addresses and ranges: "In iOS 17, iPadOS 17, and macOS 14" (the stored copy breaks off
-    /// there). Which of an exact entry and a parent entry wins is undocumented: an open question.
+    /// addresses and ranges: "In iOS 17, iPadOS 17, and macOS 14, you can use an IPv4 address …
+    /// or an IPv6 address"; "You can also use a classless inter-domain routing (CIDR) range".
+    /// Which of an exact entry and a parent entry wins is undocumented: an open question.
     static func matchingRule(
         _ rules: [ATSConfiguration.DomainRule], host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason]
     ) -> ATSConfiguration.DomainRule? {
@@ -384,9 +385,9 @@ public enum PolicyEngine {
                 }
             }
         }
-        // NSAllowsArbitraryLoadsForMedia: "disable App Transport Security restrictions for media
-        // loaded using the AV Foundation framework, without affecting your URLSession
-        // connections"; NSAllowsArbitraryLoadsInWebContent: "exempt your app's WKWebView
+        // NSAllowsArbitraryLoadsForMedia: "Set this key’s value to YES to disable App Transport
+        // Security restrictions for media loaded using the AVFoundation framework, without
+        // affecting your URLSession connections"; NSAllowsArbitraryLoadsInWebContent: "exempt your app's WKWebView
         // instances from App Transport Security restrictions without affecting your URLSession
         // connections". Both iOS 10.0+/macOS 10.12+ (the pages' availability).
         if era >= .ios10 {
@@ -409,8 +410,8 @@ public enum PolicyEngine {
             }
         }
         if explaining, indexed.holdsInMediaKey {
-            questions.append("NSAllowsArbitraryLoadsInMedia is on no Apple page: counted as not read, and as not making "
-                + "NSAllowsArbitraryLoads ignored")
+            questions.append("NSAllowsArbitraryLoadsInMedia is not in Apple's current reference (the documented key is "
+                + "NSAllowsArbitraryLoadsForMedia): counted as not read, and as not making NSAllowsArbitraryLoads ignored")
         }
         if host.isLocal {
             var decision = localPolicy(config, era: era, host: host, arbitrary: arbitrary, reasons: reasons, explaining: explaining)
@@ -429,10 +430,10 @@ public enum PolicyEngine {
 
     /// NSAllowsLocalNetworking: "controls whether App Transport Security (ATS) allows your app to
     /// connect to unqualified domains, `.local` domains, and IP addresses using IPv4 or IPv6. In
-    /// iOS 9 and macOS 10.11, ATS disallows connections to all three domain types." That iOS
-    /// 10–16 do not apply ATS to them, and that iOS 17 applies it to IP addresses unless the key
-    /// is YES, is the issue's reading of the rest of the page (the stored copy breaks off at "In
-    /// iOS 10 through iOS 16"); unqualified and `.local` hosts on iOS 17 are an open question.
+    /// iOS 9 and macOS 10.11, ATS disallows connections to all three domain types." iOS 10–16 do
+    /// not apply ATS to them; "In iOS 17, iPadOS 17, and macOS 14, ATS no longer allows
+    /// connections to IP addresses by default": only IP addresses changed, so unqualified and
+    /// `.local` hosts stay outside ATS.
     static func localPolicy(
         _ config: ATSConfiguration, era: OSEra, host: Host, arbitrary: Bool, reasons: [Decision.Reason], explaining: Bool = true
     ) -> Decision {
@@ -448,9 +449,8 @@ public enum PolicyEngine {
         case .ios17:
             if !host.isIPAddress {
                 decision = .atsOff
-                why.append(.init(key: "(iOS 17+)", line: nil, rule: "ATS does not apply to unqualified or .local hosts"))
-                decision.openQuestions.append("unqualified and .local hosts on iOS 17+/macOS 14+: the stored copy of the "
-                    + "NSAllowsLocalNetworking page breaks off before what changed in iOS 17; counted as before (not covered by ATS)")
+                why.append(.init(key: "(iOS 17+)", line: nil, rule: "ATS does not apply to unqualified or .local hosts (only IP addresses "
+                    + "changed in iOS 17: \"ATS no longer allows connections to IP addresses by default\")"))
             } else if let local = config.allowsLocalNetworking, local.value {
                 decision = .atsOff
                 why.append(.init(key: local.key, line: local.line, rule: "allows connections to IP addresses"))

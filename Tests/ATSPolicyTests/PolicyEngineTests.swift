@@ -251,19 +251,25 @@ extension HostInput {
              "a.example.com", "both cover a.example.com"),
             (domains("<key>example.com</key><dict><key>NSThirdPartyExceptionAllowsInsecureHTTPLoads</key><true/></dict>"),
              "example.com", "NSThirdPartyExceptionAllowsInsecureHTTPLoads is on no current Apple page"),
-            ("<key>NSAllowsArbitraryLoadsInMedia</key><true/>", "example.com", "NSAllowsArbitraryLoadsInMedia is on no Apple page"),
+            ("<key>NSAllowsArbitraryLoadsInMedia</key><true/>", "example.com",
+             "NSAllowsArbitraryLoadsInMedia is not in Apple's current reference (the documented key is NSAllowsArbitraryLoadsForMedia)"),
             ("<key>NSAllowsLocalNetworking</key><true/>", "8.8.8.8", "is a public IP address"),
             (domains("<key>printer.local</key><dict/>"), "printer.local", "names a local host that ATS would not otherwise cover"),
             ("<key>NSAllowsArbitraryLoads</key><true/><key>NSPinnedDomains</key><dict><key>example.com</key><dict>"
                 + "<key>NSPinnedLeafIdentities</key><array><dict><key>SPKI-SHA256-BASE64</key><string>abc=</string></dict></array></dict></dict>",
              "example.com", "whether pins are still checked"),
-            ("", "printer.local", "unqualified and .local hosts on iOS 17+"),
         ]
         for (body, host, question) in cases {
             let decision = try decide(body, host)
             #expect(decision.openQuestions.contains { $0.contains(question) }, "\(body) \(host): \(decision.openQuestions)")
         }
         #expect(try decide(domains("<key>example.com</key><dict/>"), "example.com").openQuestions.isEmpty, "a plain entry is documented")
+        // Issue #34: only IP addresses changed in iOS 17, so .local and unqualified hosts raise no question there.
+        for host in ["printer.local", "devbox"] {
+            let decision = try decide("", host, .ios17)
+            #expect(decision.openQuestions.isEmpty && decision.httpAllowed, "\(host): \(decision.openQuestions)")
+            #expect(decision.decidedBy.contains { $0.rule.contains("ATS no longer allows connections to IP addresses by default") })
+        }
     }
 }
 

@@ -33,6 +33,18 @@ import PlistDOM
         #expect(Self.cases.allSatisfy { !$0.basis.isEmpty })
     }
 
+    /// Issue #34: a case cites Apple's sentence where Apple documents the rule, an iOS 17 case an
+    /// iOS 17 sentence, and no basis speaks of the project's own copy of a page.
+    @Test func casesCiteTheSentenceApplyWrites() {
+        #expect(!Self.cases.contains { $0.basis.contains("stored copy") || $0.basis.contains("AV Foundation") })
+        let ignored = Self.cases.filter { $0.body.contains("NSAllowsArbitraryLoads</key><true/><key>NSAllows") && $0.os != "ios9" }
+        #expect(!ignored.isEmpty && ignored.allSatisfy { $0.basis.contains("\"ATS ignores the NSAllowsArbitraryLoads value that you set\"") },
+                "\(ignored.filter { !$0.basis.contains("ATS ignores") }.map(\.id))")
+        #expect(!ignored.contains { $0.basis.contains("inference for ForMedia") })
+        let local17 = Self.cases.filter { $0.os == "ios17" && ($0.host.hasSuffix(".local") || !$0.host.contains(".") || $0.host.first?.isNumber == true) }
+        #expect(!local17.isEmpty && local17.allSatisfy { $0.basis.contains("In iOS 17, iPadOS 17, and macOS 14") }, "\(local17.filter { !$0.basis.contains("In iOS 17") }.map(\.id))")
+    }
+
     @Test func theEngineAgreesWithEveryCase() throws {
         for item in Self.cases {
             let era = try #require(OSEra(os: item.os), "\(item.id)")

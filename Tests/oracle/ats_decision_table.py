@@ -13,16 +13,16 @@ import ipaddress
 
 BASIS = {
     "defaults": "Inference from Apple's ATS requirements (Preventing Insecure Network Connections): HTTPS, TLS 1.2 or later, forward secrecy, unless a key says otherwise.",
-    "arbitrary": "NSAllowsArbitraryLoads: \"Set this key's value to YES to disable App Transport Security (ATS) restrictions for all domains not specified in the NSExceptionDomains dictionary.\"",
-    "ignored": "NSAllowsArbitraryLoadsInWebContent: \"In iOS 10 and later and in macOS 10.12 and later, if you include this key with any value, then App Transport Security ignores the value of the NSAllowsArbitraryLoads\" key (inference for ForMedia/LocalNetworking: same paragraph on their pages).",
-    "media": "NSAllowsArbitraryLoadsForMedia: \"disable App Transport Security restrictions for media loaded using the AV Foundation framework, without affecting your URLSession connections\".",
-    "webview": "NSAllowsArbitraryLoadsInWebContent: \"exempt your app's WKWebView instances from App Transport Security restrictions without affecting your URLSession connections\".",
+    "arbitrary": "NSAllowsArbitraryLoads: \"Set this key’s value to YES to disable App Transport Security (ATS) restrictions for all domains not specified in the NSExceptionDomains dictionary.\"",
+    "ignored": "NSAppTransportSecurity (Versioning): \"If you specify a value for any of the global exceptions besides NSAllowsArbitraryLoads, then the ATS behavior depends on the version of the OS on which your app runs\"; for \"iOS 10.0 or later or macOS 10.12 or later\": \"ATS ignores the NSAllowsArbitraryLoads value that you set\".",
+    "media": "NSAllowsArbitraryLoadsForMedia: \"Set this key’s value to YES to disable App Transport Security restrictions for media loaded using the AVFoundation framework, without affecting your URLSession connections.\"",
+    "webview": "NSAllowsArbitraryLoadsInWebContent: \"Set this key’s value to YES to exempt your app’s WKWebView instances from App Transport Security restrictions without affecting your URLSession connections.\"",
     "local9": "NSAllowsLocalNetworking: \"In iOS 9 and macOS 10.11, ATS disallows connections to all three domain types.\"",
-    "local10": "NSAllowsLocalNetworking: \"controls whether App Transport Security (ATS) allows your app to connect to unqualified domains, .local domains, and IP addresses\"; iOS 10-16 do not apply ATS to them (inference: the stored copy breaks off at \"In iOS 10 through iOS 16\").",
-    "local17": "NSAllowsLocalNetworking applies ATS to IP addresses from iOS 17/macOS 14 unless the key is YES (as the issue quotes the page; the stored copy breaks off before it).",
-    "exception": "NSExceptionDomains: \"keys that name specific domains, IP addresses, or IP address ranges for which you want to set exceptions\"; a matching entry is not affected by the global keys (\"Domains you specify in that dictionary aren't affected by this key's value.\").",
+    "local10": "NSAllowsLocalNetworking: \"controls whether App Transport Security (ATS) allows your app to connect to unqualified domains, .local domains, and IP addresses using IPv4 or IPv6\"; from iOS 10 through iOS 16 ATS does not apply to them (inference from its paragraph on those releases, and from iOS 17 changing IP addresses only).",
+    "local17": "NSAllowsLocalNetworking: \"In iOS 17, iPadOS 17, and macOS 14, ATS no longer allows connections to IP addresses by default\"; the key set to YES allows them, and unqualified and .local hosts are unchanged.",
+    "exception": "NSExceptionDomains: \"keys that name specific domains, IP addresses, or IP address ranges for which you want to set exceptions\"; a matching entry is not affected by the global keys (NSAllowsArbitraryLoads: \"Domains you specify in that dictionary aren’t affected by this key’s value.\").",
     "subdomains": "NSIncludesSubdomains: \"apply the configuration for the given domain to all subdomains of the domain that have one additional path component\".",
-    "ipkeys": "NSExceptionDomains: IP addresses and ranges as keys \"In iOS 17, iPadOS 17, and macOS 14\"; not read before.",
+    "ipkeys": "NSExceptionDomains: \"In iOS 17, iPadOS 17, and macOS 14, you can use an IPv4 address, for example 192.168.42.63, or an IPv6 address, for example 2001:db8:12::34.\" Not read before.",
     "ct": "Apple's CT policy: \"Publicly trusted Transport Layer Security (TLS) server authentication certificates must meet Apple's Certificate Transparency (CT) policy to be evaluated as trusted on Apple platforms\", enforced from iOS 12.1.1.",
     "ctkey": "NSRequiresCertificateTransparency: \"Earlier versions of the system used this key to enable or disable CT for a given domain.\" \"The system now requires this behavior in all cases, making the key irrelevant.\"",
 }
@@ -88,7 +88,8 @@ def decide(config, era, host, kind):
         elif era < 17:
             off, basis = True, basis + ["local10"]
         elif address(host) is None:
-            off, basis = True, basis + ["local10"]
+            # iOS 17 changed IP addresses only: its sentence is the basis.
+            off, basis = True, basis + ["local10", "local17"]
         elif config.get("NSAllowsLocalNetworking"):
             off, basis = True, basis + ["local17"]
         else:
