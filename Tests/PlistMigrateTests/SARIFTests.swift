@@ -80,5 +80,10 @@ import Testing
             jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
             """, schema.path, "out.sarif"], in: directory)
         #expect(check.status == 0, "\(check.stderr)")
+        // Posture results, with their own security-severity, are part of what was validated.
+        let sarif = try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any]
+        let results = ((sarif?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+        let posture = results.first { $0["ruleId"] as? String == "P001" }
+        #expect(Double(((posture?["properties"] as? [String: Any])?["security-severity"] as? String) ?? "") != nil, "\(output.text)")
     }
 }
