@@ -133,17 +133,18 @@ enum Posture {
     /// The settings in the file that made the decision for this weakness (not those the era
     /// ignores, nor the domain's own key, which the scope names).
     static func causes(_ decision: Decision, of weakness: Weakness) -> [Decision.Reason] {
+        // Setting keys end in these (NSExceptionMinimumTLSVersion, NSThirdParty…, NSTemporary…).
         let settingKeys = ["MinimumTLSVersion", "ForwardSecrecy", "CertificateTransparency"]
         return decision.decidedBy.filter { reason in
             guard reason.line != nil, !["ignored", "not read", "not counted", "covers "].contains(where: { reason.rule.hasPrefix($0) }),
                 !reason.key.hasPrefix("NSExceptionDomains ›")
             else { return false }
             switch weakness {
-            case .http: return !settingKeys.contains { reason.key.contains($0) } && !reason.key.hasPrefix("NSPinnedDomains")
-            case .tls: return reason.key.contains("MinimumTLSVersion")
-            case .forwardSecrecy: return reason.key.contains("ForwardSecrecy")
-            case .certificateTransparency: return reason.key.contains("CertificateTransparency")
-            case .pinsWithoutATS: return !settingKeys.contains { reason.key.contains($0) }
+            case .http: return !settingKeys.contains { reason.key.hasSuffix($0) } && !reason.key.hasPrefix("NSPinnedDomains")
+            case .tls: return reason.key.hasSuffix("MinimumTLSVersion")
+            case .forwardSecrecy: return reason.key.hasSuffix("ForwardSecrecy")
+            case .certificateTransparency: return reason.key.hasSuffix("CertificateTransparency")
+            case .pinsWithoutATS: return !settingKeys.contains { reason.key.hasSuffix($0) }
             }
         }
     }

@@ -37,6 +37,13 @@ struct LintContext {
     private let lineStarts: [Int]
     /// Findings and suppressions are placed by walking down from here to the entry they are in.
     private let root: PlistElement
+    /// Each container's items, listed once: a file with 10,000 domains has as many findings,
+    /// and walking the list for each would be quadratic.
+    private let listed = ListedItems()
+
+    private final class ListedItems {
+        var items: [Int: [Item]] = [:]
+    }
 
     init(document: PlistDocument, bytes: [UInt8]) {
         var starts = [0]
@@ -107,6 +114,27 @@ struct LintContext {
         }
     }
 
+    /// The item of `container` holding `offset`: items are in document order and do not
+    /// overlap, so a binary search over the container's list (made once) finds it.
+    private func item(of container: PlistElement, holding offset: Int) -> Item? {
+        let key = container.sourceOffset ?? -1
+        let items: [Item]
+        if let known = listed.items[key] {
+            items = known
+        } else {
+            var all: [Item] = []
+            Self.forEachItem(of: container) { all.append($0); return false }
+            listed.items[key] = all
+            items = all
+        }
+        var low = 0, high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle].range.upperBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low < items.count && items[low].range.contains(offset) ? items[low] : nil
+    }
+
     /// The innermost entry or item holding `offset`, with its key path: entries tile their
     /// container, so at each level at most one holds it.
     private func innermostItem(holding offset: Int) -> (path: [String], item: Item)? {
@@ -114,13 +142,7 @@ struct LintContext {
         var found: Item?
         var container = root
         while true {
-            var holding: Item?
-            Self.forEachItem(of: container) { item in
-                guard item.range.contains(offset) else { return false }
-                holding = item
-                return true
-            }
-            guard let item = holding else { break }
+            guard let item = item(of: container, holding: offset) else { break }
             path.append(item.name)
             found = item
             container = item.value
