@@ -9,9 +9,9 @@ struct PlistMigratePlugin: CommandPlugin {
     /// Options that take a value: their values are not paths.
     static let valueOptions = [
         "format", "only", "skip", "to", "min-os", "jobs", "exclude", "include", "files-from", "shard", "color", "recipe",
-        "output", "baseline", "write-baseline", "rules", "stdin-path", "os", "host", "kind", "config",
+        "output", "baseline", "write-baseline", "rules", "accept", "stdin-path", "os", "host", "kind", "config",
     ]
-    static let subcommands = ["migrate", "list", "explain", "lint", "edit", "rules"]
+    static let subcommands = ["migrate", "list", "explain", "lint", "edit", "rules", "report"]
     /// The subcommands that walk paths, and so get the package's directory when given none.
     static let walking: Set<String> = ["migrate", "lint"]
 

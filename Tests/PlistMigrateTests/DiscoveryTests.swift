@@ -108,7 +108,7 @@ import Testing
         #expect(one.stderr == four.stderr)
         let jsonOne = try tool(["--jobs", "1", "--format", "json", "."], in: dir)
         let jsonFour = try tool(["--jobs", "4", "--format", "json", "."], in: dir)
-        #expect(jsonOne.stdout == jsonFour.stdout)
+        #expect(withoutRunTime(jsonOne.stdout) == withoutRunTime(jsonFour.stdout))
     }
 }
 
@@ -192,7 +192,7 @@ extension DiscoveryTests {
         for format in ["text", "patch", "json"] {
             let serial = try tool(["--jobs", "1", "--format", format, "."], in: one)
             let parallel = try tool(["--jobs", "4", "--format", format, "."], in: four)
-            #expect(serial.stdout == parallel.stdout, "\(format)")
+            #expect(withoutRunTime(serial.stdout) == withoutRunTime(parallel.stdout), "\(format)")
             #expect(serial.stderr == parallel.stderr, "\(format)")
         }
         let serial = try tool(["--jobs", "1", "--write", "."], in: one)

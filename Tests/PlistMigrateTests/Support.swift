@@ -100,3 +100,9 @@ func pythonHas(_ module: String) -> Bool {
     process.waitUntilExit()
     return process.terminationStatus == 0
 }
+
+/// A JSON report without its `generatedAt` line: two runs a second apart differ only there.
+func withoutRunTime(_ data: Data) -> Data {
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    return Data(lines.filter { !$0.contains("\"generatedAt\" : ") }.joined(separator: "\n").utf8)
+}

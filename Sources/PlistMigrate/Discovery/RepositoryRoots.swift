@@ -24,6 +24,13 @@ final class RepositoryRoots: @unchecked Sendable {
         return String(absolute.drop { $0 == "/" })
     }
 
+    /// The root of the git repository holding `path` (absolute), or `nil` outside any.
+    func root(forFile path: String) -> String? {
+        guard path != "-" else { return nil }
+        let found = root(of: DirectoryFacts.parent(of: FileIO.absolute(path)) ?? "")
+        return found
+    }
+
     private func root(of directory: String) -> String? {
         if let cached = lock.withLock({ cache[directory] }) { return cached }
         let found: String?

@@ -18,6 +18,8 @@ struct Report {
         var diff: String
         var policyDelta: [String]
         var round: Int
+        /// The kind of change (`EditGroup.id`) a review accepts or rejects.
+        var group: String?
     }
 
     struct DiagnosticRecord: Codable, Equatable {
@@ -44,6 +46,42 @@ struct Report {
         var targets: [ProjectTarget]?
         /// Recipe passes the file is not for, with why (absent when none).
         var outOfScope: [String: String]?
+        /// Index in the report's `repositories` of the git repository holding the file.
+        var repository: Int?
+    }
+
+    /// A git repository files of the run are in: its root, and its remote and commit where git
+    /// knows them.
+    struct RepositoryRecord: Codable, Equatable, Hashable {
+        var root: String
+        var remote: String?
+        var commit: String?
+    }
+
+    struct ToolRecord: Codable, Equatable {
+        var name = "plist-migrate"
+        var version = ToolVersion.current
+    }
+
+    /// A pass the run could apply: the pass set reports must share to be merged.
+    struct PassInfo: Codable, Equatable, Hashable {
+        var id: String
+        var version: Int
+        var name: String
+        var impact: String
+    }
+
+    /// The options the run was given (what the review page's header says was run).
+    struct OptionsRecord: Codable, Equatable {
+        var write: Bool
+        var check: Bool
+        var only: [String]?
+        var skip: [String]?
+        var to: Int?
+        var allowPolicyChange: Bool
+        var minimumOS: String?
+        var accept: Bool
+        var paths: [String]
     }
 
     struct TargetRecord: Codable, Equatable {
@@ -75,17 +113,29 @@ struct Report {
         var mode: String
         var files: [FileRecord]
         var summary: Summary
+        // What `plist-migrate report` needs to merge reports and build a review page (absent
+        // from reports of older versions, which it refuses).
+        var tool: ToolRecord?
+        var generatedAt: String?
+        var options: OptionsRecord?
+        var passes: [PassInfo]?
+        var repositories: [RepositoryRecord]?
+        /// `plist-migrate report`: the reports merged into this one.
+        var mergedFrom: [String]?
     }
 
     let options: RunOptions
     var files: [FileRecord] = []
     var summary = Summary()
+    var repositories: [RepositoryRecord] = []
+    private var repositoryIndex: [String: Int] = [:]
+    let startedAt = Date()
 
     init(options: RunOptions) {
         self.options = options
     }
 
-    mutating func add(_ result: FileResult) {
+    mutating func add(_ result: FileResult, repositoryRoot: String? = nil) {
         summary.scanned += 1
         switch result.status {
         case .changed: summary.changed += 1
@@ -101,20 +151,36 @@ struct Report {
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
         let target = Self.targetRecord(result)
         if let target { summary.deploymentTargetSources[Self.sourceKind(target.source), default: 0] += 1 }
-        guard options.format == .json else { return }
+        guard options.format == .json || options.format == .html else { return }
+        let repository = repositoryRoot.map { root in
+            if let known = repositoryIndex[root] { return known }
+            repositories.append(Self.repositoryRecord(root))
+            repositoryIndex[root] = repositories.count - 1
+            return repositories.count - 1
+        }
         files.append(FileRecord(
             path: result.path, status: result.status.rawValue, skipReason: result.skipReason,
             error: result.error.map { DiagnosticRecord(migration: nil, line: $0.location?.line, column: $0.location?.column, message: $0.message) },
             passes: result.passes.map {
                 PassRecord(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, editCount: $0.editCount,
-                           diff: $0.diff, policyDelta: $0.policyDelta, round: $0.round)
+                           diff: $0.diff, policyDelta: $0.policyDelta, round: $0.round, group: $0.group.isEmpty ? nil : $0.group)
             },
             diagnostics: result.diagnostics.map {
                 DiagnosticRecord(migration: $0.migrationID, line: $0.location.line, column: $0.location.column, message: $0.message)
             },
             heldBack: result.heldBack, heldBackReasons: result.heldBackReasons, deploymentTarget: target,
             written: result.written, targets: result.targets.isEmpty ? nil : result.targets,
-            outOfScope: result.outOfScope.isEmpty ? nil : result.outOfScope))
+            outOfScope: result.outOfScope.isEmpty ? nil : result.outOfScope, repository: repository))
+    }
+
+    /// The root, and what git says of its `origin` remote and checked-out commit.
+    static func repositoryRecord(_ root: String) -> RepositoryRecord {
+        func git(_ arguments: [String]) -> String? {
+            guard let output = Subprocess.run("git", ["-C", root] + arguments) else { return nil }
+            let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.isEmpty ? nil : text
+        }
+        return RepositoryRecord(root: root, remote: git(["config", "--get", "remote.origin.url"]), commit: git(["rev-parse", "--verify", "-q", "HEAD"]))
     }
 
     /// The deployment target of a file that has an ATS dict (changed or unchanged).
@@ -140,13 +206,35 @@ struct Report {
         return 0
     }
 
-    func json() -> [UInt8] {
+    /// The whole report, as `--format json` prints it and the review page reads it.
+    func document() -> Document {
+        let selection = options.selection
+        let passes = MigrationRegistry.all.map { PassInfo(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue) }
+            + (selection.recipes ?? []).map { PassInfo(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue) }
+        return Document(
+            schemaVersion: Self.schemaVersion, mode: options.write ? "write" : "dry-run", files: files, summary: summary,
+            tool: ToolRecord(), generatedAt: Self.timestamp(startedAt),
+            options: OptionsRecord(write: options.write, check: options.check, only: selection.only, skip: selection.skip, to: selection.to,
+                                   allowPolicyChange: selection.allowPolicyChange ?? false, minimumOS: selection.minimumOS,
+                                   accept: options.accepted != nil, paths: options.paths + options.listedPaths),
+            passes: passes, repositories: repositories)
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    static func encode(_ document: Document) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = Document(
-            schemaVersion: Self.schemaVersion, mode: options.write ? "write" : "dry-run", files: files, summary: summary)
         let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
         return Array(data) + [0x0A]
+    }
+
+    func json() -> [UInt8] {
+        Self.encode(document())
     }
 
     func summaryLine() -> String {

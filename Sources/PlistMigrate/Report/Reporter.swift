@@ -17,6 +17,7 @@ extension RunOptions.Format {
         case .text: TextRunReporter(color: color)
         case .patch: PatchRunReporter()
         case .json: JSONRunReporter()
+        case .html: HTMLRunReporter()
         }
     }
 }
@@ -46,6 +47,12 @@ struct PatchRunReporter: RunReporter {
     }
 
     func finish(_ report: Report) -> [UInt8] { [] }
+}
+
+/// The review page (`ReviewPage`), made from the JSON report at the end.
+struct HTMLRunReporter: RunReporter {
+    func bytes(for result: FileResult) -> [UInt8] { [] }
+    func finish(_ report: Report) -> [UInt8] { ReviewPage.render(report.document()) }
 }
 
 /// The JSON report (README "JSON report"), printed whole at the end.

@@ -16,8 +16,10 @@ public struct FileMigrator: Sendable {
         let rootKeyMarkers: [[UInt8]]?
         let rootKeys: [String]
         let noRootKeyReason: String
-        init(plan: MigrationPlan, rootKeyMarkers: [[UInt8]]?, rootKeys: [String], noRootKeyReason: String) {
+        let accepted: Set<String>?
+        init(plan: MigrationPlan, rootKeyMarkers: [[UInt8]]?, rootKeys: [String], noRootKeyReason: String, accepted: Set<String>?) {
             self.plan = plan
+            self.accepted = accepted
             self.rootKeyMarkers = rootKeyMarkers
             self.rootKeys = rootKeys
             self.noRootKeyReason = noRootKeyReason
@@ -28,8 +30,11 @@ public struct FileMigrator: Sendable {
     private var rootKeyMarkers: [[UInt8]]? { storage.rootKeyMarkers }
     private var rootKeys: [String] { storage.rootKeys }
     private var noRootKeyReason: String { storage.noRootKeyReason }
+    /// `--accept`: the edit groups a reviewer accepted (`EditGroup.id`); a pass whose edit in a
+    /// file is not one of them is held back there. `nil`: every edit may be applied.
+    var accepted: Set<String>? { storage.accepted }
 
-    public init(plan: MigrationPlan) {
+    public init(plan: MigrationPlan, accepted: Set<String>? = nil) {
         let passes = plan.selected + plan.heldBack
         var keys: [String] = []
         var anyFile = false
@@ -42,7 +47,8 @@ public struct FileMigrator: Sendable {
         }
         storage = Storage(
             plan: plan, rootKeyMarkers: anyFile ? nil : keys.map { $0 == ATSKey.appTransportSecurity ? Self.atsMarker : Array($0.utf8) },
-            rootKeys: keys, noRootKeyReason: "no " + (keys.isEmpty ? ATSKey.appTransportSecurity : keys.joined(separator: " or ")))
+            rootKeys: keys, noRootKeyReason: "no " + (keys.isEmpty ? ATSKey.appTransportSecurity : keys.joined(separator: " or ")),
+            accepted: accepted)
     }
 
     /// One file's bytes through the plan, with nothing known about the file but its path.
@@ -340,15 +346,26 @@ public struct FileMigrator: Sendable {
                 ats = MigrationSession.appTransportSecurity(of: document)
                 return .unchanged
             }
+            let diff = context.gateOnly && migrator.accepted == nil ? nil : UnifiedDiff.make(from: current, to: next, path: headerPath())
+            let group = diff.map { EditGroup.id(pass: migration.id, version: migration.version, diff: $0) }
+            if let accepted = migrator.accepted, let group, !accepted.contains(group) {
+                heldBack[migration.id] = "its edit here (\(group)) was not accepted in review"
+                guard let restored = try? PlistDocument(parsing: current) else {
+                    return .failed("could not restore the file after holding back \(migration.id)")
+                }
+                document = restored
+                ats = MigrationSession.appTransportSecurity(of: document)
+                return .unchanged
+            }
             result.diagnostics += session.diagnostics
             plannedEdits += session.plannedEdits
-            if !context.gateOnly, let diff = UnifiedDiff.make(from: current, to: next, path: headerPath()) {
+            if !context.gateOnly, let diff, let group {
                 result.passes.append(PassResult(
                     id: migration.id, version: migration.version, name: migration.name,
                     impact: migration.impact, editCount: session.editCount, diff: diff,
                     // No snapshot means the pass edited behind its session's back; verify rejects that.
                     policyDelta: delta?.lines() ?? [],
-                    round: round))
+                    round: round, group: group))
             }
             configuration = changed
             current = next

@@ -16,6 +16,8 @@ public struct PassResult: Sendable {
     /// Which round of the run applied it: 1, or more when a later pass produced something an
     /// earlier one fixes (the passes repeat until a round changes nothing).
     public var round = 1
+    /// The kind of change this is (`EditGroup.id`): what a review accepts or rejects.
+    public var group = ""
 
     /// `ATS001 third-party-exception-keys (spelling)`, with `, round 2` after the first round.
     public var label: String { "\(id) \(name) (\(impact.rawValue))" + (round > 1 ? ", round \(round)" : "") }

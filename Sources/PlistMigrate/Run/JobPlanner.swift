@@ -79,7 +79,7 @@ extension Runner {
                 migrator = known
             } else {
                 do {
-                    migrator = FileMigrator(plan: try selection.plan())
+                    migrator = FileMigrator(plan: try selection.plan(), accepted: options.accepted)
                 } catch {
                     return .failure(Config.ConfigError(path: file.path, message: error.description))
                 }

@@ -1,7 +1,7 @@
 /// Everything a run needs to know, already validated by the command line.
 public struct RunOptions: Sendable {
     public enum Format: String, Sendable, CaseIterable {
-        case text, json, patch
+        case text, json, patch, html
     }
 
     public var paths: [String]
@@ -28,6 +28,8 @@ public struct RunOptions: Sendable {
     public var quiet = false
     /// `--strict`: with `--check`, held-back passes count as pending.
     public var strict = false
+    /// `--accept FILE`: only edits of these groups are applied (others are held back).
+    public var accepted: Set<String>?
 
     public init(paths: [String], selection: Selection = Selection()) {
         self.paths = paths

@@ -51,6 +51,7 @@ public final class Runner {
     }
 
     private let reportPaths = ReportPaths.current
+    private lazy var repositories = RepositoryRoots(directories: directories)
 
     /// Runs and returns the exit status: 0 fine, 1 `--check` found pending changes,
     /// 2 a file failed (parse, conflict, I/O, invalid config).
@@ -196,7 +197,8 @@ public final class Runner {
             pendingOutput.append(contentsOf: reporter.bytes(for: result))
         }
         for line in Self.diagnosticLines(result) where !(options.quiet && line.contains(": note: ")) { pendingErrors += line + "\n" }
-        report.add(result)
+        let wantsRepository = options.format == .json || options.format == .html
+        report.add(result, repositoryRoot: wantsRepository ? repositories.root(forFile: produced.path) : nil)
     }
 
     /// The note for each built-in changesPolicy pass held back, made once (most files with the

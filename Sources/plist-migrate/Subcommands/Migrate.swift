@@ -39,7 +39,7 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var target: DeploymentTargetOption
 
-    @Option(help: "Output: text (per-pass diffs), json (report), or patch (one git-apply-able patch).")
+    @Option(help: "Output: text (per-pass diffs), json (report), patch (one git-apply-able patch) or html (a review page).")
     var format: RunOptions.Format = .text
 
     @OptionGroup var walk: WalkOptions
@@ -64,6 +64,9 @@ struct Migrate: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also run the passes of this recipe file, YAML or JSON (repeatable); they run after the built-in ones.", valueName: "FILE"))
     var recipe: [String] = []
+
+    @Option(help: ArgumentHelp("Apply only the edits a review accepted: FILE is the decision the review page exports (with --write, --check or a dry run).", valueName: "FILE"))
+    var accept: String?
 
     func validate() throws {
         if paths.isEmpty && filesFrom == nil { throw ValidationError("give at least one PATH (or --files-from)") }
@@ -100,6 +103,14 @@ struct Migrate: ParsableCommand {
             && Colour.enabled(color, isTerminal: stdoutIsTerminal, environment: ProcessInfo.processInfo.environment)
         options.quiet = quiet
         options.strict = strict
+        if let accept {
+            do {
+                options.accepted = Set(try ReviewDecision.load(accept).accepted)
+            } catch {
+                FileHandle.standardError.write(Data((error.line(path: accept) + "\n").utf8))
+                throw ExitCode(2)
+            }
+        }
         // Progress goes to stderr, so it shows whenever stderr is a terminal; it is cleared
         // before any output, whatever stdout is.
         options.progress = isatty(STDERR_FILENO) == 1

@@ -1,0 +1,151 @@
+import Foundation
+
+/// What the review page shows, worked out from a (possibly merged) JSON report: what needs a
+/// person first, and every edit grouped by kind (`EditGroup`), each kind shown once.
+struct ReviewModel {
+    /// One kind of change and every place it is made.
+    struct Group {
+        var id: String
+        var pass: String
+        var version: Int
+        var name: String
+        var impact: String
+        /// The edit as the first file shows it (the diff's body without headers).
+        var body: [String]
+        /// The policy deltas this edit has across files (a deployment target can change it),
+        /// with how many files have each.
+        var deltas: [(lines: [String], files: Int)]
+        var files: [(path: String, repository: Int?, edits: Int)]
+        var edits: Int
+    }
+
+    /// Something a person must look at before anything is applied.
+    struct Attention {
+        enum Kind: String { case error = "Error", conflict = "Conflict", heldBack = "Held back", skipped = "Skipped" }
+        var kind: Kind
+        /// `path:line:column` where there is one, else the reason shared by `files`.
+        var location: String
+        var pass: String?
+        var message: String
+        var files: [(path: String, repository: Int?)]
+    }
+
+    var document: Report.Document
+    var groups: [Group] = []
+    var attention: [Attention] = []
+    var passOrder: [String] = []
+
+    init(_ document: Report.Document) {
+        self.document = document
+        passOrder = (document.passes ?? []).map(\.id)
+        var byID: [String: Int] = [:]
+        var heldBack: [String: Int] = [:]
+        var skipped: [String: Int] = [:]
+        for file in document.files {
+            let place = (path: file.path, repository: file.repository)
+            if let error = file.error {
+                attention.append(Attention(kind: .error, location: Self.location(file.path, error.line, error.column), pass: error.migration,
+                                           message: error.message, files: [place]))
+            }
+            for diagnostic in file.diagnostics {
+                attention.append(Attention(kind: .conflict, location: Self.location(file.path, diagnostic.line, diagnostic.column),
+                                           pass: diagnostic.migration, message: diagnostic.message, files: [place]))
+            }
+            for id in file.heldBack {
+                let reason = file.heldBackReasons[id] ?? "held back"
+                let key = id + "\n" + reason
+                if let at = heldBack[key] { attention[at].files.append(place); continue }
+                heldBack[key] = attention.count
+                attention.append(Attention(kind: .heldBack, location: reason, pass: id, message: reason, files: [place]))
+            }
+            if file.status == "skipped", let reason = file.skipReason, reason != "no NSAppTransportSecurity" {
+                if let at = skipped[reason] { attention[at].files.append(place); continue }
+                skipped[reason] = attention.count
+                attention.append(Attention(kind: .skipped, location: reason, pass: nil, message: reason, files: [place]))
+            }
+            for pass in file.passes {
+                let id = pass.group ?? EditGroup.id(pass: pass.id, version: pass.version, diff: pass.diff)
+                if let at = byID[id] {
+                    groups[at].files.append((place.path, place.repository, pass.editCount))
+                    groups[at].edits += pass.editCount
+                    if let known = groups[at].deltas.firstIndex(where: { $0.lines == pass.policyDelta }) {
+                        groups[at].deltas[known].files += 1
+                    } else {
+                        groups[at].deltas.append((pass.policyDelta, 1))
+                    }
+                    continue
+                }
+                byID[id] = groups.count
+                groups.append(Group(id: id, pass: pass.id, version: pass.version, name: pass.name, impact: pass.impact,
+                                    body: Self.body(of: pass.diff), deltas: [(pass.policyDelta, 1)], files: [(place.path, place.repository, pass.editCount)], edits: pass.editCount))
+                if !passOrder.contains(pass.id) { passOrder.append(pass.id) }
+            }
+        }
+        let order = Dictionary(uniqueKeysWithValues: passOrder.enumerated().map { ($1, $0) })
+        groups.sort { a, b in
+            let (x, y) = (order[a.pass] ?? .max, order[b.pass] ?? .max)
+            if x != y { return x < y }
+            if a.files.count != b.files.count { return a.files.count > b.files.count }
+            return a.id < b.id
+        }
+    }
+
+    static func location(_ path: String, _ line: Int?, _ column: Int?) -> String {
+        guard let line else { return path }
+        return "\(path):\(line):\(column ?? 1)"
+    }
+
+    /// The diff's hunks (headers left out): what the edit does, shown once per kind.
+    static func body(of diff: String) -> [String] {
+        diff.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("--- a/") && !$0.hasPrefix("+++ b/") && !$0.isEmpty }
+            .map(String.init)
+    }
+
+    /// A repository's name on the page: its remote, else its folder.
+    func repositoryName(_ index: Int?) -> String {
+        guard let index, let repositories = document.repositories, index < repositories.count else { return "(no repository)" }
+        let repository = repositories[index]
+        return repository.remote ?? (repository.root as NSString).lastPathComponent
+    }
+
+    /// One row of a policy delta table: `iOS 10+/macOS 10.12+: HTTP to any other host (all
+    /// loads): allowed → blocked; minimum TLS: not enforced → TLSv1.2` as OS, host, loads and
+    /// one change per setting.
+    struct DeltaRow: Equatable {
+        var os: String
+        var host: String
+        var loads: String
+        var changes: [(setting: String, before: String, after: String)]
+
+        static func == (a: DeltaRow, b: DeltaRow) -> Bool {
+            a.os == b.os && a.host == b.host && a.loads == b.loads && a.changes.elementsEqual(b.changes) { $0 == $1 }
+        }
+    }
+
+    /// `nil` for a line that is not a change (`no policy change`, or a form this does not know).
+    static func deltaRow(_ line: String) -> DeltaRow? {
+        guard let colon = line.range(of: ": ") else { return nil }
+        let os = String(line[..<colon.lowerBound])
+        let rest = line[colon.upperBound...]
+        guard let close = rest.range(of: "): "), let open = rest[..<close.lowerBound].range(of: " (", options: .backwards) else { return nil }
+        var host = String(rest[..<open.lowerBound])
+        let loads = String(rest[open.upperBound..<close.lowerBound])
+        var parts = rest[close.upperBound...].components(separatedBy: "; ")
+        var changes: [(String, String, String)] = []
+        if host.hasPrefix("HTTP to "), let first = parts.first {
+            host = String(host.dropFirst("HTTP to ".count))
+            let values = first.components(separatedBy: " → ")
+            guard values.count == 2 else { return nil }
+            changes.append(("HTTP", values[0], values[1]))
+            parts.removeFirst()
+        }
+        for part in parts {
+            guard let separator = part.range(of: ": ") else { return nil }
+            let values = part[separator.upperBound...].components(separatedBy: " → ")
+            guard values.count == 2 else { return nil }
+            changes.append((String(part[..<separator.lowerBound]), values[0], values[1]))
+        }
+        return DeltaRow(os: os, host: host, loads: loads, changes: changes)
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+
+/// `--format html` and `plist-migrate report --format html`: one self-contained review page
+/// (inline CSS and script, no network). What needs a person comes first; then each kind of
+/// change once, with its policy delta as a table and its files folded. The script adds
+/// filters, a search box and accept/reject per group with an export of the decision; without
+/// it the page is complete and says how to write the decision by hand.
+enum ReviewPage {
+    static func render(_ document: Report.Document) -> [UInt8] {
+        let model = ReviewModel(document)
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        out += "<meta name=\"generator\" content=\"plist-migrate \(html(document.tool?.version ?? ToolVersion.current))\">\n"
+        out += "<title>plist-migrate review: \(model.groups.count) kind\(model.groups.count == 1 ? "" : "s") of change</title>\n"
+        out += "<style>\n\(css)</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#changes\">Skip to the changes</a>\n"
+        out += header(model)
+        out += filters(model)
+        out += "<main>\n"
+        out += attentionSection(model)
+        out += groupsSection(model)
+        out += exportSection(model)
+        out += "</main>\n"
+        out += "<script>\n\(script)</script>\n</body>\n</html>\n"
+        return Array(out.utf8)
+    }
+
+    static func html(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    // MARK: header
+
+    static func header(_ model: ReviewModel) -> String {
+        let document = model.document
+        let summary = document.summary
+        var out = "<header>\n<h1>plist-migrate review</h1>\n<dl class=\"facts\">\n"
+        func fact(_ name: String, _ value: String) { out += "<dt>\(html(name))</dt><dd>\(value)</dd>\n" }
+        fact("Tool", html("plist-migrate \(document.tool?.version ?? "unknown")"))
+        fact("Run", html(document.mode) + (document.generatedAt.map { " at <time datetime=\"\(html($0))\">\(html($0))</time>" } ?? ""))
+        if let merged = document.mergedFrom { fact("Merged from", html(merged.joined(separator: ", "))) }
+        if let options = document.options {
+            var said: [String] = []
+            if options.write { said.append("--write") }
+            if options.check { said.append("--check") }
+            if let only = options.only { said.append("--only " + only.joined(separator: ",")) }
+            if let skip = options.skip { said.append("--skip " + skip.joined(separator: ",")) }
+            if let to = options.to { said.append("--to \(to)") }
+            if options.allowPolicyChange { said.append("--allow-policy-change") }
+            if let minimumOS = options.minimumOS { said.append("--min-os " + minimumOS) }
+            if options.accept { said.append("--accept") }
+            said += options.paths
+            fact("Options", "<code>\(html(said.joined(separator: " ")))</code>")
+        }
+        if let passes = document.passes {
+            fact("Passes", html(passes.map { "\($0.id) v\($0.version)" }.joined(separator: ", ")))
+        }
+        let sources = summary.deploymentTargetSources.sorted { $0.key < $1.key }.map { "\($0.value) from \($0.key)" }
+        if !sources.isEmpty { fact("Deployment targets", html(sources.joined(separator: ", "))) }
+        fact("Totals", html("\(plural(summary.scanned, "file")) scanned, \(summary.changed) \(document.mode == "write" ? "changed" : "would change"), "
+            + "\(summary.unchanged) unchanged, \(summary.skipped) skipped, \(plural(summary.errors, "error")), "
+            + "\(summary.conflicts) with conflicts, \(summary.heldBack) with held-back passes"))
+        if let repositories = document.repositories, !repositories.isEmpty {
+            fact("Repositories", html(repositories.map { r in
+                [r.remote ?? r.root, r.commit.map { String($0.prefix(12)) }].compactMap { $0 }.joined(separator: " @ ")
+            }.joined(separator: "; ")))
+        }
+        out += "</dl>\n</header>\n"
+        return out
+    }
+
+    // MARK: filters
+
+    static func filters(_ model: ReviewModel) -> String {
+        let passes = model.passOrder.filter { id in model.groups.contains { $0.pass == id } || model.attention.contains { $0.pass == id } }
+        let impacts = ["spelling", "activatesIntent", "changesPolicy"].filter { impact in model.groups.contains { $0.impact == impact } }
+        let repositories = model.document.repositories ?? []
+        var out = "<nav id=\"filters\" aria-label=\"Filters\" hidden>\n<h2 class=\"visually-hidden\">Filters</h2>\n<div class=\"filter-row\">\n"
+        out += "<label>Pass <select id=\"filter-pass\"><option value=\"\">all</option>"
+        for pass in passes { out += "<option value=\"\(html(pass))\">\(html(pass))</option>" }
+        out += "</select></label>\n<label>Repository <select id=\"filter-repo\"><option value=\"\">all</option>"
+        for (index, _) in repositories.enumerated() { out += "<option value=\"\(index)\">\(html(model.repositoryName(index)))</option>" }
+        out += "</select></label>\n<label>Impact <select id=\"filter-impact\"><option value=\"\">all</option>"
+        for impact in impacts { out += "<option value=\"\(impact)\">\(impact)</option>" }
+        out += "</select></label>\n<label>Search <input id=\"filter-search\" type=\"search\" placeholder=\"key, host, path…\"></label>\n"
+        out += "</div>\n<p id=\"filter-status\" role=\"status\" aria-live=\"polite\"></p>\n</nav>\n"
+        return out
+    }
+
+    // MARK: needs a person
+
+    static func attentionSection(_ model: ReviewModel) -> String {
+        var out = "<section id=\"attention\" aria-labelledby=\"attention-title\">\n"
+        out += "<h2 id=\"attention-title\">Needs a person first (<span class=\"count\" id=\"attention-count\">\(model.attention.count)</span>)</h2>\n"
+        guard !model.attention.isEmpty else {
+            return out + "<p>Nothing: no errors, conflicts, held-back passes or unexpected skips.</p>\n</section>\n"
+        }
+        out += "<ul class=\"attention\">\n"
+        for item in model.attention {
+            let repos = Set(item.files.compactMap(\.repository)).sorted().map(String.init).joined(separator: " ")
+            let search = ([item.kind.rawValue, item.location, item.message, item.pass ?? ""] + item.files.map(\.path)).joined(separator: " ").lowercased()
+            out += "<li class=\"item \(item.kind == .error || item.kind == .conflict ? "severe" : "")\" data-pass=\"\(html(item.pass ?? ""))\" "
+                + "data-repos=\"\(repos)\" data-search=\"\(html(search))\">"
+            out += "<strong class=\"kind\">\(item.kind.rawValue)</strong> "
+            if item.kind == .error || item.kind == .conflict {
+                out += "<code>\(html(item.location))</code>: \(item.pass.map { html($0) + ": " } ?? "")\(html(item.message))"
+            } else {
+                out += "\(item.pass.map { "<code>\(html($0))</code>: " } ?? "")\(html(item.message)) "
+                out += "<details><summary><span class=\"n\">\(item.files.count)</span> file\(item.files.count == 1 ? "" : "s")</summary>\(fileList(item.files, model))</details>"
+            }
+            out += "</li>\n"
+        }
+        return out + "</ul>\n</section>\n"
+    }
+
+    static func fileList(_ files: [(path: String, repository: Int?)], _ model: ReviewModel, edits: [Int]? = nil) -> String {
+        var out = "<ul class=\"files\">"
+        let several = (model.document.repositories?.count ?? 0) > 1
+        for (index, file) in files.enumerated() {
+            let count = edits.map { " data-edits=\"\($0[index])\"" } ?? ""
+            out += "<li data-repo=\"\(file.repository.map(String.init) ?? "")\"\(count)><code>\(html(file.path))</code>"
+            if several { out += " <span class=\"repo\">\(html(model.repositoryName(file.repository)))</span>" }
+            out += "</li>"
+        }
+        return out + "</ul>"
+    }
+
+    // MARK: groups
+
+    static func groupsSection(_ model: ReviewModel) -> String {
+        let edits = model.groups.reduce(0) { $0 + $1.edits }
+        let files = Set(model.groups.flatMap { $0.files.map(\.path) }).count
+        var out = "<section id=\"changes\" aria-labelledby=\"changes-title\" tabindex=\"-1\">\n"
+        out += "<h2 id=\"changes-title\">Changes by kind (<span id=\"groups-count\">\(model.groups.count)</span> of \(model.groups.count) kinds, "
+            + "<span id=\"edits-count\">\(edits)</span> edits in <span id=\"files-count\">\(files)</span> files)</h2>\n"
+        out += "<p class=\"howto\">Identical edits (same pass, same removed and added lines) are one kind, shown once. "
+            + "Each kind has an id: the decision file lists the ids you accept.</p>\n"
+        for group in model.groups { out += groupArticle(group, model) }
+        return out + "</section>\n"
+    }
+
+    static func groupArticle(_ group: ReviewModel.Group, _ model: ReviewModel) -> String {
+        let repos = Set(group.files.compactMap(\.repository)).sorted().map(String.init).joined(separator: " ")
+        let search = ([group.id, group.pass, group.name, group.impact] + group.body + group.files.map(\.path)
+            + group.deltas.flatMap(\.lines)).joined(separator: " ").lowercased()
+        var out = "<article class=\"group\" id=\"\(html(group.id))\" data-group=\"\(html(group.id))\" data-pass=\"\(html(group.pass))\" "
+            + "data-impact=\"\(html(group.impact))\" data-repos=\"\(repos)\" "
+            + "data-search=\"\(html(search))\">\n"
+        out += "<h3><span class=\"pass\">\(html(group.pass))</span> \(html(group.name)) <span class=\"impact impact-\(html(group.impact))\">\(html(group.impact))</span> "
+            + "<span class=\"size\">in <span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</span></h3>\n"
+        out += "<p class=\"gid\">Kind <code>\(html(group.id))</code> · pass version \(group.version) · \(plural(group.edits, "edit"))</p>\n"
+        out += "<pre class=\"diff\" aria-label=\"The edit\">"
+        for line in group.body {
+            let kind = line.hasPrefix("+") ? "add" : line.hasPrefix("-") ? "del" : line.hasPrefix("@@") ? "hunk" : "ctx"
+            out += "<span class=\"\(kind)\">\(html(line))</span>\n"
+        }
+        out += "</pre>\n"
+        for delta in group.deltas { out += deltaTable(delta.lines, files: delta.files, of: group.files.count) }
+        out += "<details class=\"where\"><summary><span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</summary>"
+            + fileList(group.files.map { ($0.path, $0.repository) }, model, edits: group.files.map(\.edits)) + "</details>\n"
+        out += "<fieldset class=\"decision js-only\" hidden><legend>Decision on \(html(group.id))</legend>"
+        for (value, label) in [("accept", "Accept"), ("reject", "Reject"), ("", "Undecided")] {
+            out += "<label><input type=\"radio\" name=\"d-\(html(group.id))\" value=\"\(value)\"\(value.isEmpty ? " checked" : "")> \(label)</label> "
+        }
+        out += "</fieldset>\n</article>\n"
+        return out
+    }
+
+    static func deltaTable(_ lines: [String], files: Int, of total: Int) -> String {
+        let rows = lines.compactMap(ReviewModel.deltaRow)
+        let scope = files == total ? "" : " (\(files) of \(total) files)"
+        guard !rows.isEmpty else {
+            return "<p class=\"delta-none\">Policy: \(html(lines.joined(separator: "; ").isEmpty ? "no policy change" : lines.joined(separator: "; ")))\(scope)</p>\n"
+        }
+        var out = "<table class=\"delta\">\n<caption>Policy delta\(html(scope))</caption>\n"
+        out += "<thead><tr><th scope=\"col\">OS</th><th scope=\"col\">Host</th><th scope=\"col\">Loads</th><th scope=\"col\">Setting</th>"
+            + "<th scope=\"col\">Before</th><th scope=\"col\">After</th></tr></thead>\n<tbody>\n"
+        for row in rows {
+            for (index, change) in row.changes.enumerated() {
+                out += "<tr>"
+                if index == 0 {
+                    let span = row.changes.count > 1 ? " rowspan=\"\(row.changes.count)\"" : ""
+                    out += "<th scope=\"row\"\(span)>\(html(row.os))</th><td\(span)>\(html(row.host))</td><td\(span)>\(html(row.loads))</td>"
+                }
+                out += "<td>\(html(change.setting))</td><td>\(html(change.before))</td><td>\(html(change.after))</td></tr>\n"
+            }
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    // MARK: export
+
+    static func exportSection(_ model: ReviewModel) -> String {
+        let version = model.document.tool?.version ?? ToolVersion.current
+        var out = "<section id=\"export\" aria-labelledby=\"export-title\">\n<h2 id=\"export-title\">Apply what you accepted</h2>\n"
+        out += "<div class=\"js-only\" hidden><p><span id=\"decided\">0 accepted, 0 rejected</span>. "
+            + "<button type=\"button\" id=\"export-button\">Download the decision</button></p>\n"
+            + "<label for=\"decision-json\">Decision file</label>\n<textarea id=\"decision-json\" readonly rows=\"6\"></textarea></div>\n"
+        let example = "{ \"schemaVersion\": 1, \"toolVersion\": \"\(version)\", \"accepted\": [\"" + (model.groups.first?.id ?? "ATS001-…") + "\"], \"rejected\": [] }"
+        out += "<div class=\"nojs\"><p>Write the decision file by hand, listing the kinds you accept by their ids (each kind above shows its id):</p>\n"
+            + "<pre>\(html(example))</pre></div>\n"
+        out += "<p>Then <code>plist-migrate --write --accept decision.json PATH…</code> applies exactly those edits; an edit that differs "
+            + "from the one reviewed is not written and is reported. <code>--check --accept decision.json</code> exits 1 while accepted "
+            + "edits remain unapplied.</p>\n"
+        // Script text is not entity-decoded: the version is written as a JSON string, `<` escaped.
+        let json = String(decoding: (try? JSONEncoder().encode(version)) ?? Data("\"\"".utf8), as: UTF8.self)
+        out += "<script type=\"application/json\" id=\"tool-version\">\(json.replacingOccurrences(of: "<", with: "\\u003c"))</script>\n"
+        return out + "</section>\n"
+    }
+
+    // MARK: style and script
+
+    static let css = """
+        :root { color-scheme: light; --fg: #1f2328; --muted: #4d5560; --bg: #ffffff; --line: #d0d7de; --add: #d1f4dc; --del: #ffe1de; --hunk: #e8eefc; --accent: #0b57d0; }
+        body { font: 15px/1.5 -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; max-width: 76rem; padding: 0 1rem 3rem; }
+        .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .25rem .5rem; outline: 2px solid var(--accent); }
+        h1 { margin: 1rem 0 .5rem; } h2 { margin-top: 2rem; border-bottom: 1px solid var(--line); } h3 { margin: 0 0 .25rem; font-size: 1.05rem; }
+        .facts { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; margin: 0; } .facts dt { font-weight: 600; } .facts dd { margin: 0; }
+        code, pre { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
+        nav#filters { position: sticky; top: 0; background: var(--bg); border-bottom: 1px solid var(--line); padding: .5rem 0; z-index: 1; }
+        .filter-row { display: flex; flex-wrap: wrap; gap: .75rem; } label { font-weight: 600; } select, input, button, textarea { font: inherit; }
+        input[type=search] { min-width: 16rem; } #filter-status { margin: .25rem 0 0; color: var(--muted); }
+        :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        .group { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 1rem 0; }
+        .pass { font-family: ui-monospace, Menlo, monospace; } .impact { font-size: .8rem; border: 1px solid var(--muted); border-radius: 1rem; padding: 0 .5rem; font-weight: 600; }
+        .impact-changesPolicy { border-style: dashed; } .size, .gid, .repo { color: var(--muted); }
+        pre.diff { background: #f6f8fa; border: 1px solid var(--line); padding: .5rem; overflow-x: auto; }
+        .diff .add { background: var(--add); display: block; } .diff .del { background: var(--del); display: block; text-decoration: line-through; text-decoration-color: #8a1c12; }
+        .diff .hunk { background: var(--hunk); display: block; } .diff .ctx { display: block; }
+        table.delta { border-collapse: collapse; margin: .5rem 0; } table.delta caption { text-align: left; font-weight: 600; }
+        table.delta th, table.delta td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
+        ul.attention { padding-left: 1.2rem; } .attention .kind { text-transform: uppercase; font-size: .8rem; letter-spacing: .03em; }
+        .attention .severe .kind::before { content: "\\26A0\\FE0E  "; }
+        .decision { border: 1px solid var(--line); margin-top: .5rem; } textarea { width: 100%; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+        [hidden] { display: none !important; }
+        """
+
+    /// Filters and search (every count recomputed from what stays visible), decisions, export.
+    static let script = """
+        (function () {
+          'use strict';
+          document.querySelectorAll('.js-only, #filters').forEach(function (el) { el.hidden = false; });
+          document.querySelectorAll('.nojs').forEach(function (el) { el.hidden = true; });
+          var pass = document.getElementById('filter-pass'), repo = document.getElementById('filter-repo');
+          var impact = document.getElementById('filter-impact'), search = document.getElementById('filter-search');
+          var groups = Array.prototype.slice.call(document.querySelectorAll('article.group'));
+          var items = Array.prototype.slice.call(document.querySelectorAll('#attention li.item'));
+          function filesIn(el, r) {
+            var lis = el.querySelectorAll('ul.files > li'), n = 0;
+            lis.forEach(function (li) { var show = r === '' || li.getAttribute('data-repo') === r; li.hidden = !show; if (show) { n++; } });
+            el.querySelectorAll('summary .n').forEach(function (s) { s.textContent = String(n); });
+            return n;
+          }
+          function apply() {
+            var p = pass ? pass.value : '', r = repo ? repo.value : '', i = impact ? impact.value : '';
+            var q = search ? search.value.trim().toLowerCase() : '';
+            var shown = 0, edits = 0, files = {};
+            groups.forEach(function (g) {
+              var ok = (!p || g.dataset.pass === p) && (!i || g.dataset.impact === i) && (!q || g.dataset.search.indexOf(q) >= 0);
+              var n = ok ? filesIn(g, r) : 0;
+              if (ok && n === 0) { ok = false; }
+              g.hidden = !ok;
+              var size = g.querySelector('h3 .size .n'); if (size) { size.textContent = String(n); }
+              if (ok) {
+                shown++;
+                g.querySelectorAll('ul.files > li').forEach(function (li) {
+                  if (!li.hidden) { files[li.textContent] = true; edits += Number(li.dataset.edits || 0); }
+                });
+              }
+            });
+            var attention = 0;
+            items.forEach(function (it) {
+              var ok = (!p || it.dataset.pass === p) && (!q || it.dataset.search.indexOf(q) >= 0);
+              if (ok && r !== '') { ok = (' ' + it.dataset.repos + ' ').indexOf(' ' + r + ' ') >= 0; }
+              if (ok && it.querySelector('ul.files')) { ok = filesIn(it, r) > 0; }
+              it.hidden = !ok; if (ok) { attention++; }
+            });
+            document.getElementById('groups-count').textContent = String(shown);
+            document.getElementById('files-count').textContent = String(Object.keys(files).length);
+            document.getElementById('edits-count').textContent = String(edits);
+            document.getElementById('attention-count').textContent = String(attention);
+            var status = document.getElementById('filter-status');
+            if (status) { status.textContent = shown + ' of ' + groups.length + ' kinds of change shown; ' + attention + ' of ' + items.length + ' items need a person.'; }
+          }
+          [pass, repo, impact].forEach(function (el) { if (el) { el.addEventListener('change', apply); } });
+          if (search) { search.addEventListener('input', apply); }
+          function decision() {
+            var accepted = [], rejected = [];
+            groups.forEach(function (g) {
+              var checked = g.querySelector('input[type=radio]:checked');
+              if (checked && checked.value === 'accept') { accepted.push(g.dataset.group); }
+              if (checked && checked.value === 'reject') { rejected.push(g.dataset.group); }
+            });
+            var version = JSON.parse(document.getElementById('tool-version').textContent);
+            return { schemaVersion: 1, toolVersion: version, accepted: accepted, rejected: rejected };
+          }
+          function refresh() {
+            var d = decision();
+            document.getElementById('decided').textContent = d.accepted.length + ' accepted, ' + d.rejected.length + ' rejected';
+            document.getElementById('decision-json').value = JSON.stringify(d, null, 2) + '\\n';
+          }
+          document.querySelectorAll('fieldset.decision input').forEach(function (el) { el.addEventListener('change', refresh); });
+          document.getElementById('export-button').addEventListener('click', function () {
+            refresh();
+            var blob = new Blob([document.getElementById('decision-json').value], { type: 'application/json' });
+            var link = document.createElement('a');
+            link.href = URL.createObjectURL(blob); link.download = 'plist-migrate-decision.json';
+            document.body.appendChild(link); link.click(); link.remove();
+          });
+          refresh(); apply();
+        }());
+        """
+}

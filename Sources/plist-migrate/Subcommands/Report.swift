@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import PlistMigrate
+
+/// `plist-migrate report FILE.json…`: JSON reports of several runs (shards, or one per
+/// repository) merged into one review page, JSON report or text summary.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Merge JSON reports (from --format json) into one review page, JSON report or text summary.",
+        discussion: """
+            Reports of different tool versions, pass sets or modes are refused. Exit status: 0, \
+            or 2 when a report cannot be read or the reports cannot be merged.
+            """)
+
+    @Argument(help: "JSON reports written by plist-migrate --format json.")
+    var reports: [String]
+
+    @Option(help: "html (a review page), json (one merged report) or text.")
+    var format: ReportMerge.Format = .html
+
+    @OptionGroup var output: ReportOutputOption
+
+    func validate() throws {
+        if reports.isEmpty { throw ValidationError("give at least one JSON report") }
+    }
+
+    func run() throws {
+        var merge = ReportMerge(paths: reports)
+        merge.format = format
+        let status = merge.run(sink: try StandardStreams(output: output.output))
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension ReportMerge.Format: ExpressibleByArgument {}

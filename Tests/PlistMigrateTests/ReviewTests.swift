@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+@testable import PlistMigrate
+import Migrations
+
+/// Issue #35: a fleet's dry run reviewed once per kind of change, reports merged, and exactly
+/// what was accepted applied.
+@Suite struct ReviewTests {
+    /// Two repositories with a remote and a commit: the same ShopApp plist in each (so the same
+    /// edits), another plist in `beta`, and a file that cannot be parsed.
+    static func fleet() throws -> URL {
+        let root = try temporaryDirectory()
+        for name in ["alpha", "beta"] {
+            let repository = root.appendingPathComponent(name)
+            _ = try copyFixture("demo/ShopApp/Info.plist", to: repository, as: "App/Info.plist")
+            _ = try copyFixture("demo/ShopApp-Dev/Info.plist", to: repository, as: "Dev/Info.plist")
+            #expect(try git(["init", "-q"], in: repository).status == 0)
+            _ = try git(["remote", "add", "origin", "https://example.com/\(name).git"], in: repository)
+            _ = try git(["add", "-A"], in: repository)
+            _ = try git(["commit", "-qm", "init"], in: repository)
+        }
+        _ = try copyFixture("ATS001/tabs.before.plist", to: root, as: "beta/Widget/Info.plist")
+        try Data("<plist><dict><key>NSAppTransportSecurity</key><dict>".utf8).write(to: root.appendingPathComponent("beta/Broken/Info.plist").creatingParent())
+        return root
+    }
+
+    static func json(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func identicalEditsAreOneKindWhateverTheFileAndIndentation() throws {
+        let root = try Self.fleet()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let report = try Self.json(try tool(["--format", "json", "alpha", "beta"], in: root).stdout)
+        let files = try #require(report["files"] as? [[String: Any]])
+        let passes = files.flatMap { ($0["passes"] as? [[String: Any]]) ?? [] }
+        let ats001 = Set(passes.filter { $0["id"] as? String == "ATS001" }.compactMap { $0["group"] as? String })
+        // The ShopApp file (spaces) twice and the tab-indented fixture: the same three renames.
+        #expect(passes.filter { $0["id"] as? String == "ATS001" }.count == 3 && ats001.count == 1, "\(ats001)")
+        let repositories = try #require(report["repositories"] as? [[String: Any]])
+        #expect(Set(repositories.compactMap { $0["remote"] as? String }) == ["https://example.com/alpha.git", "https://example.com/beta.git"])
+        #expect(repositories.allSatisfy { ($0["commit"] as? String)?.count == 40 })
+        #expect((report["tool"] as? [String: Any])?["version"] as? String == ToolVersion.current)
+        #expect((report["passes"] as? [[String: Any]])?.count == MigrationRegistry.all.count)
+        // The same edit content gives the same id; any other content another.
+        let diff = try #require(passes.first { $0["id"] as? String == "ATS001" }?["diff"] as? String)
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff) != EditGroup.id(pass: "ATS001", version: 2, diff: diff))
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff)
+                != EditGroup.id(pass: "ATS001", version: 1, diff: diff.replacingOccurrences(of: "MinimumTLSVersion", with: "MinimumTLSversion")))
+        // Context lines are not the edit: the same renames next to another domain are the same kind.
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff)
+                == EditGroup.id(pass: "ATS001", version: 1, diff: diff.replacingOccurrences(of: " Payments", with: " Billing")))
+    }
+
+    @Test func thePageIsSelfContainedAndPutsWhatNeedsAPersonFirst() throws {
+        let root = try Self.fleet()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try tool(["--format", "html", "alpha", "beta"], in: root)
+        let page = result.text
+        #expect(result.status == 2, "a file failed to parse")
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))
+        #expect(!page.contains("<link") && !page.contains("src=\"http") && !page.contains("@import") && !page.contains("url(http"),
+                "no external assets")
+        let attention = try #require(page.range(of: "id=\"attention\""))
+        let changes = try #require(page.range(of: "id=\"changes\""))
+        #expect(attention.lowerBound < changes.lowerBound)
+        #expect(page.contains("beta/Broken/Info.plist:1:") && page.contains(">Error</strong>"))
+        #expect(page.contains(">Held back</strong>") && page.contains("ATS003"))
+        // One article per kind, ordered by pass; the ATS001 kind lists its three files.
+        let ids = page.components(separatedBy: "<article class=\"group\" id=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(ids.map { String($0.prefix(6)) } == ["ATS001", "ATS002", "ATS004"], "\(ids)")
+        #expect(page.contains("in <span class=\"n\">3</span> files"))
+        #expect(page.contains("<table class=\"delta\">") || page.contains("class=\"delta-none\""))
+        #expect(page.contains("<main>") && page.contains("<header>") && page.contains("aria-label=\"Filters\""))
+        // Without the script the page says how to write the decision by hand.
+        #expect(page.contains("class=\"nojs\"") && page.contains("&quot;accepted&quot;: [&quot;ATS001-"))
+    }
+
+    @Test func policyDeltasBecomeTableRows() {
+        let row = ReviewModel.deltaRow("iOS 10+/macOS 10.12+: HTTP to any other host (all loads): allowed → blocked; minimum TLS: not enforced → TLSv1.2")
+        #expect(row?.os == "iOS 10+/macOS 10.12+" && row?.host == "any other host" && row?.loads == "all loads")
+        #expect(row?.changes.map(\.setting) == ["HTTP", "minimum TLS"] && row?.changes.last?.after == "TLSv1.2")
+        let secrecy = ReviewModel.deltaRow("iOS 9+/macOS 10.11+: cdn.example.com (urlSession, media): forward secrecy: required → not required")
+        #expect(secrecy?.host == "cdn.example.com" && secrecy?.changes.first?.before == "required")
+        #expect(ReviewModel.deltaRow("no policy change") == nil)
+    }
+
+    @Test func reportsMergeIntoOnePageAndOnlyLikeWithLike() throws {
+        let root = try Self.fleet()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["alpha", "beta"] {
+            let result = try tool(["--format", "json", "--output", "\(name).json", name], in: root)
+            #expect(result.status == 0 || result.status == 2)
+        }
+        let merged = try tool(["report", "--format", "json", "alpha.json", "beta.json"], in: root)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let document = try Self.json(merged.stdout)
+        #expect((document["mergedFrom"] as? [String]) == ["alpha.json", "beta.json"])
+        #expect((document["files"] as? [[String: Any]])?.count == 6)
+        #expect((document["repositories"] as? [[String: Any]])?.count == 2)
+        #expect(((document["summary"] as? [String: Any])?["scanned"] as? Int) == 6)
+        let text = try tool(["report", "--format", "text", "alpha.json", "beta.json"], in: root).text
+        #expect(text.contains("ATS001-") && text.contains("3 files"), "\(text)")
+        let page = try tool(["report", "alpha.json", "beta.json"], in: root).text
+        #expect(page.contains("Merged from") && page.contains("https://example.com/beta.git"))
+
+        // Another tool version, another pass set, another mode, an overlap: each refused.
+        var other = try Self.json(try Data(contentsOf: root.appendingPathComponent("beta.json")))
+        other["tool"] = ["name": "plist-migrate", "version": "9.9.9"]
+        try JSONSerialization.data(withJSONObject: other).write(to: root.appendingPathComponent("newer.json"))
+        let newer = try tool(["report", "alpha.json", "newer.json"], in: root)
+        #expect(newer.status == 2 && newer.stderr.contains("different tool versions") && newer.stderr.contains("9.9.9") && newer.stdout.isEmpty)
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: root, as: "gamma/Info.plist")
+        _ = try tool(["--format", "json", "--output", "recipe.json", "--recipe", Paths.repository.appendingPathComponent("Recipes/drop-armv7.yml").path, "gamma"], in: root)
+        let recipe = try tool(["report", "alpha.json", "recipe.json"], in: root)
+        #expect(recipe.status == 2 && recipe.stderr.contains("different pass sets") && recipe.stderr.contains("CAP001"), "\(recipe.stderr)")
+        let overlap = try tool(["report", "alpha.json", "alpha.json"], in: root)
+        #expect(overlap.status == 2 && overlap.stderr.contains("the reports overlap"))
+        try Data("{}".utf8).write(to: root.appendingPathComponent("bogus.json"))
+        let bogus = try tool(["report", "bogus.json"], in: root)
+        #expect(bogus.status == 2 && bogus.stderr == "bogus.json: error: not a plist-migrate JSON report (made by --format json)\n")
+    }
+
+    @Test(.enabled(if: pythonHas("jsonschema"), "needs Python's jsonschema (.ci/run installs it)"))
+    func mergedReportsAndDecisionsMatchTheirSchemas() throws {
+        let root = try Self.fleet()
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try tool(["--format", "json", "--output", "alpha.json", "alpha"], in: root)
+        _ = try tool(["--format", "json", "--output", "beta.json", "beta"], in: root)
+        try tool(["report", "--format", "json", "alpha.json", "beta.json"], in: root).stdout.write(to: root.appendingPathComponent("merged.json"))
+        let decision = ReviewDecision(accepted: ["ATS001-0123456789ab"], rejected: [])
+        try JSONEncoder().encode(decision).write(to: root.appendingPathComponent("decision.json"))
+        for (schema, file) in [("merged-report", "merged.json"), ("migrate-report", "alpha.json"), ("review-decision", "decision.json")] {
+            let check = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+                import json, sys, jsonschema
+                jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+                """, Paths.repository.appendingPathComponent("schemas/\(schema).schema.json").path, file], in: root)
+            #expect(check.status == 0, "\(schema): \(check.stderr)")
+        }
+    }
+
+    @Test func writeAcceptAppliesExactlyTheAcceptedKinds() throws {
+        let root = try Self.fleet()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let report = try Self.json(try tool(["--format", "json", "alpha", "beta"], in: root).stdout)
+        let passes = ((report["files"] as? [[String: Any]]) ?? []).flatMap { ($0["passes"] as? [[String: Any]]) ?? [] }
+        let ats001 = try #require(passes.first { $0["id"] as? String == "ATS001" }?["group"] as? String)
+        let ats004 = try #require(passes.first { $0["id"] as? String == "ATS004" }?["group"] as? String)
+        try JSONEncoder().encode(ReviewDecision(accepted: [ats001, ats004], rejected: [])).write(to: root.appendingPathComponent("decision.json"))
+        let before = try Data(contentsOf: root.appendingPathComponent("alpha/App/Info.plist"))
+        #expect(try tool(["--check", "--accept", "decision.json", "alpha"], in: root).status == 1, "accepted edits are pending")
+        let written = try tool(["--write", "--accept", "decision.json", "alpha", "beta/Widget"], in: root)
+        #expect(written.stderr.contains("ATS002 held back: its edit here (ATS002-") && written.stderr.contains("was not accepted in review"))
+        let after = try String(contentsOf: root.appendingPathComponent("alpha/App/Info.plist"), encoding: .utf8)
+        #expect(!after.contains("NSThirdParty") && after.contains("images.example-cdn.com"), "ATS001 and ATS004 applied")
+        #expect(after.contains("NSAllowsArbitraryLoadsInMedia"), "ATS002, not accepted, is not")
+        #expect(try Data(contentsOf: root.appendingPathComponent("alpha/App/Info.plist")) != before)
+        #expect(try tool(["--check", "--accept", "decision.json", "alpha", "beta/Widget"], in: root).status == 0, "nothing accepted is left")
+        #expect(try tool(["--check", "--strict", "--accept", "decision.json", "alpha"], in: root).status == 1, "held back counts with --strict")
+        // The file changed since the review (one key renamed by hand): its ATS001 edit renames two
+        // keys, not the three reviewed, so it is another kind and is not written.
+        let changed = root.appendingPathComponent("beta/App/Info.plist")
+        let text = try String(contentsOf: changed, encoding: .utf8)
+        try text.replacingOccurrences(of: "NSThirdPartyExceptionRequiresForwardSecrecy", with: "NSExceptionRequiresForwardSecrecy")
+            .write(to: changed, atomically: true, encoding: .utf8)
+        let edited = try Data(contentsOf: changed)
+        let stale = try tool(["--write", "--accept", "decision.json", "--only", "ATS001", "beta/App"], in: root)
+        #expect(stale.stderr.contains("ATS001 held back: its edit here"), "\(stale.stderr)")
+        #expect(try Data(contentsOf: changed) == edited)
+        // Decisions from another version, or malformed, are refused on one line.
+        try Data(#"{"schemaVersion":1,"toolVersion":"0.0.1","accepted":[]}"#.utf8).write(to: root.appendingPathComponent("old.json"))
+        let old = try tool(["--write", "--accept", "old.json", "alpha"], in: root)
+        #expect(old.status == 2 && old.stderr == "old.json: error: made with plist-migrate 0.0.1, this is \(ToolVersion.current): review the changes again with this version\n")
+        try Data("[]".utf8).write(to: root.appendingPathComponent("bad.json"))
+        #expect(try tool(["--accept", "bad.json", "alpha"], in: root).stderr.hasPrefix("bad.json: error: not a review decision"))
+    }
+}
+
+extension URL {
+    func creatingParent() throws -> URL {
+        try FileManager.default.createDirectory(at: deletingLastPathComponent(), withIntermediateDirectories: true)
+        return self
+    }
+}
