@@ -222,7 +222,10 @@ import PlistDOM
         // The same recipe from the config and the command line is one pass.
         let both = try tool(["--format", "json", "--recipe", "./App/recipes/enc.yml", "App"], in: directory)
         #expect(both.status == 0, "\(both.stderr)")
-        #expect(both.text.components(separatedBy: "\"id\" : \"ENC900\"").count == 2)
+        let report = try JSONSerialization.jsonObject(with: both.stdout) as? [String: Any]
+        let applied = ((report?["files"] as? [[String: Any]]) ?? []).flatMap { ($0["passes"] as? [[String: Any]]) ?? [] }
+        #expect(applied.filter { $0["id"] as? String == "ENC900" }.count == 1, "applied once")
+        #expect(((report?["passes"] as? [[String: Any]]) ?? []).filter { $0["id"] as? String == "ENC900" }.count == 1, "listed once")
 
         // An error in a config's recipe names the recipe's line and the config, and stops the run.
         try Data("id: ENC902\nversion: x\ntitle: t\nimpact: spelling\nsteps: [{remove: A}]\n".utf8)

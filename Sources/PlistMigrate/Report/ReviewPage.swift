@@ -144,8 +144,8 @@ enum ReviewPage {
         let edits = model.groups.reduce(0) { $0 + $1.edits }
         let files = Set(model.groups.flatMap { $0.files.map(\.path) }).count
         var out = "<section id=\"changes\" aria-labelledby=\"changes-title\" tabindex=\"-1\">\n"
-        out += "<h2 id=\"changes-title\">Changes by kind (<span id=\"groups-count\">\(model.groups.count)</span> of \(model.groups.count) kinds, "
-            + "<span id=\"edits-count\">\(edits)</span> edits in <span id=\"files-count\">\(files)</span> files)</h2>\n"
+        out += "<h2 id=\"changes-title\">Changes by kind</h2>\n<p class=\"totals\">Kinds shown: <span id=\"groups-count\">\(model.groups.count)</span> of "
+            + "\(model.groups.count) · edits: <span id=\"edits-count\">\(edits)</span> · files: <span id=\"files-count\">\(files)</span></p>\n"
         out += "<p class=\"howto\">Identical edits (same pass, same removed and added lines) are one kind, shown once. "
             + "Each kind has an id: the decision file lists the ids you accept.</p>\n"
         for group in model.groups { out += groupArticle(group, model) }
@@ -165,7 +165,8 @@ enum ReviewPage {
         out += "<pre class=\"diff\" aria-label=\"The edit\">"
         for line in group.body {
             let kind = line.hasPrefix("+") ? "add" : line.hasPrefix("-") ? "del" : line.hasPrefix("@@") ? "hunk" : "ctx"
-            out += "<span class=\"\(kind)\">\(html(line))</span>\n"
+            // Block spans: each is a line (copying the block keeps the line breaks).
+            out += "<span class=\"\(kind)\">\(html(line))</span>"
         }
         out += "</pre>\n"
         for delta in group.deltas { out += deltaTable(delta.lines, files: delta.files, of: group.files.count) }
@@ -237,7 +238,7 @@ enum ReviewPage {
         .group { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 1rem 0; }
         .pass { font-family: ui-monospace, Menlo, monospace; } .impact { font-size: .8rem; border: 1px solid var(--muted); border-radius: 1rem; padding: 0 .5rem; font-weight: 600; }
         .impact-changesPolicy { border-style: dashed; } .size, .gid, .repo { color: var(--muted); }
-        pre.diff { background: #f6f8fa; border: 1px solid var(--line); padding: .5rem; overflow-x: auto; }
+        pre.diff { background: #f6f8fa; border: 1px solid var(--line); padding: .5rem; overflow-x: auto; tab-size: 4; }
         .diff .add { background: var(--add); display: block; } .diff .del { background: var(--del); display: block; text-decoration: line-through; text-decoration-color: #8a1c12; }
         .diff .hunk { background: var(--hunk); display: block; } .diff .ctx { display: block; }
         table.delta { border-collapse: collapse; margin: .5rem 0; } table.delta caption { text-align: left; font-weight: 600; }

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// Issue #35 in a real browser: the review page opened in headless Chromium (Debian's
+/// `chromium`, driven by Selenium; `.ci/run` installs both). `Tests/browser/review_page.py`
+/// checks the page against the JSON report of the same run: no console errors, every group,
+/// count and filter, keyboard-only navigation, and the exported decision. These tests skip,
+/// saying why, where the browser or Selenium is missing or Chromium cannot start.
+@Suite(.serialized, .enabled(if: BrowserCheck.unavailable == nil, "\(BrowserCheck.unavailable ?? "")"))
+struct ReviewPageBrowserTests {
+    static let script = Paths.repository.appendingPathComponent("Tests/browser/review_page.py").path
+
+    static func browse(_ arguments: [String], in directory: URL) throws -> [String: Any] {
+        let result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script] + arguments, in: directory)
+        let summary = (try? JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]) ?? [:]
+        #expect(result.status == 0, "\(summary["error"] ?? summary["skip"] ?? result.stderr)")
+        return summary
+    }
+
+    @Test func theFleetPageAgreesWithTheReportAndItsDecisionAppliesExactlyThoseEdits() throws {
+        let root = try ReviewTests.fleet()
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try tool(["--format", "json", "--output", "report.json", "alpha", "beta"], in: root)
+        _ = try tool(["--format", "html", "--output", "page.html", "alpha", "beta"], in: root)
+        let downloads = try root.appendingPathComponent("downloads").creatingDirectory()
+        let summary = try Self.browse(["page.html", "report.json", "--accept-pass", "ATS001", "--decision", "decision.json",
+                                       "--download-dir", downloads.path, "--search", "widget"], in: root)
+        #expect((summary["groups"] as? Int) == 3)
+        #expect((summary["keyboard_controls"] as? Int ?? 0) >= 10)
+        #expect(summary["downloaded"] as? Bool == true)
+        #expect((summary["search"] as? [Int])?.first == 1, "only the ATS001 kind holds the widget: \(summary)")
+
+        // Two copies of the fleet: one written with the page's decision (every ATS001 kind
+        // accepted), one with --only ATS001. plistlib reads both trees: they must agree.
+        let accepted = root.appendingPathComponent("accepted"), only = root.appendingPathComponent("only")
+        for copy in [accepted, only] {
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            for name in ["alpha", "beta"] {
+                try FileManager.default.copyItem(at: root.appendingPathComponent(name), to: copy.appendingPathComponent(name))
+            }
+        }
+        _ = try tool(["--write", "--accept", root.appendingPathComponent("decision.json").path, "alpha", "beta"], in: accepted)
+        _ = try tool(["--write", "--only", "ATS001", "alpha", "beta"], in: only)
+        let compare = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import os, plistlib, sys
+            a, b = sys.argv[1], sys.argv[2]
+            checked = differ = 0
+            for base, _, names in os.walk(a):
+                if '.git' in base.split(os.sep): continue
+                for name in names:
+                    if not name.endswith('.plist'): continue
+                    left = os.path.join(base, name); right = os.path.join(b, os.path.relpath(left, a))
+                    one, two = open(left, 'rb').read(), open(right, 'rb').read()
+                    try:
+                        same = plistlib.loads(one) == plistlib.loads(two)
+                    except Exception:
+                        same = one == two
+                    checked += 1; differ += 0 if same and one == two else 1
+            print(checked, differ)
+            """, accepted.path, only.path], in: root)
+        #expect(compare.text.trimmingCharacters(in: .whitespacesAndNewlines) == "6 0", "\(compare.text)\(compare.stderr)")
+        let migrated = try String(contentsOf: accepted.appendingPathComponent("alpha/App/Info.plist"), encoding: .utf8)
+        #expect(!migrated.contains("NSThirdParty") && migrated.contains("NSAllowsArbitraryLoadsInMedia"), "ATS001 applied, ATS002 not")
+    }
+
+    /// 10,000 files, 800 of them changed: grouping keeps the page small and quick.
+    @Test func aTenThousandFileFleetMakesASmallQuickPage() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let changed = ["ATS001/tabs.before.plist", "ATS002/crlf.before.plist", "ATS004/spaces.before.plist", "demo/ShopApp/Info.plist"]
+        let done = try Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS001/already-migrated.before.plist"))
+        for index in 0..<10_000 {
+            let file = root.appendingPathComponent("repo\(index % 40)/Target\(index)/Info.plist")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if index % 25 == 0 || index % 25 == 12 {
+                try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent(changed[(index / 12) % changed.count]), to: file)
+            } else {
+                try done.write(to: file)
+            }
+        }
+        let paths = (0..<40).map { "repo\($0)" }
+        let json = try tool(["--format", "json", "--output", "report.json"] + paths, in: root)
+        #expect(json.stderr.contains("10000 files scanned, 800 would change"), "\(json.stderr.suffix(300))")
+        _ = try tool(["--format", "html", "--output", "page.html"] + paths, in: root)
+        let size = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("page.html").path)[.size] as? Int ?? .max
+        #expect(size < 5_000_000, "the page is \(size) bytes")
+        let summary = try Self.browse(["page.html", "report.json", "--load-only"], in: root)
+        let load = summary["load_ms"] as? Double ?? .infinity
+        #expect(load < 2000, "the page took \(load) ms to load")
+        print("10,000-file fleet: page \(size) bytes, loaded in \(Int(load)) ms, \(summary["groups"] ?? 0) groups")
+    }
+}
+
+/// Whether the browser tests can run here: `nil`, or why not.
+enum BrowserCheck {
+    static let unavailable: String? = {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard chromium != nil else { return "Debian's chromium is not installed (.ci/run installs it)" }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else { return "chromedriver is not installed (.ci/run installs chromium-driver)" }
+        guard pythonHas("selenium") else { return "Python's selenium is not installed (.ci/run installs it)" }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: chromium!)
+        probe.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--dump-dom", "about:blank"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return "Chromium could not start" }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? nil : "Chromium could not start (exit \(probe.terminationStatus))"
+    }()
+}

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Opens a plist-migrate review page in headless Chromium (Selenium) and checks it against the
+JSON report of the same run: no console errors; every group, count and filter agrees with the
+report; keyboard-only navigation reaches every control; accepting groups and exporting gives a
+decision file. Prints a JSON summary; exits 1 with the reason when a check fails, 77 when the
+browser cannot start.
+
+Usage: review_page.py PAGE REPORT [--accept-pass ID] [--decision OUT] [--screenshot PNG] [--download-dir DIR]
+"""
+import argparse, json, os, shutil, sys, time
+
+
+def fail(message):
+    print(json.dumps({"error": message}))
+    sys.exit(1)
+
+
+def expected_model(report):
+    """What the page must show, worked out from the JSON report alone."""
+    groups, attention = {}, []
+    held, skipped = {}, {}
+    for f in report["files"]:
+        repo = f.get("repository")
+        if f.get("error"):
+            attention.append({"pass": f["error"].get("migration") or "", "repos": {repo}, "files": [f["path"]]})
+        for d in f["diagnostics"]:
+            attention.append({"pass": d.get("migration") or "", "repos": {repo}, "files": [f["path"]]})
+        for pid in f["heldBack"]:
+            key = (pid, f["heldBackReasons"].get(pid, "held back"))
+            if key not in held:
+                held[key] = {"pass": pid, "repos": set(), "files": []}
+                attention.append(held[key])
+            held[key]["repos"].add(repo); held[key]["files"].append(f["path"])
+        if f["status"] == "skipped" and f.get("skipReason") and f["skipReason"] != "no NSAppTransportSecurity":
+            key = f["skipReason"]
+            if key not in skipped:
+                skipped[key] = {"pass": "", "repos": set(), "files": []}
+                attention.append(skipped[key])
+            skipped[key]["repos"].add(repo); skipped[key]["files"].append(f["path"])
+        for p in f["passes"]:
+            g = groups.setdefault(p["group"], {"pass": p["id"], "impact": p["impact"], "files": [], "edits": []})
+            g["files"].append((f["path"], repo)); g["edits"].append(p["editCount"])
+    return groups, attention
+
+
+def counts(groups, attention, pass_id="", repo=None, impact="", path_query=""):
+    shown, files, edits = 0, set(), 0
+    for g in groups.values():
+        if pass_id and g["pass"] != pass_id: continue
+        if impact and g["impact"] != impact: continue
+        kept = [(i, fr) for i, fr in enumerate(g["files"]) if repo is None or fr[1] == repo]
+        if path_query and not any(path_query in fr[0].lower() for _, fr in kept): continue
+        if not kept: continue
+        shown += 1
+        for i, fr in kept:
+            files.add(fr[0]); edits += g["edits"][i]
+    items = 0
+    for a in attention:
+        if pass_id and a["pass"] != pass_id: continue
+        if repo is not None and repo not in a["repos"]: continue
+        if path_query and not any(path_query in p.lower() for p in a["files"]): continue
+        items += 1
+    return shown, len(files), edits, items
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("page"); parser.add_argument("report")
+    parser.add_argument("--accept-pass"); parser.add_argument("--decision"); parser.add_argument("--screenshot")
+    parser.add_argument("--download-dir"); parser.add_argument("--search")
+    parser.add_argument("--load-only", action="store_true")
+    args = parser.parse_args()
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.common.keys import Keys
+        from selenium.webdriver.support.ui import Select
+    except ImportError as error:
+        print(json.dumps({"skip": "selenium is not installed: %s" % error})); sys.exit(77)
+    options = webdriver.ChromeOptions()
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1600"]:
+        options.add_argument(flag)
+    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if args.download_dir:
+        options.add_experimental_option("prefs", {"download.default_directory": os.path.abspath(args.download_dir),
+                                                  "download.prompt_for_download": False})
+    try:
+        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    except Exception as error:  # the browser cannot start here
+        print(json.dumps({"skip": "Chromium could not start: %s" % str(error).splitlines()[0]})); sys.exit(77)
+    summary = {}
+    try:
+        started = time.time()
+        driver.get("file://" + os.path.abspath(args.page))
+        summary["load_ms"] = driver.execute_script(
+            "var n = performance.getEntriesByType('navigation')[0]; return n ? n.loadEventEnd : null;")
+        summary["wall_ms"] = int((time.time() - started) * 1000)
+        summary["bytes"] = os.path.getsize(args.page)
+        errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+        if errors: fail("console errors: %s" % errors)
+        report = json.load(open(args.report))
+        groups, attention = expected_model(report)
+        articles = driver.find_elements(By.CSS_SELECTOR, "article.group")
+        if sorted(a.get_attribute("data-group") for a in articles) != sorted(groups):
+            fail("groups on the page differ from the report's")
+        summary["groups"] = len(articles)
+        text = lambda i: driver.find_element(By.ID, i).text
+
+        def check(label, **filters):
+            want = counts(groups, attention, **filters)
+            got = (int(text("groups-count")), int(text("files-count")), int(text("edits-count")), int(text("attention-count")))
+            if got != want: fail("%s: page shows groups/files/edits/attention %s, the report %s" % (label, got, want))
+            return got
+
+        summary["unfiltered"] = check("unfiltered")
+        # Landmarks; colour never the only signal (each added or removed line keeps its + or -);
+        # text contrast at least 4.5:1 against the background it is drawn on.
+        for selector in ["header", "nav#filters", "main"]:
+            if not driver.find_elements(By.CSS_SELECTOR, selector): fail("no %s landmark" % selector)
+        marks = driver.execute_script("""
+            var bad = 0;
+            document.querySelectorAll('pre.diff .add').forEach(function (s) { if (s.textContent[0] !== '+') { bad++; } });
+            document.querySelectorAll('pre.diff .del').forEach(function (s) { if (s.textContent[0] !== '-') { bad++; } });
+            return bad;""")
+        if marks: fail("%d diff lines are told apart by colour alone" % marks)
+        low = driver.execute_script("""
+            function rgb(c) { var m = c.match(/[\\d.]+/g); return m ? m.map(Number) : [0, 0, 0, 0]; }
+            function lum(c) { var v = c.slice(0, 3).map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+              return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; }
+            function background(el) { while (el) { var c = rgb(getComputedStyle(el).backgroundColor); if (c.length < 4 || c[3] > 0) { return c; } el = el.parentElement; } return [255, 255, 255]; }
+            var worst = [];
+            document.querySelectorAll('body *').forEach(function (el) {
+              if (!el.offsetParent || !Array.prototype.some.call(el.childNodes, function (n) { return n.nodeType === 3 && n.textContent.trim(); })) { return; }
+              var a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el));
+              var ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+              if (ratio < 4.5) { worst.push(el.tagName + '.' + el.className + ' ' + ratio.toFixed(2)); }
+            });
+            return worst;""")
+        if low: fail("text below 4.5:1 contrast: %s" % low[:5])
+        if args.load_only:
+            print(json.dumps(summary)); return
+        for option in Select(driver.find_element(By.ID, "filter-pass")).options[1:]:
+            Select(driver.find_element(By.ID, "filter-pass")).select_by_value(option.get_attribute("value"))
+            check("pass " + option.get_attribute("value"), pass_id=option.get_attribute("value"))
+        Select(driver.find_element(By.ID, "filter-pass")).select_by_value("")
+        for option in Select(driver.find_element(By.ID, "filter-repo")).options[1:]:
+            Select(driver.find_element(By.ID, "filter-repo")).select_by_value(option.get_attribute("value"))
+            check("repository " + option.text, repo=int(option.get_attribute("value")))
+        Select(driver.find_element(By.ID, "filter-repo")).select_by_value("")
+        for option in Select(driver.find_element(By.ID, "filter-impact")).options[1:]:
+            Select(driver.find_element(By.ID, "filter-impact")).select_by_value(option.get_attribute("value"))
+            check("impact " + option.get_attribute("value"), impact=option.get_attribute("value"))
+        Select(driver.find_element(By.ID, "filter-impact")).select_by_value("")
+        if args.search:
+            box = driver.find_element(By.ID, "filter-search")
+            box.send_keys(args.search)
+            summary["search"] = check("search " + args.search, path_query=args.search.lower())
+            box.clear(); box.send_keys(" "); box.send_keys(Keys.BACKSPACE)
+        summary["reset"] = check("after reset")
+
+        # Keyboard only: Tab from the top reaches every control (one radio per group).
+        focusable = driver.execute_script("""
+            var seen = {}, list = [];
+            document.querySelectorAll('a[href], button, input, select, textarea, summary').forEach(function (el, i) {
+              if (el.closest('[hidden]') || el.offsetParent === null && el.tagName !== 'SUMMARY') { return; }
+              if (el.type === 'radio') { if (seen[el.name] || !el.checked) { return; } seen[el.name] = true; }
+              el.setAttribute('data-probe', String(i)); list.push(String(i));
+            });
+            return list;""")
+        driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+        body = driver.find_element(By.TAG_NAME, "body")
+        reached = set()
+        active = body
+        for _ in range(len(focusable) + 10):
+            active.send_keys(Keys.TAB)
+            active = driver.switch_to.active_element
+            probe = active.get_attribute("data-probe")
+            if probe: reached.add(probe)
+        missing = [p for p in focusable if p not in reached]
+        if missing: fail("keyboard navigation does not reach %d of %d controls" % (len(missing), len(focusable)))
+        summary["keyboard_controls"] = len(focusable)
+
+        if args.accept_pass:
+            accepted = []
+            for article in articles:
+                if article.get_attribute("data-pass") == args.accept_pass:
+                    radio = article.find_element(By.CSS_SELECTOR, "input[type=radio][value=accept]")
+                    radio.send_keys(Keys.SPACE) if False else driver.execute_script("arguments[0].click();", radio)
+                    accepted.append(article.get_attribute("data-group"))
+            driver.find_element(By.ID, "export-button").click()
+            decision = json.loads(driver.find_element(By.ID, "decision-json").get_attribute("value"))
+            if sorted(decision["accepted"]) != sorted(accepted): fail("exported decision %s, accepted %s" % (decision, accepted))
+            if args.download_dir:
+                target = os.path.join(args.download_dir, "plist-migrate-decision.json")
+                for _ in range(50):
+                    if os.path.exists(target): break
+                    time.sleep(0.1)
+                if not os.path.exists(target): fail("the download button saved no file")
+                if json.load(open(target)) != decision: fail("the downloaded decision differs from the one shown")
+                summary["downloaded"] = True
+            if args.decision:
+                json.dump(decision, open(args.decision, "w"))
+            summary["accepted"] = accepted
+        if args.screenshot:
+            driver.execute_script("window.scrollTo(0, 0);")
+            driver.save_screenshot(args.screenshot)
+        errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+        if errors: fail("console errors: %s" % errors)
+    finally:
+        driver.quit()
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
