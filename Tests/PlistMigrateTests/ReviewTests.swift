@@ -182,3 +182,20 @@ extension URL {
         return self
     }
 }
+
+/// `--write -` prints the plist on standard output: another format's report cannot share it.
+@Suite struct StandardOutputTests {
+    @Test func aReportNeverGarblesTheMigratedPlist() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS001/tabs.before.plist"))
+        let expected = try Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS001/tabs.after.plist"))
+        for format in ["json", "patch", "html"] {
+            let refused = try tool(["--write", "--format", format, "-"], in: directory, input: input)
+            #expect(refused.status == 64 && refused.stdout.isEmpty && refused.stderr.contains("--output FILE"), "\(format)")
+            let split = try tool(["--write", "--format", format, "--output", "report.\(format)", "-"], in: directory, input: input)
+            #expect(split.status == 0 && split.stdout == expected, "\(format): the plist alone on standard output")
+            #expect(try Data(contentsOf: directory.appendingPathComponent("report.\(format)")).count > 0)
+        }
+    }
+}

@@ -59,4 +59,11 @@ public struct RunOptions: Sendable {
 public protocol OutputSink: AnyObject {
     func standardOutput(_ bytes: [UInt8])
     func standardError(_ text: String)
+    /// `--write -`: the migrated plist, which goes to standard output even when the report
+    /// goes to `--output FILE`.
+    func migratedPlist(_ bytes: [UInt8])
+}
+
+extension OutputSink {
+    public func migratedPlist(_ bytes: [UInt8]) { standardOutput(bytes) }
 }

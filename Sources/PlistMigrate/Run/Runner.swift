@@ -192,7 +192,12 @@ public final class Runner {
         var result = produced
         result.path = reportPaths.name(result.path)
         if result.path == "-" && options.write {
-            pendingOutput.append(contentsOf: result.status == .error ? [] : result.output)
+            if result.status != .error {
+                flush()
+                sink.migratedPlist(result.output)
+            }
+            // Another format's report goes to --output FILE (the command line sees to it).
+            if options.format != .text { pendingOutput.append(contentsOf: reporter.bytes(for: result)) }
         } else {
             pendingOutput.append(contentsOf: reporter.bytes(for: result))
         }

@@ -33,6 +33,10 @@ final class StandardStreams: OutputSink {
         (file ?? FileHandle.standardOutput).write(Data(bytes))
     }
 
+    func migratedPlist(_ bytes: [UInt8]) {
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
     func standardError(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }

@@ -74,6 +74,10 @@ struct Migrate: ParsableCommand {
             throw ValidationError("- (standard input) cannot be combined with other paths")
         }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard expects I/N with 1 <= I <= N, e.g. 2/8") }
+        // `--write -` prints the migrated plist on standard output: a report there would garble it.
+        if write, paths == ["-"], format != .text, report.output == nil {
+            throw ValidationError("--write - prints the migrated plist on standard output: send the \(format.rawValue) report to a file with --output FILE")
+        }
     }
 
     func run() throws {
