@@ -24,21 +24,8 @@ enum ReviewPage {
         return Array(out.utf8)
     }
 
-    static func html(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Markup characters as references (the same escaping as the XML reports: HTML reads it alike).
+    static func html(_ text: String) -> String { XMLText.escape(text) }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
