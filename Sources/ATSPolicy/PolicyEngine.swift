@@ -124,6 +124,12 @@ public enum PolicyEngine {
         public func decide(era: OSEra, host: Host, kinds: [LoadKind]) -> [Decision] {
             PolicyEngine.decide(indexed, era: era, host: host, kinds: kinds)
         }
+
+        /// The policies alone (`decidedBy` and `openQuestions` left empty): much cheaper, for
+        /// callers that explain only the decisions they keep.
+        public func policies(era: OSEra, host: Host, kinds: [LoadKind]) -> [Decision] {
+            PolicyEngine.decide(indexed, era: era, host: host, kinds: kinds, explaining: false)
+        }
     }
 
     /// A configuration with its domain rules indexed once, for many decisions. A class: it is

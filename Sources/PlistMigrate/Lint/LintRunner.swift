@@ -69,7 +69,7 @@ public struct LintRunner {
     /// The findings of one file, and whether it could not be read or parsed.
     private static func lint(
         _ file: DiscoveredFile, display: String, config: Config?, stdin: [UInt8], given: DeploymentTarget?,
-        projects: ProjectDeploymentTargets, index: ProjectIndex
+        projects: ProjectDeploymentTargets, index: ProjectIndex, posture: Bool
     ) -> ([Finding], Bool) {
         let bytes: [UInt8]
         if file.path == "-" {
@@ -88,7 +88,8 @@ public struct LintRunner {
         let project = file.path == "-" || given != nil
             ? KnownLookups(claimed: [], nearest: nil)
             : KnownLookups(claimed: index.targets(claiming: file.path), nearest: projects.target(forFile: file.path))
-        var findings = Linter.lint(bytes, path: display, deploymentTarget: given, skipPreprocessed: !file.explicit, project: project)
+        var findings = Linter.lint(bytes, path: display, deploymentTarget: given, skipPreprocessed: !file.explicit, project: project,
+                                   posture: posture)
         let unreadable = findings.contains { $0.ruleID == "L009" }
         if let config { findings = applying(config, to: findings) }
         return (findings, unreadable)
@@ -126,6 +127,8 @@ public struct LintRunner {
             }
         }
         let stdin = work.contains { $0.file.path == "-" } ? readStandardInput() : []
+        // Posture findings are worked out only when asked for.
+        let posture = groups.contains("posture")
         let items = work
         let perFile = parallelMap(count: items.count, jobs: jobs) { position in
             let item = items[position]
@@ -135,7 +138,7 @@ public struct LintRunner {
                     config.selection.minimumOS.flatMap { DeploymentTarget($0, source: config.minimumOSSource ?? config.path) }
                 }
             return Self.lint(item.file, display: item.display, config: item.config, stdin: stdin, given: given,
-                             projects: projects, index: index)
+                             projects: projects, index: index, posture: posture)
         }
         for (fileFindings, fileUnreadable) in perFile {
             findings += fileFindings

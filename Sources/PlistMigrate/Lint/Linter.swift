@@ -12,7 +12,7 @@ public enum Linter {
     ///   `skipPreprocessed`: for walked files, a preprocessed Info.plist (`#ifdef`) is not a finding.
     public static func lint(
         _ bytes: [UInt8], path: String, deploymentTarget: DeploymentTarget? = nil, skipPreprocessed: Bool = false,
-        project: KnownLookups = KnownLookups(claimed: [], nearest: nil)
+        project: KnownLookups = KnownLookups(claimed: [], nearest: nil), posture: Bool = true
     ) -> [Finding] {
         let document: PlistDocument
         do {
@@ -57,13 +57,15 @@ public enum Linter {
         let target = FileMigrator.deploymentTarget(
             given: deploymentTarget, claimedBy: project.claimed, own: { FileMigrator.deploymentTarget(declaredIn: document) },
             nearest: { project.nearest })
-        Posture.findings(ATSConfiguration(document: document), eras: target?.supportedEras ?? OSEra.allCases, floor: target?.spelled,
-                         keyColumns: keyColumns(ats), atsLine: ats.location?.line ?? 1) { rule, line, column, message, score in
-            findings.append(Finding(ruleID: rule, severity: Posture.severity(score), path: path, line: line, column: column,
-                                    message: message, securitySeverity: score))
+        if posture {
+            Posture.findings(ATSConfiguration(document: document), eras: target?.supportedEras ?? OSEra.allCases, floor: target?.spelled,
+                             keyColumns: keyColumns(ats), atsLine: ats.location?.line ?? 1) { rule, line, column, message, score in
+                findings.append(Finding(ruleID: rule, severity: Posture.severity(score), path: path, line: line, column: column,
+                                        message: message, securitySeverity: score))
+            }
         }
         var context = LintContext(document: document, bytes: bytes)
-        return context.apply(findings, path: path).sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
+        return context.apply(findings, path: path, notRun: { posture ? false : $0.hasPrefix("P") }).sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
     }
 
     /// Each migration, run alone on the unedited file: every edit it would make is a finding.

@@ -10,6 +10,22 @@ enum Posture {
     /// The OS's own policy: a plist without NSAppTransportSecurity.
     static let defaults = PolicyEngine.Decider(ATSConfiguration(document: try! PlistDocument(parsing: Array("<plist><dict/></plist>".utf8))))
 
+    /// The OS's own policies for a host: with no settings, every public name is decided alike,
+    /// so only local and IP hosts are asked each time.
+    static func baseline(era: OSEra, host: Host) -> [Decision] {
+        if !host.isLocal, !host.isIPAddress { return publicNameDefaults[era.rawValue] ?? [] }
+        return defaults.policies(era: era, host: host, kinds: LoadKind.allCases)
+    }
+
+    static let publicNameDefaults: [Int: [Decision]] = Dictionary(uniqueKeysWithValues: OSEra.allCases.map {
+        ($0.rawValue, defaults.policies(era: $0, host: unlistedHost, kinds: LoadKind.allCases))
+    })
+
+    /// The hosts that stand for a class (parsed once).
+    static let unlistedHost = Host("a.unlisted-host.invalid")
+    static let localName = Host("printer.local")
+    static let localAddress = Host("192.168.0.10")
+
     /// One scope the engine is asked about: a class of host, and the rule that names it.
     struct Scope {
         enum Kind { case everywhere, domain, local, pinned }
@@ -32,6 +48,17 @@ enum Posture {
 
     enum Weakness: Hashable {
         case http, tls(String), forwardSecrecy, certificateTransparency, pinsWithoutATS
+
+        /// The order findings of one scope are made in.
+        var rank: Int {
+            switch self {
+            case .certificateTransparency: 0
+            case .forwardSecrecy: 1
+            case .http: 2
+            case .pinsWithoutATS: 3
+            case .tls: 4
+            }
+        }
     }
 
     /// - Parameter floor: the deployment target as people write it (`iOS 15`), for a run of eras
@@ -43,40 +70,53 @@ enum Posture {
         // Plain HTTP to every host already covers the local network's on that era and kind (a
         // local host has no exception of its own); a listed domain's entry overrides the global
         // keys, so its own HTTP allowance is always reported.
-        var everywhereHTTP: Set<[Int]> = []
+        var everywhereHTTP = [Bool](repeating: false, count: (OSEra.allCases.last!.rawValue + 1) * LoadKind.allCases.count)
+        func point(_ era: OSEra, _ kind: Int) -> Int { era.rawValue * LoadKind.allCases.count + kind }
         for scope in scopes(configuration) {
-            var seen: [Weakness: [Observation]] = [:]
-            var order: [Weakness] = []
+            // A handful of weaknesses at most: arrays, searched in place, in a fixed order.
+            var seen: [(weakness: Weakness, observations: [Observation])] = []
             for era in eras {
-                var byWeakness: [Weakness: (kinds: [LoadKind], causes: [Decision.Reason])] = [:]
+                var found: [(weakness: Weakness, kinds: [LoadKind], causes: [Decision.Reason])] = []
                 for host in scope.hosts {
-                    let decided = decider.decide(era: era, host: host, kinds: LoadKind.allCases)
-                    let baseline = defaults.decide(era: era, host: host, kinds: LoadKind.allCases)
-                    for (kind, (decision, base)) in zip(LoadKind.allCases, zip(decided, baseline)) {
+                    // Policies first; only a host with a weakness is decided again with its reasons.
+                    let baseline = Self.baseline(era: era, host: host)
+                    var decided = decider.policies(era: era, host: host, kinds: LoadKind.allCases)
+                    let weak = zip(LoadKind.allCases.indices, zip(decided, baseline)).contains { index, pair in
+                        weaknesses(pair.0, pair.1, scope: scope, era: era).contains { weakness in
+                            // The local network's HTTP where every host's is reported already adds nothing.
+                            !(weakness == .http && scope.kind == .local && everywhereHTTP[point(era, index)])
+                        }
+                    }
+                    guard weak else { continue }
+                    decided = decider.decide(era: era, host: host, kinds: LoadKind.allCases)
+                    for (index, (decision, base)) in zip(decided, baseline).enumerated() {
+                        let kind = LoadKind.allCases[index]
                         for weakness in weaknesses(decision, base, scope: scope, era: era) {
-                            let point = [era.rawValue, LoadKind.allCases.firstIndex(of: kind)!]
                             if weakness == .http {
-                                if scope.kind == .everywhere { everywhereHTTP.insert(point) }
-                                else if scope.kind == .local, everywhereHTTP.contains(point) { continue }
+                                if scope.kind == .everywhere { everywhereHTTP[point(era, index)] = true }
+                                else if scope.kind == .local, everywhereHTTP[point(era, index)] { continue }
                                 // A domain's HTTP is its entry's doing only where the entry is read
                                 // (an IP key before iOS 17 is not: the global keys decide there).
                                 else if scope.kind == .domain, let key = scope.key,
                                     !decision.decidedBy.contains(where: { $0.key == "NSExceptionDomains › \(key)" && !$0.rule.hasPrefix("covers ") }) { continue }
                             }
-                            var entry = byWeakness[weakness] ?? ([], [])
-                            if !entry.kinds.contains(kind) { entry.kinds.append(kind) }
-                            for cause in causes(decision, of: weakness) where !entry.causes.contains(cause) { entry.causes.append(cause) }
-                            byWeakness[weakness] = entry
+                            let at = found.firstIndex { $0.weakness == weakness } ?? {
+                                found.append((weakness, [], []))
+                                return found.count - 1
+                            }()
+                            if !found[at].kinds.contains(kind) { found[at].kinds.append(kind) }
+                            for cause in causes(decision, of: weakness) where !found[at].causes.contains(cause) { found[at].causes.append(cause) }
                         }
                     }
                 }
-                for (weakness, entry) in byWeakness.sorted(by: { "\($0.key)" < "\($1.key)" }) {
-                    if seen[weakness] == nil { order.append(weakness) }
-                    seen[weakness, default: []].append(Observation(era: era, kinds: entry.kinds, causes: entry.causes))
+                found.sort { $0.weakness.rank < $1.weakness.rank }
+                for entry in found {
+                    let observation = Observation(era: era, kinds: entry.kinds, causes: entry.causes)
+                    if let at = seen.firstIndex(where: { $0.weakness == entry.weakness }) { seen[at].observations.append(observation) }
+                    else { seen.append((entry.weakness, [observation])) }
                 }
             }
-            for weakness in order {
-                let observations = seen[weakness] ?? []
+            for (weakness, observations) in seen {
                 var causes = observations.flatMap(\.causes).reduce(into: [Decision.Reason]()) { if !$0.contains($1) { $0.append($1) } }
                 // A pin's finding is about the pin: it points there.
                 if weakness == .pinsWithoutATS { causes.sort { $0.key.hasPrefix("NSPinnedDomains") && !$1.key.hasPrefix("NSPinnedDomains") } }
@@ -92,9 +132,9 @@ enum Posture {
     /// subdomain where NSIncludesSubdomains could apply), pinned domains included.
     static func scopes(_ configuration: ATSConfiguration) -> [Scope] {
         var scopes = [
-            Scope(kind: .everywhere, label: "every host without an exception", hosts: [Host("a.unlisted-host.invalid")], line: nil),
-            Scope(kind: .local, label: ".local and unqualified names", hosts: [Host("printer.local")], line: nil),
-            Scope(kind: .local, label: "local IP addresses", hosts: [Host("192.168.0.10")], line: nil),
+            Scope(kind: .everywhere, label: "every host without an exception", hosts: [Self.unlistedHost], line: nil),
+            Scope(kind: .local, label: ".local and unqualified names", hosts: [Self.localName], line: nil),
+            Scope(kind: .local, label: "local IP addresses", hosts: [Self.localAddress], line: nil),
         ]
         for (rules, kind) in [(configuration.exceptionDomains, Scope.Kind.domain), (configuration.pinnedDomains, .pinned)] {
             for rule in rules {
@@ -133,21 +173,30 @@ enum Posture {
     /// The settings in the file that made the decision for this weakness (not those the era
     /// ignores, nor the domain's own key, which the scope names).
     static func causes(_ decision: Decision, of weakness: Weakness) -> [Decision.Reason] {
-        // Setting keys end in these (NSExceptionMinimumTLSVersion, NSThirdParty…, NSTemporary…).
-        let settingKeys = ["MinimumTLSVersion", "ForwardSecrecy", "CertificateTransparency"]
+        // Compared as bytes: this runs for every reason of every weak decision.
+        func starts(_ text: String, _ prefix: [UInt8]) -> Bool { text.utf8.starts(with: prefix) }
+        func ends(_ text: String, _ suffix: [UInt8]) -> Bool { text.utf8.reversed().starts(with: suffix.reversed()) }
         return decision.decidedBy.filter { reason in
-            guard reason.line != nil, !["ignored", "not read", "not counted", "covers "].contains(where: { reason.rule.hasPrefix($0) }),
-                !reason.key.hasPrefix("NSExceptionDomains ›")
+            guard reason.line != nil, !Self.ignoringRules.contains(where: { starts(reason.rule, $0) }),
+                !starts(reason.key, Self.exceptionDomainsPrefix)
             else { return false }
+            let setting = Self.settingSuffixes.firstIndex { ends(reason.key, $0) }
             switch weakness {
-            case .http: return !settingKeys.contains { reason.key.hasSuffix($0) } && !reason.key.hasPrefix("NSPinnedDomains")
-            case .tls: return reason.key.hasSuffix("MinimumTLSVersion")
-            case .forwardSecrecy: return reason.key.hasSuffix("ForwardSecrecy")
-            case .certificateTransparency: return reason.key.hasSuffix("CertificateTransparency")
-            case .pinsWithoutATS: return !settingKeys.contains { reason.key.hasSuffix($0) }
+            case .http: return setting == nil && !starts(reason.key, Self.pinnedDomainsPrefix)
+            case .tls: return setting == 0
+            case .forwardSecrecy: return setting == 1
+            case .certificateTransparency: return setting == 2
+            case .pinsWithoutATS: return setting == nil
             }
         }
     }
+
+    /// Reasons for keys an era ignores, and the domain's own key (the scope names it).
+    static let ignoringRules = ["ignored", "not read", "not counted", "covers "].map { Array($0.utf8) }
+    static let exceptionDomainsPrefix = Array("NSExceptionDomains ›".utf8)
+    static let pinnedDomainsPrefix = Array("NSPinnedDomains".utf8)
+    /// Setting keys end in these (NSExceptionMinimumTLSVersion, NSThirdParty…, NSTemporary…).
+    static let settingSuffixes = ["MinimumTLSVersion", "ForwardSecrecy", "CertificateTransparency"].map { Array($0.utf8) }
 
     static func ruleID(_ weakness: Weakness, _ scope: Scope) -> String {
         switch weakness {

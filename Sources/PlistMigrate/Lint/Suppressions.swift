@@ -210,7 +210,9 @@ struct LintContext {
 
     /// `findings` without the suppressed ones, each with its key path, plus an L011 finding for
     /// every suppression that silenced nothing.
-    mutating func apply(_ findings: [Finding], path: String) -> [Finding] {
+    /// - Parameter notRun: rules this run does not check (`--rules checks` leaves out posture):
+    ///   a suppression naming only those cannot be known to silence nothing.
+    mutating func apply(_ findings: [Finding], path: String, notRun: (String) -> Bool = { _ in false }) -> [Finding] {
         var kept: [Finding] = []
         for var finding in findings {
             finding.keyPath = finding.keyPath ?? keyPath(line: finding.line, column: finding.column)
@@ -227,7 +229,9 @@ struct LintContext {
                                 column: suppression.location.column,
                                 message: "unknown rule \(unknown.joined(separator: ", ")) in \(suppression.text) (`plist-migrate lint --format sarif` lists the rules)"))
         }
-        for suppression in suppressions where !suppression.used && suppression.rules.allSatisfy({ LintRule.severities[$0] != nil }) {
+        for suppression in suppressions where !suppression.used && suppression.rules.allSatisfy({ LintRule.severities[$0] != nil })
+            && !(!suppression.rules.isEmpty && suppression.rules.allSatisfy(notRun))
+        {
             let known = ["plist-migrate:disable", "plist-migrate:disable-next-line", "plist-migrate:disable-file"].contains(suppression.text)
             let what = suppression.rules.isEmpty ? "any rule" : suppression.rules.sorted().joined(separator: ", ")
             kept.append(Finding(ruleID: "L011", severity: .warning, path: path, line: suppression.location.line,
