@@ -53,27 +53,36 @@ final class RepositoryRoots: @unchecked Sendable {
 public struct ReportPaths: Sendable {
     /// Absolute, without a trailing `/` (except for `/` itself).
     public let root: String
+    /// The working directory relative to `root`, with a trailing `/` (empty at the root): a
+    /// plain relative path is named by prepending it, with no path resolution per file.
+    private let workingDirectoryFromRoot: String?
 
     public static let current = ReportPaths(workingDirectory: FileIO.absolute("."))
 
     init(workingDirectory: String) {
+        root = Self.root(holding: workingDirectory)
+        let prefix = root == "/" ? "/" : root + "/"
+        workingDirectoryFromRoot = workingDirectory == root ? ""
+            : workingDirectory.hasPrefix(prefix) && FileIO.isPlain(workingDirectory) ? String(workingDirectory.dropFirst(prefix.count)) + "/" : nil
+    }
+
+    private static func root(holding workingDirectory: String) -> String {
         // As DirectoryFacts spells them: `/` is the empty string.
         var directory = workingDirectory == "/" ? "" : workingDirectory
         while true {
             var info = stat()
-            if lstat(PathBytes.c(directory + "/.git"), &info) == 0 {
-                root = directory.isEmpty ? "/" : directory
-                return
-            }
+            if lstat(PathBytes.c(directory + "/.git"), &info) == 0 { return directory.isEmpty ? "/" : directory }
             guard let parent = DirectoryFacts.parent(of: directory) else { break }
             directory = parent
         }
-        root = workingDirectory
+        return workingDirectory
     }
 
     /// `path` as reports name it; `-` (standard input) and names outside the root unchanged.
     public func name(_ path: String) -> String {
         guard path != "-" else { return path }
+        // The common case, once per file of a run: a plain relative path below the working directory.
+        if let workingDirectoryFromRoot, !path.hasPrefix("/"), FileIO.isPlain(path) { return workingDirectoryFromRoot + path }
         let absolute = FileIO.absolute(path)
         if absolute == root { return "." }
         let prefix = root == "/" ? "/" : root + "/"
