@@ -199,3 +199,41 @@ extension URL {
         }
     }
 }
+
+/// What a plist or its name holds is text on the review page, never markup or script.
+@Suite struct ReviewPageEscapingTests {
+    @Test func namesAndValuesCannotInjectMarkup() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hostile = "</pre><script>alert(1)</script><img src=x onerror=alert(2)>"
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>NSAppTransportSecurity</key>
+            \t<dict>
+            \t\t<key>NSExceptionDomains</key>
+            \t\t<dict>
+            \t\t\t<key>*.Example.com</key>
+            \t\t\t<dict>
+            \t\t\t\t<!-- \(hostile.replacingOccurrences(of: "--", with: "")) -->
+            \t\t\t\t<key>NSThirdPartyExceptionAllowsInsecureHTTPLoads</key>
+            \t\t\t\t<true/>
+            \t\t\t</dict>
+            \t\t</dict>
+            \t</dict>
+            </dict>
+            </plist>
+
+            """
+        let name = "App <script>alert(3)</script> \"'&"
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent(name), withIntermediateDirectories: true)
+        try Data(plist.utf8).write(to: directory.appendingPathComponent(name).appendingPathComponent("Info.plist"))
+        let page = try tool(["--format", "html", "."], in: directory).text
+        #expect(page.contains("<article class=\"group\""), "the edits are on the page")
+        // The page's own script is the only one; the hostile text is there, escaped.
+        #expect(page.components(separatedBy: "<script").count - 1 == 2, "the page's script and its JSON version only")
+        #expect(!page.contains("<img") && !page.contains("alert(3)</script>") && !page.contains("</pre><script>"))
+        #expect(page.contains("&lt;script&gt;alert(3)&lt;/script&gt;") && page.contains("&lt;img src=x onerror=alert(2)&gt;"))
+    }
+}
