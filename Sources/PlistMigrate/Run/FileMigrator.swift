@@ -304,6 +304,17 @@ public struct FileMigrator: Sendable {
 
         enum Outcome { case changed, unchanged, failed(String) }
 
+        /// Held back for this file: the tree goes back to the bytes before the pass.
+        private func holdBack(_ migration: any Migration, because reason: String) -> Outcome {
+            heldBack[migration.id] = reason
+            guard let restored = try? PlistDocument(parsing: current) else {
+                return .failed("could not restore the file after holding back \(migration.id)")
+            }
+            document = restored
+            ats = MigrationSession.appTransportSecurity(of: document)
+            return .unchanged
+        }
+
         /// One pass on the tree: its edits gated by its intent (held back and undone when they
         /// go beyond it), and, when it changed the bytes, its diff.
         private func apply(_ migration: any Migration, round: Int) -> Outcome {
@@ -337,25 +348,12 @@ public struct FileMigrator: Sendable {
             if let before = configuration, let delta,
                 let reason = migrator.overreach(migration, session, before: before, after: changed, delta: delta, target: target)
             {
-                // Held back for this file: the tree goes back to the bytes before the pass.
-                heldBack[migration.id] = reason
-                guard let restored = try? PlistDocument(parsing: current) else {
-                    return .failed("could not restore the file after holding back \(migration.id)")
-                }
-                document = restored
-                ats = MigrationSession.appTransportSecurity(of: document)
-                return .unchanged
+                return holdBack(migration, because: reason)
             }
             let diff = context.gateOnly && migrator.accepted == nil ? nil : UnifiedDiff.make(from: current, to: next, path: headerPath())
             let group = diff.map { EditGroup.id(pass: migration.id, version: migration.version, diff: $0) }
             if let accepted = migrator.accepted, let group, !accepted.contains(group) {
-                heldBack[migration.id] = "its edit here (\(group)) was not accepted in review"
-                guard let restored = try? PlistDocument(parsing: current) else {
-                    return .failed("could not restore the file after holding back \(migration.id)")
-                }
-                document = restored
-                ats = MigrationSession.appTransportSecurity(of: document)
-                return .unchanged
+                return holdBack(migration, because: "its edit here (\(group)) was not accepted in review")
             }
             result.diagnostics += session.diagnostics
             plannedEdits += session.plannedEdits
