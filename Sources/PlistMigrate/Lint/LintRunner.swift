@@ -106,7 +106,8 @@ public struct LintRunner {
         let projects = ProjectDeploymentTargets(directories: directories)
         let index = ProjectIndex(directories: directories)
         let configs = ConfigResolver(directories: directories, explicit: explicitConfig)
-        let minimumOS = minimumOS
+        // --min-os, read once; else each file's config's minimumOS, as for migrate.
+        let commandLineTarget = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
         let (files, missing, _) = discovery.discoverAll(paths)
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
@@ -132,11 +133,9 @@ public struct LintRunner {
         let items = work
         let perFile = parallelMap(count: items.count, jobs: jobs) { position in
             let item = items[position]
-            // --min-os, else the config's minimumOS, as for migrate.
-            let given = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
-                ?? item.config.flatMap { config in
-                    config.selection.minimumOS.flatMap { DeploymentTarget($0, source: config.minimumOSSource ?? config.path) }
-                }
+            let given = commandLineTarget ?? item.config.flatMap { config in
+                config.selection.minimumOS.flatMap { DeploymentTarget($0, source: config.minimumOSSource ?? config.path) }
+            }
             return Self.lint(item.file, display: item.display, config: item.config, stdin: stdin, given: given,
                              projects: projects, index: index, posture: posture)
         }

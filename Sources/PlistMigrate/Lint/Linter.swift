@@ -58,10 +58,14 @@ public enum Linter {
             given: deploymentTarget, claimedBy: project.claimed, own: { FileMigrator.deploymentTarget(declaredIn: document) },
             nearest: { project.nearest })
         if posture {
+            // The engine places its findings by line; the key's column is looked up only for a file
+            // that has one.
+            var columns: [Int: Int]?
             Posture.findings(ATSConfiguration(document: document), eras: target?.supportedEras ?? OSEra.allCases, floor: target?.spelled,
-                             keyColumns: keyColumns(ats), atsLine: ats.location?.line ?? 1) { rule, line, column, message, score in
-                findings.append(Finding(ruleID: rule, severity: Posture.severity(score), path: path, line: line, column: column,
-                                        message: message, securitySeverity: score))
+                             atsLine: ats.location?.line ?? 1) { rule, line, message, score in
+                if columns == nil { columns = keyColumns(ats) }
+                findings.append(Finding(ruleID: rule, severity: Posture.severity(score), path: path, line: line,
+                                        column: columns?[line] ?? 1, message: message, securitySeverity: score))
             }
         }
         var context = LintContext(document: document, bytes: bytes)

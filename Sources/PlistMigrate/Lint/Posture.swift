@@ -63,8 +63,8 @@ enum Posture {
 
     /// - Parameter floor: the deployment target as people write it (`iOS 15`), for a run of eras
     ///   that starts at the oldest supported one and goes on to the newest.
-    static func findings(_ configuration: ATSConfiguration, eras: [OSEra], floor: String? = nil, keyColumns: [Int: Int], atsLine: Int,
-                         add: (_ rule: String, _ line: Int, _ column: Int, _ message: String, _ score: Double) -> Void) {
+    static func findings(_ configuration: ATSConfiguration, eras: [OSEra], floor: String? = nil, atsLine: Int,
+                         add: (_ rule: String, _ line: Int, _ message: String, _ score: Double) -> Void) {
         guard configuration.present, !eras.isEmpty else { return }
         let decider = PolicyEngine.Decider(configuration)
         // Plain HTTP to every host already covers the local network's on that era and kind (a
@@ -123,7 +123,7 @@ enum Posture {
                 let line = causes.compactMap(\.line).first ?? scope.line ?? atsLine
                 let rule = ruleID(weakness, scope)
                 let message = describe(weakness, scope) + ": " + erasText(observations, floor: floor.map { ($0, eras[0]) }) + causeText(causes)
-                add(rule, line, keyColumns[line] ?? 1, message, score(weakness, scope, observations, supported: eras.count))
+                add(rule, line, message, score(weakness, scope, observations, supported: eras.count))
             }
         }
     }
