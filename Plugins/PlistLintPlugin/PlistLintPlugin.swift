@@ -16,38 +16,32 @@ struct PlistLintPlugin: BuildToolPlugin {
         case let clang as ClangSourceModuleTarget: directory = clang.directoryURL
         default: return []
         }
-        let found = Self.plists(under: directory)
-        guard !found.plists.isEmpty else { return [] }
-        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.name, files: found)]
+        let plists = Self.plists(under: directory)
+        guard !plists.isEmpty else { return [] }
+        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.name, plists: plists)]
     }
 
-    struct Inputs {
-        var plists: [URL] = []
-        var configs: [URL] = []
-    }
-
-    static func command(tool: URL, name: String, files: Inputs) -> Command {
+    static func command(tool: URL, name: String, plists: [URL]) -> Command {
         .buildCommand(
-            displayName: "plist-migrate lint \(name) (\(files.plists.count) plist\(files.plists.count == 1 ? "" : "s"))",
+            displayName: "plist-migrate lint \(name) (\(plists.count) plist\(plists.count == 1 ? "" : "s"))",
             executable: tool,
-            arguments: ["lint", "--format", "xcode", "--quiet"] + files.plists.map(\.path),
-            inputFiles: files.plists + files.configs,
+            arguments: ["lint", "--format", "xcode", "--quiet"] + plists.map(\.path),
+            inputFiles: plists,
             outputFiles: [])
     }
 
-    /// The `.plist` files below `directory` (build folders and packages left out), and the
-    /// configs that may apply to them.
-    static func plists(under directory: URL) -> Inputs {
-        var inputs = Inputs()
+    /// The `.plist` files below `directory` (build folders and packages left out). The configs
+    /// that apply to them are read by `lint` itself; with no output declared, the command runs
+    /// on every build whatever its inputs.
+    static func plists(under directory: URL) -> [URL] {
+        var plists: [URL] = []
         let skipped: Set<String> = [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules"]
-        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isDirectoryKey]) else { return inputs }
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isDirectoryKey]) else { return plists }
         for case let url as URL in walker {
             if skipped.contains(url.lastPathComponent) { walker.skipDescendants(); continue }
-            if url.pathExtension == "plist" { inputs.plists.append(url) }
-            if url.lastPathComponent == ".plist-migrate.json" { inputs.configs.append(url) }
+            if url.pathExtension == "plist" { plists.append(url) }
         }
-        inputs.plists.sort { $0.path < $1.path }
-        return inputs
+        return plists.sorted { $0.path < $1.path }
     }
 }
 
@@ -58,10 +52,10 @@ import XcodeProjectPlugin
 /// (a target's Info.plist is a build setting, not an input file).
 extension PlistLintPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        var found = Inputs(plists: target.inputFiles.map(\.url).filter { $0.pathExtension == "plist" })
-        if found.plists.isEmpty { found = Self.plists(under: context.xcodeProject.directoryURL) }
-        guard !found.plists.isEmpty else { return [] }
-        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.displayName, files: found)]
+        var plists = target.inputFiles.map(\.url).filter { $0.pathExtension == "plist" }
+        if plists.isEmpty { plists = Self.plists(under: context.xcodeProject.directoryURL) }
+        guard !plists.isEmpty else { return [] }
+        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.displayName, plists: plists)]
     }
 }
 #endif

@@ -27,8 +27,7 @@ final class RepositoryRoots: @unchecked Sendable {
     /// The root of the git repository holding `path` (absolute), or `nil` outside any.
     func root(forFile path: String) -> String? {
         guard path != "-" else { return nil }
-        let found = root(of: DirectoryFacts.parent(of: FileIO.absolute(path)) ?? "")
-        return found
+        return root(of: DirectoryFacts.parent(of: FileIO.absolute(path)) ?? "")
     }
 
     private func root(of directory: String) -> String? {
