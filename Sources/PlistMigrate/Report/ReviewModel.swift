@@ -3,6 +3,14 @@ import Foundation
 /// What the review page shows, worked out from a (possibly merged) JSON report: what needs a
 /// person first, and every edit grouped by kind (`EditGroup`), each kind shown once.
 struct ReviewModel {
+    /// A file something is about, in its repository; for a kind of change, how many edits it
+    /// makes there.
+    struct Place {
+        var path: String
+        var repository: Int?
+        var edits: Int?
+    }
+
     /// One kind of change and every place it is made.
     struct Group {
         var id: String
@@ -15,8 +23,8 @@ struct ReviewModel {
         /// The policy deltas this edit has across files (a deployment target can change it),
         /// with how many files have each.
         var deltas: [(lines: [String], files: Int)]
-        var files: [(path: String, repository: Int?, edits: Int)]
-        var edits: Int
+        var files: [Place]
+        var edits: Int { files.reduce(0) { $0 + ($1.edits ?? 0) } }
     }
 
     /// Something a person must look at before anything is applied.
@@ -27,7 +35,7 @@ struct ReviewModel {
         var location: String
         var pass: String?
         var message: String
-        var files: [(path: String, repository: Int?)]
+        var files: [Place]
     }
 
     var document: Report.Document
@@ -42,7 +50,7 @@ struct ReviewModel {
         var heldBack: [String: Int] = [:]
         var skipped: [String: Int] = [:]
         for file in document.files {
-            let place = (path: file.path, repository: file.repository)
+            let place = Place(path: file.path, repository: file.repository)
             if let error = file.error {
                 attention.append(Attention(kind: .error, location: Self.location(file.path, error.line, error.column), pass: error.migration,
                                            message: error.message, files: [place]))
@@ -66,8 +74,7 @@ struct ReviewModel {
             for pass in file.passes {
                 let id = pass.group ?? EditGroup.id(pass: pass.id, version: pass.version, diff: pass.diff)
                 if let at = byID[id] {
-                    groups[at].files.append((place.path, place.repository, pass.editCount))
-                    groups[at].edits += pass.editCount
+                    groups[at].files.append(Place(path: file.path, repository: file.repository, edits: pass.editCount))
                     if let known = groups[at].deltas.firstIndex(where: { $0.lines == pass.policyDelta }) {
                         groups[at].deltas[known].files += 1
                     } else {
@@ -77,7 +84,7 @@ struct ReviewModel {
                 }
                 byID[id] = groups.count
                 groups.append(Group(id: id, pass: pass.id, version: pass.version, name: pass.name, impact: pass.impact,
-                                    body: Self.body(of: pass.diff), deltas: [(pass.policyDelta, 1)], files: [(place.path, place.repository, pass.editCount)], edits: pass.editCount))
+                                    body: Self.body(of: pass.diff), deltas: [(pass.policyDelta, 1)], files: [Place(path: file.path, repository: file.repository, edits: pass.editCount)]))
                 if !passOrder.contains(pass.id) { passOrder.append(pass.id) }
             }
         }

@@ -113,11 +113,11 @@ enum ReviewPage {
         return out + "</ul>\n</section>\n"
     }
 
-    static func fileList(_ files: [(path: String, repository: Int?)], _ model: ReviewModel, edits: [Int]? = nil) -> String {
+    static func fileList(_ files: [ReviewModel.Place], _ model: ReviewModel) -> String {
         var out = "<ul class=\"files\">"
         let several = (model.document.repositories?.count ?? 0) > 1
-        for (index, file) in files.enumerated() {
-            let count = edits.map { " data-edits=\"\($0[index])\"" } ?? ""
+        for file in files {
+            let count = file.edits.map { " data-edits=\"\($0)\"" } ?? ""
             out += "<li data-repo=\"\(file.repository.map(String.init) ?? "")\"\(count)><code>\(html(file.path))</code>"
             if several { out += " <span class=\"repo\">\(html(model.repositoryName(file.repository)))</span>" }
             out += "</li>"
@@ -158,7 +158,7 @@ enum ReviewPage {
         out += "</pre>\n"
         for delta in group.deltas { out += deltaTable(delta.lines, files: delta.files, of: group.files.count) }
         out += "<details class=\"where\"><summary><span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</summary>"
-            + fileList(group.files.map { ($0.path, $0.repository) }, model, edits: group.files.map(\.edits)) + "</details>\n"
+            + fileList(group.files, model) + "</details>\n"
         out += "<fieldset class=\"decision js-only\" hidden><legend>Decision on \(html(group.id))</legend>"
         for (value, label) in [("accept", "Accept"), ("reject", "Reject"), ("", "Undecided")] {
             out += "<label><input type=\"radio\" name=\"d-\(html(group.id))\" value=\"\(value)\"\(value.isEmpty ? " checked" : "")> \(label)</label> "
