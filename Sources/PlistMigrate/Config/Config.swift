@@ -71,12 +71,8 @@ public struct Config: Sendable, Equatable {
             let config = try Config(path: path, data: Data(bytes))
             merged = merged.map { config.inheriting(from: $0) } ?? config
         }
-        if let merged {
-            do {
-                _ = try merged.selection.plan()
-            } catch {
-                throw ConfigError(path: merged.sources.joined(separator: " + "), message: error.description)
-            }
+        if let merged, let problem = merged.planProblem {
+            throw ConfigError(path: merged.sources.joined(separator: " + "), message: problem)
         }
         return merged
     }
@@ -195,10 +191,17 @@ public struct Config: Sendable, Equatable {
                 }
             }
         }
+        if let problem = planProblem { throw ConfigError(path: path, message: problem) }
+    }
+
+    /// Why no plan can be made of the selection (`nil` when one can): every config, merged or
+    /// not, is checked before anything runs.
+    var planProblem: String? {
         do {
             _ = try selection.plan()
+            return nil
         } catch {
-            throw ConfigError(path: path, message: error.description)
+            return error.description
         }
     }
 }
@@ -248,10 +251,13 @@ public final class ConfigResolver: @unchecked Sendable {
         if !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) { found = config(ofDirectory: parent) }
         let candidate = directory + "/" + Config.fileName
         if case .success(let inherited) = found, facts.hasConfig, let data = try? FileIO.load(candidate).bytes {
-            do {
+            do throws(Config.ConfigError) {
                 let own = try Config(path: Self.relative(candidate), data: Data(data))
                 let merged = inherited.map { own.inheriting(from: $0) } ?? own
-                if inherited != nil { _ = try Self.checked(merged) }
+                if inherited != nil, let problem = merged.planProblem {
+                    // A parent's `only` past a child's `to`, say: both files are named.
+                    throw Config.ConfigError(path: merged.path, message: "\(problem) (with \(merged.sources.dropLast().joined(separator: ", ")))")
+                }
                 found = .success(merged)
             } catch {
                 found = .failure(error)
@@ -259,16 +265,6 @@ public final class ConfigResolver: @unchecked Sendable {
         }
         cache[directory] = found
         return found
-    }
-
-    /// A merged selection must still make a plan (a parent's `only` past a child's `to`).
-    private static func checked(_ config: Config) throws(Config.ConfigError) -> Config {
-        do {
-            _ = try config.selection.plan()
-        } catch {
-            throw Config.ConfigError(path: config.path, message: "\(error.description) (with \(config.sources.dropLast().joined(separator: ", ")))")
-        }
-        return config
     }
 
     static func relative(_ absolute: String) -> String {
