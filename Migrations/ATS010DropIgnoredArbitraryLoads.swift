@@ -32,8 +32,14 @@ public struct DropIgnoredArbitraryLoads: Migration {
     public init() {}
 
     public func apply(to session: MigrationSession) {
+        // An overriding key counts only as Apple's reader counts it: with a Boolean or number
+        // (SecProtocolConfiguration.m reads a `<string>YES</string>` as absent, and then
+        // NSAllowsArbitraryLoads is in effect).
         guard let ats = session.appTransportSecurity, let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads),
-            Self.overridingKeys.contains(where: { ats.entry($0) != nil })
+            Self.overridingKeys.contains(where: { key in
+                guard let kind = ats.entry(key)?.value.kind else { return false }
+                return kind == .true || kind == .false || kind == .integer || kind == .real
+            })
         else { return }
         session.remove(arbitrary, from: ats)
     }

@@ -7,6 +7,18 @@ public struct ATSConfiguration: Sendable, Equatable {
         public var value: Value
         public var key: String
         public var line: Int
+        /// A Boolean written as a number (`<integer>1</integer>`): its element and text, for
+        /// explanations (`integer 1`); `nil` for `<true/>`/`<false/>` and strings.
+        public var writtenAsNumber: String? = nil
+    }
+
+    /// A key present in the file that Apple's reader does not take: a Boolean key holding a
+    /// string or a dict, or a domain entry that is not a dict.
+    public struct Unread: Sendable, Equatable {
+        public var key: String
+        public var line: Int
+        /// `a string`, `an array`.
+        public var written: String
     }
 
     public struct DomainRule: Sendable, Equatable {
@@ -45,6 +57,11 @@ public struct ATSConfiguration: Sendable, Equatable {
     public var pinnedDomains: [DomainRule] = []
     /// Every key written directly in the ATS dict, with its line, whatever its value.
     public var keyLines: [String: Int] = [:]
+    /// The global Boolean keys present with a value the reader does not take (a string, a dict):
+    /// Apple's reader treats them as absent.
+    public var unreadGlobalKeys: [Unread] = []
+    /// NSExceptionDomains/NSPinnedDomains entries whose value is not a dict: the reader skips them.
+    public var skippedDomainEntries: [Unread] = []
 
     /// The configuration of a document (an absent ATS dict is the default policy).
     public init(document: PlistDocument) {
@@ -62,8 +79,19 @@ public struct ATSConfiguration: Sendable, Equatable {
         allowsArbitraryLoadsForMedia = Self.bool(ats, "NSAllowsArbitraryLoadsForMedia")
         allowsArbitraryLoadsInWebContent = Self.bool(ats, "NSAllowsArbitraryLoadsInWebContent")
         allowsLocalNetworking = Self.bool(ats, "NSAllowsLocalNetworking")
-        exceptionDomains = Self.domains(ats[key: "NSExceptionDomains"])
-        pinnedDomains = Self.domains(ats[key: "NSPinnedDomains"])
+        for key in Self.globalBooleanKeys {
+            guard let entry = ats.entry(key), Self.bool(entry, key) == nil else { continue }
+            unreadGlobalKeys.append(Unread(key: key, line: entry.key.location?.line ?? 0, written: Self.article(entry.value.name)))
+        }
+        exceptionDomains = Self.domains(ats[key: "NSExceptionDomains"], parent: "NSExceptionDomains", skipped: &skippedDomainEntries)
+        pinnedDomains = Self.domains(ats[key: "NSPinnedDomains"], parent: "NSPinnedDomains", skipped: &skippedDomainEntries)
+    }
+
+    static let globalBooleanKeys = ["NSAllowsArbitraryLoads", "NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent",
+                                    "NSAllowsLocalNetworking"]
+
+    static func article(_ noun: String) -> String {
+        (noun.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + noun
     }
 
     /// Whether two configurations decide every case the same way: the same values, whatever
@@ -122,14 +150,20 @@ public struct ATSConfiguration: Sendable, Equatable {
         static let requiresForwardSecrecy = minimumTLS + minimumTLSKeys.count
     }
 
-    private static func domains(_ element: PlistElement?) -> [DomainRule] {
+    /// Apple's reader (Security, `protocol/SecProtocolConfiguration.m`,
+    /// `sec_protocol_configuration_set_ats_overrides`) skips an entry whose value is not a
+    /// dictionary: the host it names is then decided by the global keys, not by ATS defaults.
+    private static func domains(_ element: PlistElement?, parent: String, skipped: inout [Unread]) -> [DomainRule] {
         guard let element, element.name == "dict" else { return [] }
-        return element.entries.map { entry in
+        return element.entries.compactMap { entry in
             let key = entry.name
+            guard entry.value.name == "dict" else {
+                skipped.append(Unread(key: "\(parent) › \(key)", line: entry.key.location?.line ?? 0, written: article(entry.value.name)))
+                return nil
+            }
             var rule = DomainRule(key: key, line: entry.key.location?.line ?? 0)
             rule.matcher = matcher(for: key)
-            rule.meantHost = PolicyReach.hostName(ofDomainKey: key)
-            guard entry.value.name == "dict" else { return rule }
+            rule.meantHost = rule.matcher.networkText ?? PolicyReach.hostName(ofDomainKey: key)
             // One pass over the domain's entries finds every key read below (compared as bytes);
             // with duplicates the last one counts, as for `PlistElement.entry`.
             var found = [DictEntry?](repeating: nil, count: DomainSetting.keys.count)
@@ -151,35 +185,25 @@ public struct ATSConfiguration: Sendable, Equatable {
 
     /// NSExceptionDomains: "Use lowercase — Use `example.com`, not `EXAMPLE.COM`"; wildcards are
     /// not supported; "keys that name specific domains, IP addresses, or IP address ranges".
-    /// Addresses and ranges (IPv4 and IPv6, `2001:db8:12::/48`) are compared by value
-    /// (inference: the stored copy of Apple's page breaks off before its range syntax, which the
-    /// issue quotes as CIDR notation).
-    static func matcher(for key: String) -> DomainRule.Matcher {
+    /// A key with a `/` is a range read as Apple's reader reads it (`ReaderCIDR`: `10/8`,
+    /// `2001:DB8/32`, and `10.0.0.0/08` as prefix 0); a key without one is compared with the
+    /// host as written, so an address key matches that address, and a name key matches only if
+    /// it is a host name a URL loader can hand over (`HostNameKey`): `.example.com`,
+    /// `example.com ` or `127.0.0.1.` match nothing.
+    public static func matcher(for key: String) -> DomainRule.Matcher {
         // The usual key, a lowercase host name with a letter in it, is a name: no searching.
-        var sawLetter = false
-        if key.utf8.allSatisfy({ byte in
-            let letter = (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D
-            sawLetter = sawLetter || letter
-            return letter || (byte >= 0x30 && byte <= 0x39) || byte == 0x2E
-        }), sawLetter {
-            return .name
-        }
+        if HostNameKey.isPlainName(key) { return .name }
         let bytes = Array(key.utf8)
         if zip(bytes, bytes.dropFirst()).contains(where: { $0 == UInt8(ascii: "$") && ($1 == UInt8(ascii: "(") || $1 == UInt8(ascii: "{")) }) {
             return .resolvedAtBuildTime
         }
-        guard !bytes.contains(UInt8(ascii: "*")), key == key.lowercased() else { return .nothing }
-        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 2, let network = IPAddress(String(parts[0])), parts[1].allSatisfy(\.isNumber),
-            let prefix = Int(parts[1]), (0...(network.isIPv4 ? 32 : 128)).contains(prefix)
-        {
-            return .address(network: network, prefix: prefix)
+        if bytes.contains(UInt8(ascii: "/")) {
+            guard let range = ReaderCIDR(key) else { return .nothing }
+            return .address(network: range.network, prefix: range.prefix)
         }
-        if bytes.contains(UInt8(ascii: "/")) { return .nothing }
+        guard !bytes.contains(UInt8(ascii: "*")), key == key.lowercased() else { return .nothing }
         if let address = IPAddress(key) { return .address(network: address, prefix: address.isIPv4 ? 32 : 128) }
-        // A port (`example.com:8443`) is not part of a host name.
-        if bytes.contains(UInt8(ascii: ":")) { return .nothing }
-        return .name
+        return HostNameKey.canMatch(key) ? .name : .nothing
     }
 
     private static func identities(_ element: PlistElement?) -> [String] {
@@ -187,15 +211,40 @@ public struct ATSConfiguration: Sendable, Equatable {
         return element.children.compactMap { $0[key: "SPKI-SHA256-BASE64"]?.text }
     }
 
-    /// A boolean key; only `<true/>` and `<false/>` count (a `<string>YES</string>` is not read).
+    /// A Boolean key as Apple's reader takes it (Security, `protocol/SecProtocolConfiguration.m`,
+    /// `sec_protocol_configuration_set_ats_overrides`): any number is read — `<true/>`,
+    /// `<false/>`, `<integer>`, `<real>` — and is YES exactly when it equals 1 (`isEqual:@YES`);
+    /// any other type (`<string>YES</string>`) is as if the key were absent.
     static func bool(_ dict: PlistElement, _ key: String) -> Setting<Bool>? {
         bool(dict.entry(key), key)
     }
 
     /// `entry` (the one found for `key`) as a boolean setting.
     static func bool(_ entry: DictEntry?, _ key: String) -> Setting<Bool>? {
-        guard let entry, entry.value.kind == .true || entry.value.kind == .false else { return nil }
-        return Setting(value: entry.value.isTrue, key: key, line: entry.key.location?.line ?? 0)
+        guard let entry else { return nil }
+        let line = entry.key.location?.line ?? 0
+        switch entry.value.kind {
+        case .true, .false:
+            return Setting(value: entry.value.isTrue, key: key, line: line)
+        case .integer, .real:
+            guard let number = number(entry.value.text) else { return nil }
+            let text = entry.value.text.trimmingWhitespace
+            return Setting(value: number == 1, key: key, line: line, writtenAsNumber: "\(entry.value.name) \(text)")
+        default:
+            return nil
+        }
+    }
+
+    /// The value of an `<integer>` (decimal or `0x` hex, signed) or `<real>` element's text.
+    public static func number(_ text: String) -> Double? {
+        let trimmed = text.trimmingWhitespace
+        var digits = Substring(trimmed)
+        let negative = digits.first == "-"
+        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
+        if digits.lowercased().hasPrefix("0x"), let value = UInt64(digits.dropFirst(2), radix: 16) {
+            return (negative ? -1 : 1) * Double(value)
+        }
+        return Double(trimmed)
     }
 
     static func string(_ entry: DictEntry?, _ key: String) -> Setting<String>? {

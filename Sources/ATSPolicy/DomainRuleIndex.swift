@@ -6,9 +6,8 @@
 /// fields costs a retain each.
 final class DomainRuleIndex: Sendable {
     let rules: [ATSConfiguration.DomainRule]
-    /// Positions in `rules`, each list in order.
-    private let byName: [String: [Int]]
-    private let subdomainParents: [String: [Int]]
+    /// The position in `rules` of each name key: the last one written, as the reader reads duplicates.
+    private let byName: [String: Int]
     private let buildTime: [Int]
     private let addresses: [Int]
     /// Keys that match nothing, by the host they seem meant for; wildcard ones apart.
@@ -17,7 +16,7 @@ final class DomainRuleIndex: Sendable {
 
     init(_ rules: [ATSConfiguration.DomainRule]) {
         self.rules = rules
-        var byName: [String: [Int]] = [:], subdomainParents: [String: [Int]] = [:]
+        var byName: [String: Int] = [:]
         var buildTime: [Int] = [], addresses: [Int] = []
         var unmatchedByMeant: [String: [Int]] = [:], unmatchedWildcardsByMeant: [String: [Int]] = [:]
         for (position, rule) in rules.enumerated() {
@@ -30,12 +29,10 @@ final class DomainRuleIndex: Sendable {
             case .address:
                 addresses.append(position)
             case .name:
-                byName[rule.key, default: []].append(position)
-                if rule.includesSubdomains?.value == true { subdomainParents[rule.key, default: []].append(position) }
+                byName[rule.key] = position
             }
         }
         self.byName = byName
-        self.subdomainParents = subdomainParents
         self.buildTime = buildTime
         self.addresses = addresses
         self.unmatchedByMeant = unmatchedByMeant
@@ -45,51 +42,57 @@ final class DomainRuleIndex: Sendable {
     /// The rule that decides for a host name (not an IP address), without the open questions:
     /// for names the match does not depend on the OS.
     func ruleDeciding(name host: Host) -> ATSConfiguration.DomainRule? {
-        if let exact = byName[host.name]?.first { return rules[exact] }
-        return parents(of: host).max { $0.key.count < $1.key.count }
+        var depth = 0
+        return nameRule(host, depth: &depth)
     }
 
-    /// The entries with NSIncludesSubdomains that cover `host`: those for `domain` when the host
-    /// is `label.domain` with a label that has no dot (the one domain a parent can be), in order.
-    private func parents(of host: Host) -> [ATSConfiguration.DomainRule] {
-        guard let domain = host.parentDomain else { return [] }
-        guard let found = subdomainParents[domain], PolicyEngine.isOneLabel(host.name, under: domain) else { return [] }
-        return found.map { rules[$0] }
+    /// The entry for the host itself, else the nearest parent whose entry has
+    /// NSIncludesSubdomains, every label walked (`depth`: how many labels up it was found).
+    private func nameRule(_ host: Host, depth: inout Int) -> ATSConfiguration.DomainRule? {
+        if let exact = byName[host.name] { return rules[exact] }
+        var suffix = Substring(host.name)
+        while let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) {
+            suffix = suffix[suffix.index(after: dot)...]
+            depth += 1
+            if let position = byName[String(suffix)], rules[position].includesSubdomains?.value == true { return rules[position] }
+        }
+        return nil
     }
 
     /// - Parameter explaining: `false` leaves `notes` and `ignored` alone (the rule is the same).
     func matchingRule(
         host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason], explaining: Bool = true
     ) -> ATSConfiguration.DomainRule? {
-        var exactPosition = byName[host.name]?.first
         for position in buildTime where explaining {
-            let rule = rules[position]
-            notes.append(PolicyEngine.buildTimeNote(rule, host: host))
+            notes.append(PolicyEngine.buildTimeNote(rules[position], host: host))
         }
-        for position in addresses {
-            guard case .address(let network, let prefix) = rules[position].matcher,
-                let address = host.address, address.isIn(network, prefix: prefix)
-            else { continue }
-            guard era >= .ios17 else {
-                if explaining { ignored.append(PolicyEngine.addressTooEarly(rules[position], host: host)) }
-                continue
+        var exactAddress: Int?, range: (position: Int, prefix: Int)?
+        if let address = host.address {
+            for position in addresses {
+                guard case .address(let network, let prefix) = rules[position].matcher, address.isIn(network, prefix: prefix) else { continue }
+                guard era >= .ios17 else {
+                    if explaining { ignored.append(PolicyEngine.addressTooEarly(rules[position], host: host)) }
+                    continue
+                }
+                if !rules[position].key.utf8.contains(UInt8(ascii: "/")) { exactAddress = position }
+                else if prefix >= (range?.prefix ?? 0) { range = (position, prefix) }
             }
-            exactPosition = min(exactPosition ?? position, position)
-            break
         }
-        guard explaining else {
-            return PolicyEngine.choose(exact: exactPosition.map { rules[$0] }, parents: parents(of: host), host: host,
-                                       notes: &notes, explaining: false)
+        if explaining {
+            var unmatched = unmatchedByMeant[host.name] ?? []
+            var suffix = Substring(host.name)
+            while let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) {
+                suffix = suffix[suffix.index(after: dot)...]
+                unmatched += unmatchedWildcardsByMeant[String(suffix)] ?? []
+            }
+            for position in Set(unmatched).sorted() {
+                notes.append(PolicyEngine.unmatchedKeyNote(rules[position], host: host))
+            }
         }
-        var unmatched = unmatchedByMeant[host.name] ?? []
-        var suffix = Substring(host.name)
-        while let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) {
-            suffix = suffix[suffix.index(after: dot)...]
-            unmatched += unmatchedWildcardsByMeant[String(suffix)] ?? []
-        }
-        for position in Set(unmatched).sorted() {
-            notes.append(PolicyEngine.unmatchedKeyNote(rules[position], host: host))
-        }
-        return PolicyEngine.choose(exact: exactPosition.map { rules[$0] }, parents: parents(of: host), host: host, notes: &notes)
+        if host.isIPAddress { return (exactAddress ?? range?.position).map { rules[$0] } }
+        var depth = 0
+        let rule = nameRule(host, depth: &depth)
+        if explaining, let rule, depth > 1 { notes.append(PolicyEngine.deepSubdomainNote(rule, host: host)) }
+        return rule
     }
 }

@@ -10,9 +10,6 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
     public let isLocal: Bool
     /// The address as 16 bytes (IPv4 as `::ffff:a.b.c.d`), for an IP literal.
     let address: IPAddress?
-    /// The name after its first dot: the one domain whose NSIncludesSubdomains entry could
-    /// cover it. Worked out once, as each decision about the host asks.
-    let parentDomain: String?
 
     public init(_ name: String) {
         // Most names are lowercase ASCII already: kept as they are, without a copy.
@@ -27,8 +24,6 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
         address = mayBeAddress ? IPAddress(self.name) : nil
         isIPAddress = address != nil
         let dot = bytes.firstIndex(of: UInt8(ascii: "."))
-        let name = self.name
-        parentDomain = dot.map { String(name[name.index(after: $0)...]) }
         isLocal = isIPAddress || dot == nil || bytes.hasSuffix(bytes: Self.localSuffix)
             || bytes.hasSuffix(bytes: Self.localRootedSuffix)
     }
@@ -62,7 +57,7 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
 /// are one address. IPv4 is held as `::ffff:a.b.c.d`, so an IPv4 range is a range of those.
 public struct IPAddress: Sendable, Hashable {
     var bytes: [UInt8]
-    var isIPv4: Bool
+    public internal(set) var isIPv4: Bool
 
     init?(_ text: String) {
         if let v4 = Self.parseIPv4(Substring(text)) {
@@ -140,39 +135,68 @@ public struct HostInput: Sendable, Equatable {
         var rest = Substring(text.trimmingWhitespace)
         var notes: [String] = []
         if let scheme = rest.firstRange(of: "://") {
+            // As WebKit's URL parser (the WHATWG URL standard) reads it: for the special schemes a
+            // backslash ends the host as a slash does, so `http://example.com\@evil.com/` is example.com.
+            let special = Self.specialSchemes.contains(rest[..<scheme.lowerBound].lowercased())
             rest = rest[scheme.upperBound...]
-            if let end = rest.firstIndex(where: { "/?#".contains($0) }) { rest = rest[..<end] }
+            if let end = rest.firstIndex(where: { "/?#".contains($0) || (special && $0 == "\\") }) { rest = rest[..<end] }
             if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
             notes.append("\(text) is a URL: its host is explained")
         }
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+        if rest.hasPrefix("[") {
+            // Brackets hold an IPv6 address and nothing else: `[example.com]` is no host.
+            guard let close = rest.firstIndex(of: "]"), IPAddress.parseIPv6(rest[rest.index(after: rest.startIndex)..<close]) != nil
+            else { return nil }
             let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":"), !after.dropFirst().isEmpty, after.dropFirst().allSatisfy(\.isNumber) {
-                notes.append("port \(after.dropFirst()) dropped: ATS settings do not depend on the port")
+            if after.hasPrefix(":") {
+                guard let port = Self.port(after.dropFirst()) else { return nil }
+                notes.append("port \(port) dropped: ATS settings do not depend on the port")
             } else if !after.isEmpty {
                 return nil
             }
             rest = rest[rest.index(after: rest.startIndex)..<close]
         } else if rest.filter({ $0 == ":" }).count == 1, let colon = rest.firstIndex(of: ":") {
-            let port = rest[rest.index(after: colon)...]
-            guard !port.isEmpty, port.allSatisfy(\.isNumber) else { return nil }
+            guard let port = Self.port(rest[rest.index(after: colon)...]) else { return nil }
             notes.append("port \(port) dropped: ATS settings do not depend on the port")
             rest = rest[..<colon]
         }
         var candidate = rest.lowercased()
-        // A name whose last label is a number is no host name: resolvers read it as an IPv4
-        // address in any of inet_aton's forms (2130706433, 0x7f000001, 0177.1, 127.1). Read the
-        // same way, or refused, never taken for an unqualified name.
-        if Self.lastLabelIsNumeric(candidate), IPAddress(candidate) == nil || candidate != Self.dottedQuad(candidate) {
-            guard let quad = Self.dottedQuad(candidate) else { return nil }
-            notes.append("\(candidate) is read as the IPv4 address \(quad), as the system's resolver reads it"
-                + (candidate.split(separator: ".").contains { $0.count > 1 && $0.hasPrefix("0") && !$0.hasPrefix("0x") }
-                    ? " (a part with a leading 0 is octal)" : ""))
-            candidate = quad
+        if candidate.contains(":") {
+            // An IPv4-mapped IPv6 address is the IPv4 address it maps, as a connection to it is.
+            guard let bytes = IPAddress.parseIPv6(Substring(candidate)) else { return nil }
+            if bytes[..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+                let quad = bytes[12...].map(String.init).joined(separator: ".")
+                notes.append("\(candidate) is an IPv4-mapped IPv6 address: read as the IPv4 address \(quad)")
+                candidate = quad
+            }
+        } else {
+            // A name whose last label is a number is no host name: resolvers and URL parsers read it
+            // as an IPv4 address in any of inet_aton's forms (2130706433, 0x7f000001, 0177.1,
+            // 127.1), a trailing dot dropped first (`127.0.0.1.`). Read the same way, or refused,
+            // never taken for an unqualified name.
+            let unrooted = candidate.hasSuffix(".") && candidate.count > 1 ? String(candidate.dropLast()) : candidate
+            if Self.lastLabelIsNumeric(unrooted), IPAddress(candidate) == nil || candidate != Self.dottedQuad(unrooted) {
+                guard let quad = Self.dottedQuad(unrooted) else { return nil }
+                notes.append("\(candidate) is read as the IPv4 address \(quad), as the system's resolver reads it"
+                    + (unrooted.split(separator: ".").contains { $0.count > 1 && $0.hasPrefix("0") && !$0.hasPrefix("0x") }
+                        ? " (a part with a leading 0 is octal)" : ""))
+                candidate = quad
+            }
         }
         guard IPAddress(candidate) != nil || Self.isHostName(candidate) else { return nil }
         host = candidate
         self.notes = notes
+    }
+
+    /// The WHATWG URL standard's special schemes, whose URLs parse `\` as `/`.
+    static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp", "file"]
+
+    /// A port: 1–5 digits, at most 65535.
+    static func port(_ text: Substring) -> Int? {
+        guard (1...5).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), value <= 65535 else {
+            return nil
+        }
+        return value
     }
 
     static func lastLabelIsNumeric(_ text: String) -> Bool {
@@ -220,34 +244,56 @@ extension String {
     }
 }
 
-/// What is wrong with an exception-domain key that looks like an address or is not ASCII:
-/// such keys match no host, and nobody should believe otherwise (issue #34 §2).
+/// What is wrong with an exception-domain key that looks like an address, is not ASCII, or can
+/// name no host: such keys match no host, and nobody should believe otherwise (issues #34 §2,
+/// #40 §2). Ranges are judged as Apple's reader reads them (`ReaderCIDR`).
 public enum ExceptionKeyCheck {
-    /// Why `key` matches nothing, or `nil` for a key without such a problem.
+    /// Why `key` matches nothing (or matches other than it reads), or `nil` for a key without
+    /// such a problem.
     public static func problem(_ key: String) -> String? {
         if !key.allSatisfy(\.isASCII) {
             return "\(key) is an internationalised name: ATS compares host names in their punycode form (xn--…), so this key matches nothing; write it in punycode"
         }
+        if let problem = HostNameKey.problem(key) { return problem }
         let parts = key.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         let host = String(parts[0])
         // An address's characters only: a URL (`http://…`) or `host:port` key is another matter.
         let address = host.split(separator: "%", maxSplits: 1).first.map(String.init) ?? host
         let isV6 = address.contains(":") && address.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
-        let isV4 = !isV6 && !host.isEmpty && host.allSatisfy { $0.isNumber || $0 == "." } && host.contains(".")
+        let isV4 = !isV6 && !host.isEmpty && host.allSatisfy { $0.isNumber || $0 == "." }
+            && (host.contains(".") || parts.count == 2)
         guard isV4 || isV6 else { return nil }
         if host.contains("%") {
             return "\(key) carries a zone index (%…): an exception key names an address or range without one, so this key matches nothing"
         }
+        if parts.count == 2 {
+            // A range: what Apple's reader makes of it (SecProtocolConfiguration.m, cidr_string_to_subnet_and_mask).
+            let limit = isV6 ? 128 : 32
+            guard let range = ReaderCIDR(key) else {
+                if let prefix = Int(parts[1]), !(0...limit).contains(prefix) {
+                    return "\(key) has no valid prefix length (0–\(limit) for an IPv\(isV6 ? 6 : 4) range), so this key matches nothing"
+                }
+                if parts[1].isEmpty || !parts[1].allSatisfy(\.isNumber) {
+                    return "\(key) has no valid prefix length (digits after the /), so this key matches nothing"
+                }
+                return "\(key) is not a range Apple's reader accepts (SecProtocolConfiguration.m, cidr_string_to_subnet_and_mask: "
+                    + "a valid network of at most \(isV6 ? 37 : 13) characters), so this key matches nothing"
+            }
+            if let written = Int(parts[1]), written != range.prefix {
+                return "\(key) is read by Apple's reader as prefix \(range.prefix), not \(written): a leading 0 makes the prefix octal "
+                    + "(SecProtocolConfiguration.m, cidr_string_to_subnet_and_mask reads it with strtol in base 0)"
+                    + (range.prefix == 0 ? ", so this entry covers every IPv\(range.network.isIPv4 ? 4 : 6) address" : "")
+            }
+            return nil
+        }
         if host.contains(where: \.isUppercase) {
             return "\(key) has capital letters: ATS matches keys as written in lowercase, so this key matches nothing; write it in lowercase"
         }
-        guard IPAddress(host) != nil else { return "\(key) is not a valid IP address, so this key matches nothing" }
-        if parts.count == 2 {
-            let limit = isV6 ? 128 : 32
-            guard let prefix = Int(parts[1]), (0...limit).contains(prefix) else {
-                return "\(key) has no valid prefix length (0–\(limit) for an IPv\(isV6 ? 6 : 4) range), so this key matches nothing"
-            }
+        if host.hasSuffix("."), IPAddress(String(host.dropLast())) != nil {
+            return "\(key) is an address with a trailing dot: a URL loader reads such a host as the address \(host.dropLast()), "
+                + "so this key matches nothing"
         }
+        guard IPAddress(host) != nil else { return "\(key) is not a valid IP address, so this key matches nothing" }
         return nil
     }
 }

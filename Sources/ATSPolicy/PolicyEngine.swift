@@ -148,7 +148,10 @@ public enum PolicyEngine {
             self.config = config
             exceptions = DomainRuleIndex(config.exceptionDomains)
             pins = DomainRuleIndex(config.pinnedDomains)
-            laterKeysPresent = laterKeys.compactMap { key in config.keyLines[key].map { (key, $0) } }
+            // Present as Apple's reader counts presence: with a number or Boolean value (a
+            // `<string>YES</string>` is absent to it; `unreadLaterKeys` says so).
+            laterKeysPresent = [config.allowsArbitraryLoadsForMedia, config.allowsArbitraryLoadsInWebContent, config.allowsLocalNetworking]
+                .compactMap { $0.map { ($0.key, $0.line) } }
             holdsInMediaKey = config.keyLines["NSAllowsArbitraryLoadsInMedia"] != nil
             pinnedDomainsLine = config.keyLines["NSPinnedDomains"]
         }
@@ -160,6 +163,13 @@ public enum PolicyEngine {
         var notes: [String] = []
         var ignored: [Decision.Reason] = []
         let rule = indexed.exceptions.matchingRule(host: host, era: era, notes: &notes, ignored: &ignored, explaining: explaining)
+        if explaining {
+            for skipped in indexed.config.skippedDomainEntries where skipped.key == "NSExceptionDomains › \(host.name)" {
+                ignored.append(.init(key: skipped.key, line: skipped.line, rule: "not read: it is \(skipped.written), not a dict, and "
+                    + "Apple's reader skips such an entry, so the global keys decide for this host "
+                    + "(SecProtocolConfiguration.m, sec_protocol_configuration_set_ats_overrides)"))
+            }
+        }
         var pinNotes: [String] = []
         // NSPinnedDomains: its page's availability is iOS 14.0+/macOS 11.0+; that pins apply
         // to matching hosts whatever the exception domains say is an inference (the two
@@ -222,19 +232,26 @@ public enum PolicyEngine {
 
     /// NSExceptionDomains: "Use lowercase — Use `example.com`, not `EXAMPLE.COM`." That a key
     /// breaking this rule (or holding a wildcard or a port) matches nothing is an inference, and
-    /// said as an open question. NSIncludesSubdomains: "apply the configuration for the given
-    /// domain to all subdomains of the domain that have one additional path component". IP
-    /// addresses and ranges: "In iOS 17, iPadOS 17, and macOS 14, you can use an IPv4 address …
-    /// or an IPv6 address"; "You can also use a classless inter-domain routing (CIDR) range".
-    /// Which of an exact entry and a parent entry wins is undocumented: an open question.
+    /// said as an open question. IP addresses and ranges: "In iOS 17, iPadOS 17, and macOS 14, you
+    /// can use an IPv4 address … or an IPv6 address"; "You can also use a classless inter-domain
+    /// routing (CIDR) range".
+    ///
+    /// Which entry decides, where the pages are silent, follows Apple's reader (Security,
+    /// `protocol/SecProtocolConfiguration.m`): for a name, the entry for the host itself, else
+    /// the nearest parent whose entry has NSIncludesSubdomains, walking every label
+    /// (`sec_protocol_configuration_find_exception_for_host`; the NSIncludesSubdomains page says
+    /// one label, so a deeper match carries an open question); for an address, the entry for the
+    /// address itself, else the range with the longest prefix (`…find_exception_for_address`,
+    /// `_find_cidr_exception`). With duplicate keys the last one written is the one read.
+    /// This scan is the reference `DomainRuleIndex` must agree with.
     static func matchingRule(
         _ rules: [ATSConfiguration.DomainRule], host: Host, era: OSEra, notes: inout [String], ignored: inout [Decision.Reason]
     ) -> ATSConfiguration.DomainRule? {
-        var exact: ATSConfiguration.DomainRule?
-        var parents: [ATSConfiguration.DomainRule] = []
+        var exactAddress: ATSConfiguration.DomainRule?
+        var range: ATSConfiguration.DomainRule?
         for rule in rules {
             switch rule.matcher {
-            case .nothing:
+            case .nothing, .name:
                 continue
             case .resolvedAtBuildTime:
                 notes.append(buildTimeNote(rule, host: host))
@@ -244,10 +261,9 @@ public enum PolicyEngine {
                     ignored.append(addressTooEarly(rule, host: host))
                     continue
                 }
-                exact = exact ?? rule
-            case .name:
-                if rule.key == host.name { exact = exact ?? rule }
-                if rule.includesSubdomains?.value == true, isOneLabel(host.name, under: rule.key) { parents.append(rule) }
+                if !rule.key.utf8.contains(UInt8(ascii: "/")) { exactAddress = rule }
+                else if case .address(_, let best)? = range?.matcher, best > prefix {}
+                else { range = rule }
             }
         }
         for rule in rules where rule.matcher == .nothing {
@@ -256,12 +272,32 @@ public enum PolicyEngine {
                 notes.append(unmatchedKeyNote(rule, host: host))
             }
         }
-        return choose(exact: exact, parents: parents, host: host, notes: &notes)
+        if host.isIPAddress { return exactAddress ?? range }
+        func named(_ name: Substring) -> ATSConfiguration.DomainRule? {
+            rules.last { $0.matcher == .name && $0.key.utf8.elementsEqual(name.utf8) }
+        }
+        if let exact = named(Substring(host.name)) { return exact }
+        var suffix = Substring(host.name), depth = 0
+        while let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) {
+            suffix = suffix[suffix.index(after: dot)...]
+            depth += 1
+            if let parent = named(suffix), parent.includesSubdomains?.value == true {
+                if depth > 1 { notes.append(deepSubdomainNote(parent, host: host)) }
+                return parent
+            }
+        }
+        return nil
     }
 
     static func buildTimeNote(_ rule: ATSConfiguration.DomainRule, host: Host) -> String {
         "\(rule.key) (line \(rule.line)) is a build setting resolved when the app is built; "
             + "if it names \(host.name), that entry decides instead"
+    }
+
+    static func deepSubdomainNote(_ rule: ATSConfiguration.DomainRule, host: Host) -> String {
+        "\(rule.key) (line \(rule.line)) covers \(host.name), more than one label below it: Apple's NSIncludesSubdomains page "
+            + "speaks of subdomains \"that have one additional path component\", while Apple's reader walks every parent label "
+            + "(Security, SecProtocolConfiguration.m, sec_protocol_configuration_find_exception_for_host); the reader is followed"
     }
 
     static func addressTooEarly(_ rule: ATSConfiguration.DomainRule, host: Host) -> Decision.Reason {
@@ -273,34 +309,6 @@ public enum PolicyEngine {
         "NSExceptionDomains › \(rule.key) (line \(rule.line)) seems meant for \(host.name), but breaks "
             + "Apple's rules for keys (lowercase, no wildcard, no port); Apple does not document what the system does "
             + "with it, so it is counted as matching nothing"
-    }
-
-    /// An exact entry wins over parents (an open question when both exist); among parents the
-    /// longest key.
-    static func choose(
-        exact: ATSConfiguration.DomainRule?, parents: [ATSConfiguration.DomainRule], host: Host, notes: inout [String],
-        explaining: Bool = true
-    ) -> ATSConfiguration.DomainRule? {
-        if let exact {
-            if explaining, let parent = parents.first {
-                notes.append("\(exact.key) and \(parent.key) (with NSIncludesSubdomains) both cover \(host.name); Apple does "
-                    + "not document which wins; the exact entry is used")
-            }
-            return exact
-        }
-        if explaining, parents.count > 1 {
-            notes.append("several NSExceptionDomains entries cover \(host.name); Apple does not document which wins, the longest is used")
-        }
-        return parents.max { $0.key.count < $1.key.count }
-    }
-
-    /// Whether `host` is `label.domain` with a label that has no dot (bytes compared, no copies).
-    static func isOneLabel(_ host: String, under domain: String) -> Bool {
-        let host = host.utf8, domain = domain.utf8
-        guard host.count > domain.count + 1 else { return false }
-        let dot = host.index(host.endIndex, offsetBy: -(domain.count + 1))
-        return host[dot] == UInt8(ascii: ".") && host[host.index(after: dot)...].elementsEqual(domain)
-            && !host[..<dot].contains(UInt8(ascii: "."))
     }
 
     static let documentedTLSVersions: Set = ["TLSv1.0", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
@@ -331,8 +339,8 @@ public enum PolicyEngine {
         decision.decidedBy.append(.init(key: "NSExceptionDomains › \(rule.key)", line: rule.line,
                                         rule: "a matching exception domain overrides the global keys"))
         if let http = rule.allowsInsecureHTTP {
-            decision.decidedBy.append(.init(key: http.key, line: http.line, rule: http.value
-                ? "allows insecure HTTP loads for this domain" : "keeps insecure HTTP loads blocked for this domain"))
+            decision.decidedBy.append(.init(key: http.key, line: http.line, rule: (http.value
+                ? "allows insecure HTTP loads for this domain" : "keeps insecure HTTP loads blocked for this domain") + numberNote(http)))
         }
         if let tls = rule.minimumTLS, !documentedTLSVersions.contains(tls.value) {
             decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "\"\(tls.value)\" is not a documented value"))
@@ -346,8 +354,8 @@ public enum PolicyEngine {
                 + "(inference; the twin wins when both are present)")
         }
         if let secrecy = rule.requiresForwardSecrecy {
-            decision.decidedBy.append(.init(key: secrecy.key, line: secrecy.line, rule: secrecy.value
-                ? "requires forward secrecy for this domain" : "does not require forward secrecy for this domain"))
+            decision.decidedBy.append(.init(key: secrecy.key, line: secrecy.line, rule: (secrecy.value
+                ? "requires forward secrecy for this domain" : "does not require forward secrecy for this domain") + numberNote(secrecy)))
         }
         if let ct = rule.requiresCertificateTransparency {
             switch era {
@@ -363,6 +371,13 @@ public enum PolicyEngine {
                     rule: "ignored: obsolete, \"the system now requires this behavior in all cases, making the key irrelevant\""))
             }
         }
+    }
+
+    /// ` (integer 1, read as YES by Apple's reader …)` for a Boolean written as a number.
+    static func numberNote(_ setting: ATSConfiguration.Setting<Bool>) -> String {
+        guard let number = setting.writtenAsNumber else { return "" }
+        return " (\(number), read as \(setting.value ? "YES" : "NO") by Apple's reader: SecProtocolConfiguration.m, "
+            + "sec_protocol_configuration_set_ats_overrides, takes any number, YES when it equals 1)"
     }
 
     static func globalPolicy(_ indexed: Indexed, era: OSEra, host: Host, kind: LoadKind, explaining: Bool = true) -> Decision {
@@ -387,7 +402,22 @@ public enum PolicyEngine {
             } else {
                 arbitrary = setting.value
                 if explaining {
-                    reasons.append(.init(key: setting.key, line: setting.line, rule: setting.value ? "turns ATS off" : "keeps ATS on"))
+                    reasons.append(.init(key: setting.key, line: setting.line,
+                                         rule: (setting.value ? "turns ATS off" : "keeps ATS on") + numberNote(setting)))
+                }
+            }
+        }
+        if explaining {
+            // Apple's reader (SecProtocolConfiguration.m, sec_protocol_configuration_set_ats_overrides)
+            // takes only a number for these keys; anything else is as if absent.
+            for unread in config.unreadGlobalKeys {
+                reasons.append(.init(key: unread.key, line: unread.line, rule: "not read: it holds \(unread.written), and Apple's "
+                    + "reader takes only a Boolean or number here (SecProtocolConfiguration.m, sec_protocol_configuration_set_ats_overrides)"))
+                if laterKeys.contains(unread.key), config.allowsArbitraryLoads?.value == true, era >= .ios10, overriding == nil {
+                    questions.append("\(unread.key) holds \(unread.written): its page says ATS ignores NSAllowsArbitraryLoads when the "
+                        + "key is present \"with any value\", but Apple's reader counts it as absent unless it is a Boolean or number "
+                        + "(SecProtocolConfiguration.m, sec_protocol_configuration_tls_required); the reader is followed, so "
+                        + "NSAllowsArbitraryLoads is counted as in effect")
                 }
             }
         }
@@ -405,7 +435,7 @@ public enum PolicyEngine {
             if let perKind, perKind.value {
                 arbitrary = true
                 if explaining {
-                    reasons.append(.init(key: perKind.key, line: perKind.line, rule: "turns ATS off for \(kind.rawValue) loads"))
+                    reasons.append(.init(key: perKind.key, line: perKind.line, rule: "turns ATS off for \(kind.rawValue) loads" + numberNote(perKind)))
                 }
             }
         }

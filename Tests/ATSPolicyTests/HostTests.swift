@@ -98,15 +98,21 @@ import PlistDOM
 /// IP keys and internationalised names.
 @Suite struct ExceptionKeyCheckTests {
     @Test(arguments: [
-        ("2001:DB8::/32", "has capital letters"), ("172.16.0.0/33", "has no valid prefix length (0–32"),
+        ("2001:DB8::1", "has capital letters"), ("172.16.0.0/33", "has no valid prefix length (0–32"),
         ("2001:db8::/129", "has no valid prefix length (0–128"), ("fe80::1%en0", "carries a zone index"),
         ("bücher.de", "is an internationalised name"), ("300.1.1.1", "is not a valid IP address"), ("10.0.0.0/x", "no valid prefix"),
+        // Issue #40 §2: what Apple's reader makes of a range, and keys no host can match.
+        ("10.0.0.0/08", "read by Apple's reader as prefix 0, not 8"), ("255.255.255.255/32", "not a range Apple's reader accepts"),
+        ("10.0.0./8", "not a range Apple's reader accepts"), ("example.com ", "holds white space"),
+        (".example.com", "starts with a dot"), ("exa%6dple.com", "holds %"), ("127.0.0.1.", "an address with a trailing dot"),
+        ("[::1]", "written in brackets"),
     ])
     func keysThatMatchNothingAreNamed(_ key: String, _ message: String) {
         #expect(ExceptionKeyCheck.problem(key)?.contains(message) == true, "\(String(describing: ExceptionKeyCheck.problem(key)))")
     }
 
-    @Test(arguments: ["2001:db8::/32", "172.16.0.0/12", "10.0.0.1", "example.com", "xn--bcher-kva.de", "localhost"])
+    @Test(arguments: ["2001:db8::/32", "172.16.0.0/12", "10.0.0.1", "example.com", "xn--bcher-kva.de", "localhost",
+                      "2001:DB8::/32", "10/8", "2001:db8/32", "example.com.", "a&b.example.com"])
     func validKeysHaveNone(_ key: String) {
         #expect(ExceptionKeyCheck.problem(key) == nil)
     }

@@ -73,7 +73,9 @@ import PlistDOM
         #expect(http(config, .ios9, "other.com"))
     }
 
-    @Test func matchingIsExactLowercaseWithOneSubdomainLabelAndNoWildcards() throws {
+    /// Issue #40 §2: subdomains are matched as Apple's reader matches them, every parent label
+    /// walked (the page says one label: an open question says which was followed).
+    @Test func matchingIsExactLowercaseWithSubdomainsAtAnyDepthAndNoWildcards() throws {
         let config = try configuration("""
             <key>NSExceptionDomains</key><dict>
             <key>example.com</key><dict><key>NSIncludesSubdomains</key><true/><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
@@ -83,7 +85,9 @@ import PlistDOM
             """)
         #expect(http(config, .ios17, "example.com"))
         #expect(http(config, .ios17, "api.example.com"))
-        #expect(!http(config, .ios17, "a.b.example.com"), "only one additional label")
+        #expect(http(config, .ios17, "a.b.example.com"), "Apple's reader walks every parent label")
+        let deep = PolicyEngine.decide(config, era: .ios17, host: Host("a.b.example.com"), kind: .urlSession)
+        #expect(deep.openQuestions.contains { $0.contains("one additional path component") && $0.contains("sec_protocol_configuration_find_exception_for_host") })
         #expect(!http(config, .ios17, "upper.com"), "a key with capitals matches nothing")
         #expect(!http(config, .ios17, "x.wild.com"), "wildcard keys match nothing")
     }
@@ -247,8 +251,10 @@ extension HostInput {
             (domains("<key>API.Example.com</key><dict/>"), "api.example.com", "breaks Apple's rules for keys"),
             (domains("<key>*.example.com</key><dict/>"), "a.example.com", "breaks Apple's rules for keys"),
             (domains("<key>example.com:8443</key><dict/>"), "example.com", "breaks Apple's rules for keys"),
-            (domains("<key>a.example.com</key><dict/><key>example.com</key><dict><key>NSIncludesSubdomains</key><true/></dict>"),
-             "a.example.com", "both cover a.example.com"),
+            (domains("<key>example.com</key><dict><key>NSIncludesSubdomains</key><true/></dict>"),
+             "a.b.example.com", "Apple's reader walks every parent label"),
+            ("<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsArbitraryLoadsInWebContent</key><string>YES</string>", "example.com",
+             "\"with any value\", but Apple's reader counts it as absent"),
             (domains("<key>example.com</key><dict><key>NSThirdPartyExceptionAllowsInsecureHTTPLoads</key><true/></dict>"),
              "example.com", "NSThirdPartyExceptionAllowsInsecureHTTPLoads is on no current Apple page"),
             ("<key>NSAllowsArbitraryLoadsInMedia</key><true/>", "example.com",

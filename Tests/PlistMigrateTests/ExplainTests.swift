@@ -107,7 +107,7 @@ extension ExplainHostInputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let plist = """
             <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>
-            <key>2001:DB8::/32</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+            <key>2001:DB8::1</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
             <key>172.16.0.0/33</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
             </dict></dict></dict></plist>
 
@@ -116,7 +116,7 @@ extension ExplainHostInputTests {
         let explain = try tool(["explain", "Info.plist", "--format", "json"], in: directory)
         let json = try #require(try JSONSerialization.jsonObject(with: explain.stdout) as? [String: Any])
         let questions = try #require(json["openQuestions"] as? [String])
-        #expect(questions.contains("NSExceptionDomains › 2001:DB8::/32 has capital letters: ATS matches keys as written in lowercase, so this key matches nothing; write it in lowercase"))
+        #expect(questions.contains("NSExceptionDomains › 2001:DB8::1 has capital letters: ATS matches keys as written in lowercase, so this key matches nothing; write it in lowercase"))
         #expect(questions.contains { $0.hasPrefix("NSExceptionDomains › 172.16.0.0/33 has no valid prefix length") })
         let lint = try tool(["lint", "--no-config", "Info.plist"], in: directory)
         #expect(lint.text.contains("Info.plist:3:1: warning: [L004] 172.16.0.0/33 has no valid prefix length"), "\(lint.text)")

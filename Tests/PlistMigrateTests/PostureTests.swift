@@ -77,6 +77,15 @@ import ATSPolicy
         Case(mobsf: "NSExceptionRequiresForwardSecrecy set to NO (high), when it is",
              ats: "<key>NSExceptionDomains</key><dict><key>api.example.com</key><dict><key>NSExceptionRequiresForwardSecrecy</key><false/></dict></dict>",
              minimumOS: "12.0", expected: "P003"),
+        // Issue #40: the real exposure MobSF finds that this tool missed (its check reads the
+        // parsed plist, where the last duplicate wins, as on the device), and two it misses.
+        Case(mobsf: "AllowsArbitraryLoads is allowed (high), written twice with the last copy true",
+             ats: "<key>NSAllowsArbitraryLoads</key><false/><key>NSAllowsArbitraryLoads</key><true/>", minimumOS: "12.0", expected: "P001"),
+        Case(mobsf: "missed by MobSF: AllowsArbitraryLoads as <integer>1</integer>, which the OS reads as YES",
+             ats: "<key>NSAllowsArbitraryLoads</key><integer>1</integer>", minimumOS: "12.0", expected: "P001"),
+        Case(mobsf: "missed by MobSF: a string InWebContent does not make the OS ignore AllowsArbitraryLoads",
+             ats: "<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsArbitraryLoadsInWebContent</key><string>YES</string>",
+             minimumOS: "12.0", expected: "P001"),
         // Its false positives.
         Case(mobsf: "false positive: AllowsArbitraryLoads where iOS 10+ ignores it (a later key is present)",
              ats: "<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsArbitraryLoadsInWebContent</key><true/>",
@@ -211,7 +220,8 @@ import ATSPolicy
         let sarif = try JSONSerialization.jsonObject(with: try tool(["lint", "--format", "sarif", "Info.plist"], in: directory).stdout) as? [String: Any]
         let run = try #require((sarif?["runs"] as? [[String: Any]])?.first)
         let results = try #require(run["results"] as? [[String: Any]])
-        let p001 = try #require(results.first { $0["ruleId"] as? String == "P001" })
+        // Reported under its exposure band's descriptor (issue #40 §4).
+        let p001 = try #require(results.first { ($0["ruleId"] as? String)?.hasPrefix("P001/") == true })
         #expect(Double(((p001["properties"] as? [String: Any])?["security-severity"] as? String) ?? "") ?? 0 >= 7)
         let github = try tool(["lint", "--format", "github", "Info.plist"], in: directory).text
         #expect(github.contains("title=plist-migrate P001::plain HTTP is allowed to every host without an exception"))

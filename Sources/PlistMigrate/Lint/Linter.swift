@@ -30,29 +30,37 @@ public enum Linter {
                                     column: location.column, message: message, fix: fix))
         }
         checkRootKeySpelling(document, add)
-        if let duplicates = FileMigrator.duplicateKeyDiagnostics(document) {
-            for diagnostic in duplicates {
-                findings.append(Finding(ruleID: "L008", severity: .error, path: path, line: diagnostic.location.line,
-                                        column: diagnostic.location.column, message: diagnostic.message))
-            }
-            return findings
+        // Duplicate keys stop the migrations (which copy would they edit?), never the audit: the
+        // system reads such a file, the last copy of each key winning, and the checks and posture
+        // below read it the same way (issue #40 §1).
+        let duplicates = FileMigrator.duplicateKeyDiagnostics(document)
+        for diagnostic in duplicates ?? [] {
+            findings.append(Finding(ruleID: "L008", severity: .error, path: path, line: diagnostic.location.line,
+                                    column: diagnostic.location.column, message: diagnostic.message))
         }
+        // No ATS dict at the root: the system applies its defaults, which posture never reports.
         guard document.rootValue.name == "dict", let ats = document.rootValue[key: ATSKey.appTransportSecurity] else {
-            return findings
+            return context(findings)
         }
+        // An ATS value that is no dict holds no setting the system could read: defaults again.
         guard ats.name == "dict" else {
-            add("L006", ats, "NSAppTransportSecurity is \(article(ats.name)), not a dict")
-            return findings
+            add("L006", ats, "NSAppTransportSecurity is \(article(ats.name)), not a dict: the system reads no setting from it")
+            return context(findings)
         }
-        findings += migrationFindings(document, bytes, path: path, deploymentTarget: deploymentTarget, project: project)
+        if duplicates == nil {
+            findings += migrationFindings(document, bytes, path: path, deploymentTarget: deploymentTarget, project: project)
+        }
         checkKeysAndTypes(ats, add)
         checkDomains(ats, add)
-        if let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads), arbitrary.value.isTrue {
-            // iOS 10+/macOS 10.12+ ignore it when a later key is present (any value).
-            let later = DropIgnoredArbitraryLoads.overridingKeys.first { ats.entry($0) != nil }
+        // Read as the system reads it: a number counts, a later key only with a Boolean or number.
+        let configuration = ATSConfiguration(document: document)
+        if let arbitrary = configuration.allowsArbitraryLoads, arbitrary.value, let entry = ats.entry(ATSKey.allowsArbitraryLoads) {
+            // iOS 10+/macOS 10.12+ ignore it when a later key is present.
+            let later = [configuration.allowsArbitraryLoadsForMedia, configuration.allowsArbitraryLoadsInWebContent,
+                         configuration.allowsLocalNetworking].compactMap { $0?.key }.first
             let effect = later.map { "it turns ATS off only on iOS 9/macOS 10.11 (later systems ignore it because \($0) is present)" }
                 ?? "ATS is off for every host without an exception"
-            add("L005", arbitrary.key, "NSAllowsArbitraryLoads is true: \(effect); App Review asks for a justification")
+            add("L005", entry.key, "NSAllowsArbitraryLoads is true: \(effect); App Review asks for a justification")
         }
         let target = FileMigrator.deploymentTarget(
             given: deploymentTarget, claimedBy: project.claimed, own: { FileMigrator.deploymentTarget(declaredIn: document) },
@@ -61,15 +69,21 @@ public enum Linter {
             // The engine places its findings by line; the key's column is looked up only for a file
             // that has one.
             var columns: [Int: Int]?
-            Posture.findings(ATSConfiguration(document: document), eras: target?.supportedEras ?? OSEra.allCases, floor: target?.spelled,
+            Posture.findings(configuration, eras: target?.supportedEras ?? OSEra.allCases, floor: target?.spelled,
                              atsLine: ats.location?.line ?? 1) { rule, line, message, score in
                 if columns == nil { columns = keyColumns(ats) }
                 findings.append(Finding(ruleID: rule, severity: Posture.severity(score), path: path, line: line,
                                         column: columns?[line] ?? 1, message: message, securitySeverity: score))
             }
         }
-        var context = LintContext(document: document, bytes: bytes)
-        return context.apply(findings, path: path, notRun: { posture ? false : $0.hasPrefix("P") }).sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
+        return context(findings)
+
+        /// Suppressions applied, in file order.
+        func context(_ findings: [Finding]) -> [Finding] {
+            var context = LintContext(document: document, bytes: bytes)
+            return context.apply(findings, path: path, notRun: { posture ? false : $0.hasPrefix("P") })
+                .sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
+        }
     }
 
     /// Each migration, run alone on the unedited file: every edit it would make is a finding.
@@ -189,7 +203,7 @@ public enum Linter {
                     && ["yes", "no", "true", "false"].contains(entry.value.text.lowercased().filter { !$0.isWhitespace })
                 if !matches, !fixableBoolean, type != .dict {
                     let expected = type == .bool ? "a Boolean (<true/> or <false/>)" : article(type.rawValue)
-                    add("L002", entry.value, "\(entry.name) should be \(expected), not \(article(actual))", nil, nil)
+                    add("L002", entry.value, "\(entry.name) should be \(expected), not \(article(actual))" + readingNote(entry, type), nil, nil)
                 }
                 if ATSKeyCatalog.minimumTLSKeys.contains(entry.name), actual == "string",
                     !ATSKeyCatalog.tlsVersions.contains(entry.value.text), NormalizeTLSVersion.canonical(entry.value.text) == nil
@@ -203,6 +217,19 @@ public enum Linter {
             guard let domains = ats[key: parent], domains.name == "dict" else { continue }
             for entry in domains.entries where entry.value.name == "dict" { check(entry.value, level) }
         }
+    }
+
+    /// How Apple's reader takes a Boolean key of the wrong type (SecProtocolConfiguration.m,
+    /// `sec_protocol_configuration_set_ats_overrides`): a number as YES exactly when it equals 1,
+    /// anything else as if the key were absent.
+    static func readingNote(_ entry: DictEntry, _ type: ATSKeyCatalog.ValueType) -> String {
+        guard type == .bool else { return "" }
+        if entry.value.kind == .integer || entry.value.kind == .real {
+            guard let number = ATSConfiguration.number(entry.value.text) else { return "" }
+            return ": the system reads it as \(number == 1 ? "YES" : "NO") (Apple's reader takes any number, YES when it equals 1); "
+                + "write <\(number == 1 ? "true" : "false")/>"
+        }
+        return ": the system treats the key as absent (Apple's reader takes only a Boolean or number)"
     }
 
     static func checkDomains(_ ats: PlistElement, _ add: (String, PlistElement?, String, Finding.Severity?, String?) -> Void) {
@@ -220,14 +247,14 @@ public enum Linter {
                 if entry.value.name != "dict" {
                     add("L006", entry.value, "the settings of \(entry.name) are \(article(entry.value.name)), not a dict", nil, nil)
                 }
-                if entry.name.hasSuffix("."), entry.name.count > 1 {
+                if entry.name.hasSuffix("."), entry.name.count > 1, HostNameKey.canMatch(entry.name) {
                     add("L004", entry.key, "\(entry.name) has a trailing dot: it matches only \"\(entry.name)\", not \"\(entry.name.dropLast())\"", nil, nil)
                 }
-                let host = entry.name.split(separator: "/").first.map(String.init) ?? entry.name
                 if let problem = ExceptionKeyCheck.problem(entry.name) {
                     add("L004", entry.key, problem, nil, nil)
-                } else if isIPAddress(host) {
-                    add("L004", entry.key, "\(entry.name) is an IP address: valid as an exception key only from iOS 17/macOS 14, ignored before", nil, nil)
+                } else if case .address = ATSConfiguration.matcher(for: entry.name) {
+                    let kind = entry.name.contains("/") ? "an IP address range" : "an IP address"
+                    add("L004", entry.key, "\(entry.name) is \(kind): valid as an exception key only from iOS 17/macOS 14, ignored before", nil, nil)
                 }
                 if parent == ATSKey.pinnedDomains, entry.value.name == "dict" { checkPins(entry, add) }
             }
@@ -249,12 +276,6 @@ public enum Linter {
                 add("L007", spki, "SPKI-SHA256-BASE64 \"\(spki.text)\" is not the base64 of a 32-byte SHA-256 digest", nil, nil)
             }
         }
-    }
-
-    static func isIPAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        if parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) { return true }
-        return text.contains(":") && text.allSatisfy { $0.isHexDigit || $0 == ":" }
     }
 }
 

@@ -139,14 +139,18 @@ enum Posture {
         for (rules, kind) in [(configuration.exceptionDomains, Scope.Kind.domain), (configuration.pinnedDomains, .pinned)] {
             for rule in rules {
                 guard rule.matcher != .nothing, rule.matcher != .resolvedAtBuildTime else { continue }
-                let name = rule.key.split(separator: "/").first.map(String.init) ?? rule.key
+                // A range is asked about through its network address, however it is written (`10/8`).
+                let name = rule.matcher.networkText ?? rule.key
                 var hosts = [Host(name)]
                 var label = name
                 if rule.includesSubdomains?.value == true, case .name = rule.matcher {
                     hosts.append(Host("sub." + name))
                     label += " and its subdomains"
                 }
-                if case .address(_, let prefix) = rule.matcher, rule.key.contains("/") { label = "\(rule.key) (\(prefix)-bit range)" }
+                if case .address(let network, let prefix) = rule.matcher, rule.key.contains("/") {
+                    label = prefix == 0 ? "\(rule.key) (read as prefix 0: every IPv\(network.isIPv4 ? 4 : 6) address)"
+                        : "\(rule.key) (\(prefix)-bit range)"
+                }
                 scopes.append(Scope(kind: kind, label: label, hosts: hosts, line: rule.line, key: rule.key))
             }
         }

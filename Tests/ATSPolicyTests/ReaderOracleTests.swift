@@ -1,0 +1,153 @@
+import Testing
+import PlistDOM
+@testable import ATSPolicy
+
+/// Apple's reader as oracle (issue #40): the cases of Apple's own tests of its ATS reader
+/// (apple-oss-distributions/Security, `protocol/SecProtocolConfigurationTest.m`:
+/// `testInvalidATSDictionary`, `testIncludesSubdomains`, `testCIDRExceptions`), each
+/// dictionary written here as a plist and each expectation (ATS required, minimum TLS,
+/// forward secrecy) checked against the engine on the newest OS, where the reader's IP keys
+/// are read. `atsRequired` is HTTP blocked; the reader's builtin Apple exceptions are left out
+/// (an app's plist cannot change them).
+@Suite struct ReaderOracleTests {
+    struct Expectation: CustomTestStringConvertible {
+        var host: String
+        var atsRequired: Bool
+        /// `nil` where the reader sets none (a local host outside ATS).
+        var minimumTLS: String?
+        var forwardSecrecy: Bool
+        var testDescription: String { host }
+    }
+
+    func decide(_ body: String, _ host: String) throws -> Decision {
+        let text = "<plist><dict><key>NSAppTransportSecurity</key><dict>\(body)</dict></dict></plist>"
+        return PolicyEngine.decide(ATSConfiguration(document: try PlistDocument(parsing: text)), era: .ios17, host: Host(host), kind: .urlSession)
+    }
+
+    func check(_ body: String, _ expectations: [Expectation]) throws {
+        for item in expectations {
+            let decision = try decide(body, item.host)
+            #expect(decision.httpAllowed == !item.atsRequired, "\(item.host): \(decision.decidedBy.map(\.rule))")
+            if item.atsRequired || item.minimumTLS != nil {
+                #expect(decision.minimumTLS == item.minimumTLS, "\(item.host)")
+                #expect(decision.requiresForwardSecrecy == item.forwardSecrecy, "\(item.host)")
+            }
+        }
+    }
+
+    static func allows(_ value: String) -> String { "<dict><key>NSExceptionAllowsInsecureHTTPLoads</key>\(value)</dict>" }
+
+    /// `testInvalidATSDictionary`: a string where a Boolean belongs is absent, an entry that is
+    /// not a dict is skipped, a number where a string belongs is the default.
+    @Test func wrongTypesAreReadAsAbsent() throws {
+        let body = """
+            <key>NSAllowsArbitraryLoads</key><string>YES</string>
+            <key>NSExceptionDomains</key><dict>
+            <key>invalid.exception.com</key><string></string>
+            <key>neverssl.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><string>YES</string>
+            <key>NSExceptionMinimumTLSVersion</key><integer>13</integer>
+            <key>NSExceptionRequiresForwardSecrecy</key><string>NO</string></dict>
+            </dict>
+            """
+        try check(body, ["example.com", "neverssl.com", "google.com", "youtube.com", "invalid.exception.com"].map {
+            Expectation(host: $0, atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true)
+        })
+        try check(body, [Expectation(host: "myhost.local", atsRequired: false, minimumTLS: nil, forwardSecrecy: false)])
+    }
+
+    /// `testIncludesSubdomains`: the entry for the host itself decides, with or without
+    /// NSIncludesSubdomains; above it the nearest parent that includes subdomains, at any depth.
+    @Test func subdomainsAreFoundAtAnyDepth() throws {
+        let body = """
+            <key>NSExceptionDomains</key><dict>
+            <key>example.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/><key>NSIncludesSubdomains</key><true/></dict>
+            <key>subhostname.example.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/>
+            <key>NSIncludesSubdomains</key><false/><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string></dict>
+            <key>another.subhostname.example.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/>
+            <key>NSExceptionMinimumTLSVersion</key><string>TLSv1.1</string></dict>
+            </dict>
+            """
+        try check(body, [
+            Expectation(host: "example.com", atsRequired: false, minimumTLS: "TLSv1.2", forwardSecrecy: true),
+            Expectation(host: "subhostname.example.com", atsRequired: true, minimumTLS: "TLSv1.3", forwardSecrecy: true),
+            Expectation(host: "another.subhostname.example.com", atsRequired: true, minimumTLS: "TLSv1.1", forwardSecrecy: true),
+            Expectation(host: "test.another.subhostname.example.com", atsRequired: false, minimumTLS: "TLSv1.2", forwardSecrecy: true),
+        ])
+    }
+
+    /// `testCIDRExceptions`: an entry for the address itself wins; else the longest prefix.
+    @Test func addressesTakeTheirOwnEntryElseTheLongestPrefix() throws {
+        let first = """
+            <key>NSExceptionDomains</key><dict>
+            <key>example.com</key>\(Self.allows("<true/>"))
+            <key>198.51.100.0/24</key>\(Self.allows("<true/>"))
+            <key>198.51.100.0/27</key>\(Self.allows("<false/>"))
+            <key>198.51.100.1</key>\(Self.allows("<true/>"))
+            <key>198.51.100.101</key>\(Self.allows("<false/>"))
+            <key>2001:db8::/32</key>\(Self.allows("<true/>"))
+            <key>2001:db8::/64</key>\(Self.allows("<false/>"))
+            </dict>
+            """
+        let allowed = ["198.51.100.1", "198.51.100.100", "198.51.100.255", "2001:db8:85a3::8a2e:370:7334", "example.com"]
+        let required = ["1.1.1.1", "198.51.100.0", "198.51.100.101", "198.51.101.0", "203.0.113.0", "255.255.255.0", "fe00::",
+                        "2001:db8::8a2e:370:7334", "2001:db80:0000:0000:0000:0000:0000:0000", "google.com"]
+        try check(first, allowed.map { Expectation(host: $0, atsRequired: false, minimumTLS: "TLSv1.2", forwardSecrecy: true) }
+            + required.map { Expectation(host: $0, atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true) })
+        // The reader's 127.0.0.1 and ::1 cases depend on its caller's `is_direct`, which the
+        // source does not show; for IP addresses Apple's iOS 17 page decides ("ATS no longer
+        // allows connections to IP addresses by default"), so only the names are compared.
+        try check(first, ["localhost", "myhost.local"].map {
+            Expectation(host: $0, atsRequired: false, minimumTLS: nil, forwardSecrecy: false)
+        })
+
+        let second = """
+            <key>NSExceptionDomains</key><dict>
+            <key>::/0</key>\(Self.allows("<true/>"))
+            <key>::/1</key>\(Self.allows("<false/>"))
+            <key>0.0.0.0/0</key>\(Self.allows("<true/>"))
+            <key>0.0.0.0/1</key>\(Self.allows("<false/>"))
+            </dict>
+            """
+        let wide = ["128.0.0.0", "198.51.100.1", "198.51.100.100", "198.51.100.255", "198.51.100.0", "198.51.100.101",
+                    "198.51.101.0", "203.0.113.0", "255.255.255.0", "fe00::"]
+        let narrow = ["127.0.0.1", "::1", "1.1.1.1", "127.255.255.255", "2001:db8::8a2e:370:7334", "2001:db8:85a3::8a2e:370:7334"]
+        try check(second, wide.map { Expectation(host: $0, atsRequired: false, minimumTLS: "TLSv1.2", forwardSecrecy: true) }
+            + narrow.map { Expectation(host: $0, atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true) }
+            + [Expectation(host: "example.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true)])
+    }
+}
+
+/// Ranges as the reader's parser (`cidr_string_to_subnet_and_mask`) reads them.
+@Suite struct ReaderCIDRTests {
+    @Test(arguments: [
+        ("10/8", "10.0.0.0", 8), ("10.1/16", "10.1.0.0", 16), ("2001:db8/32", "2001:db8::", 32), ("2001:DB8::/32", "2001:db8::", 32),
+        ("10.0.0.0/08", "10.0.0.0", 0), ("10.0.0.0/010", "10.0.0.0", 8), ("::/0", "::", 0), ("198.51.100.0/24", "198.51.100.0", 24),
+    ])
+    func rangesTheReaderAccepts(_ key: String, _ network: String, _ prefix: Int) throws {
+        let range = try #require(ReaderCIDR(key), "\(key)")
+        #expect(range.network.text == network)
+        #expect(range.prefix == prefix)
+    }
+
+    @Test(arguments: ["/8", "10.0.0.0/", "10.0.0.0/33", "2001:db8::/129", "10.0.0./8", "2001:db8:/32", "255.255.255.255/32",
+                      "10.0.0.0/8/8", "10.0.0.0/0x8", "01.0.0.0/8", "10.a.0.0/8", "1:2:3:4:5:6:7:8:9/64", "fe80::%lo0/10"])
+    func rangesTheReaderRefuses(_ key: String) {
+        #expect(ReaderCIDR(key) == nil, "\(key)")
+    }
+
+    @Test func aRefusedRangeMatchesNothingAndAnAcceptedOneItsWholeRange() throws {
+        let text = """
+            <plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>
+            <key>10.0.0.0/08</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+            <key>255.255.255.255/32</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+            </dict></dict></dict></plist>
+            """
+        let config = ATSConfiguration(document: try PlistDocument(parsing: text))
+        #expect(config.exceptionDomains.map(\.matcher) == [.address(network: try #require(IPAddress("10.0.0.0")), prefix: 0), .nothing])
+        // Prefix 0: a public address far outside 10/8 is covered.
+        #expect(PolicyEngine.decide(config, era: .ios17, host: Host("8.8.8.8"), kind: .urlSession).httpAllowed)
+        // 255.255.255.255 is decided by the prefix-0 entry: the refused /32 plays no part.
+        let broadcast = PolicyEngine.decide(config, era: .ios17, host: Host("255.255.255.255"), kind: .urlSession)
+        #expect(broadcast.decidedBy.first?.key == "NSExceptionDomains › 10.0.0.0/08")
+    }
+}
