@@ -44,8 +44,11 @@ import Testing
         let rules = try #require(driver["rules"] as? [[String: Any]])
         for rule in rules {
             let properties = try #require(rule["properties"] as? [String: Any])
-            #expect((properties["tags"] as? [String])?.contains("security") == true)
-            #expect(Double(properties["security-severity"] as? String ?? "") != nil)
+            // Issue #40 §4: only rules about exposure are security alerts.
+            let id = rule["id"] as? String ?? ""
+            let exposure = id.hasPrefix("P") || id == "L007"
+            #expect((properties["tags"] as? [String])?.contains("security") == exposure, "\(id)")
+            #expect((Double(properties["security-severity"] as? String ?? "") != nil) == exposure, "\(id)")
             #expect(properties["precision"] as? String == "high")
             #expect((rule["help"] as? [String: Any])?["markdown"] is String)
             #expect((rule["helpUri"] as? String)?.hasPrefix("https://developer.apple.com/documentation/bundleresources/information-property-list/") == true)
@@ -83,7 +86,65 @@ import Testing
         // Posture results, with their own security-severity, are part of what was validated.
         let sarif = try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any]
         let results = ((sarif?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
-        let posture = results.first { $0["ruleId"] as? String == "P001" }
+        let posture = results.first { ($0["ruleId"] as? String)?.hasPrefix("P001/") == true }
         #expect(Double(((posture?["properties"] as? [String: Any])?["security-severity"] as? String) ?? "") != nil, "\(output.text)")
+    }
+}
+
+/// Issue #40 §4: GitHub reads `security-severity` from the rule descriptor only, so a posture
+/// finding points at the descriptor of its own exposure band.
+@Suite struct SARIFExposureBandTests {
+    func run(_ ats: String, minimumOS: String = "12.0") throws -> (results: [[String: Any]], rules: [[String: Any]]) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plist = "<plist version=\"1.0\"><dict><key>MinimumOSVersion</key><string>\(minimumOS)</string>"
+            + "<key>NSAppTransportSecurity</key><dict>\(ats)</dict></dict></plist>\n"
+        try Data(plist.utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let output = try tool(["lint", "--no-config", "--format", "sarif", "Info.plist"], in: directory)
+        let log = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        return ((run["results"] as? [[String: Any]]) ?? [], (driver["rules"] as? [[String: Any]]) ?? [])
+    }
+
+    /// The band GitHub shows for a result: that of the descriptor its ruleIndex names.
+    func band(_ result: [String: Any], _ rules: [[String: Any]]) throws -> Double {
+        let index = try #require(result["ruleIndex"] as? Int)
+        #expect(rules[index]["id"] as? String == result["ruleId"] as? String)
+        return try #require(Double((rules[index]["properties"] as? [String: Any])?["security-severity"] as? String ?? ""))
+    }
+
+    @Test func eachFindingShowsItsOwnExposure() throws {
+        let all = try run("<key>NSAllowsArbitraryLoads</key><true/>")
+        let p001 = try #require(all.results.first { ($0["ruleId"] as? String)?.hasPrefix("P001") == true })
+        #expect(p001["ruleId"] as? String == "P001/critical")
+        #expect(try band(p001, all.rules) >= 9.0)
+
+        let media = try run("<key>NSAllowsArbitraryLoadsForMedia</key><true/>")
+        let mediaResult = try #require(media.results.first { ($0["ruleId"] as? String)?.hasPrefix("P001") == true })
+        let mediaBand = try band(mediaResult, media.rules)
+        #expect(mediaBand >= 4.0 && mediaBand < 7.0, "\(mediaResult)")
+        // The band agrees with the finding's own score.
+        let score = try #require(Double((mediaResult["properties"] as? [String: Any])?["security-severity"] as? String ?? ""))
+        #expect(SARIF.ExposureBand(score: score) == SARIF.ExposureBand(score: mediaBand))
+        // Every band of a posture rule has a stable descriptor, whether used or not.
+        let ids = Set(media.rules.compactMap { $0["id"] as? String })
+        #expect(["P001/critical", "P001/high", "P001/medium", "P001/low", "P005/low"].allSatisfy(ids.contains))
+        #expect(!ids.contains("P001"))
+    }
+
+    @Test func aParseErrorIsNoSecurityAlert() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("<plist><dict><key>a</key></plist>".utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let output = try tool(["lint", "--no-config", "--format", "sarif", "Info.plist"], in: directory)
+        let log = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let result = try #require((run["results"] as? [[String: Any]])?.first)
+        #expect(result["ruleId"] as? String == "L009")
+        let rules = try #require((run["tool"] as? [String: Any]).flatMap { $0["driver"] as? [String: Any] }?["rules"] as? [[String: Any]])
+        let index = try #require(result["ruleIndex"] as? Int)
+        let rule = try #require(rules[index]["properties"] as? [String: Any])
+        #expect(rule["security-severity"] == nil && (rule["tags"] as? [String])?.contains("security") == false)
     }
 }

@@ -6,16 +6,51 @@ import Foundation
 public enum SARIF {
     public static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
-    /// Apple's ATS key reference: where every rule's background is documented.
+    /// GitHub code scanning's bands of `security-severity` (over 9.0 critical, 7.0–8.9 high,
+    /// 4.0–6.9 medium, below 4.0 low). GitHub reads the value only from a rule's descriptor, not
+    /// from a result, so each posture rule has one descriptor per band (`P001/critical`, a
+    /// sub-rule in SARIF's hierarchical ids) and each finding points at the one its own exposure
+    /// falls in: the severity a GitHub user sees is the finding's.
+    enum ExposureBand: String, CaseIterable {
+        case critical, high, medium, low
 
-    /// GitHub's security-severity scale (0–10) for each level.
-    static func securitySeverity(_ severity: Finding.Severity) -> String {
-        switch severity {
-        case .error: "7.0"
-        case .warning: "4.0"
-        case .note: "1.0"
+        init(score: Double) {
+            self = score >= 9 ? .critical : score >= 7 ? .high : score >= 4 ? .medium : .low
+        }
+
+        /// The level a finding of the band has (`Posture.severity`: 7 and over an error, 4 a warning).
+        var level: String {
+            switch self {
+            case .critical, .high: "error"
+            case .medium: "warning"
+            case .low: "note"
+            }
+        }
+
+        /// The value the band's descriptor carries: inside the band, away from its edges.
+        var securitySeverity: String {
+            switch self {
+            case .critical: "9.5"
+            case .high: "8.0"
+            case .medium: "5.5"
+            case .low: "2.0"
+            }
         }
     }
+
+    /// Rules about exposure (posture: what the settings allow) are security alerts; the others
+    /// (spelling, types, parse errors, migrations) are code-quality findings without a security
+    /// severity.
+    static func isAboutExposure(_ ruleID: String) -> Bool { LintRule.group(of: ruleID) == "posture" }
+
+    /// The descriptor id a finding reports under: its band's for a posture finding with a score.
+    static func descriptorID(_ finding: Finding) -> String {
+        guard let score = finding.securitySeverity, isAboutExposure(finding.ruleID) else { return finding.ruleID }
+        return finding.ruleID + "/" + ExposureBand(score: score).rawValue
+    }
+
+    /// L007 (malformed pins) has no computed exposure: a medium security alert.
+    static let unbandedSecuritySeverity = "5.5"
 
     /// Stable across unrelated edits: the rule, the file and the entry's key path (or the
     /// message for findings about no entry), never the line. FNV-1a 64, hex.
@@ -31,11 +66,15 @@ public enum SARIF {
     public static func document(
         findings: [Finding], rules: [LintRule], root: String, version: String, executionSuccessful: Bool = true
     ) -> [String: Any] {
-        let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+        // Posture rules are listed once per exposure band (see `ExposureBand`), the others once.
+        let descriptors: [(id: String, rule: LintRule, band: ExposureBand?)] = rules.flatMap { rule in
+            rule.id.hasPrefix("P") ? ExposureBand.allCases.map { (rule.id + "/" + $0.rawValue, rule, $0) } : [(rule.id, rule, nil)]
+        }
+        let ruleIndex = Dictionary(uniqueKeysWithValues: descriptors.enumerated().map { ($1.id, $0) })
         let results: [[String: Any]] = findings.map { finding in
             let location = uri(finding.path, root: root)
             var result: [String: Any] = [
-                "ruleId": finding.ruleID,
+                "ruleId": descriptorID(finding),
                 "partialFingerprints": ["plistMigrateFinding/v1": fingerprint(finding, uri: location)],
                 "level": finding.severity.rawValue,
                 "message": ["text": finding.message + (finding.fix.map { " Fix: plist-migrate --only \($0)." } ?? "")],
@@ -46,25 +85,27 @@ public enum SARIF {
                     ],
                 ]],
             ]
-            if let index = ruleIndex[finding.ruleID] { result["ruleIndex"] = index }
+            if let index = ruleIndex[descriptorID(finding)] { result["ruleIndex"] = index }
             // A posture finding's own exposure (its rule's default is the typical one).
             if let score = finding.securitySeverity { result["properties"] = ["security-severity": String(format: "%.1f", score)] }
             return result
         }
-        let driverRules: [[String: Any]] = rules.map { rule in
-            [
-                "id": rule.id,
-                "name": rule.name,
-                "shortDescription": ["text": rule.summary],
+        let driverRules: [[String: Any]] = descriptors.map { id, rule, band in
+            var properties: [String: Any] = ["tags": ["app-transport-security", rule.group], "precision": "high"]
+            if isAboutExposure(rule.id) {
+                properties["tags"] = ["security", "app-transport-security", rule.group]
+                properties["security-severity"] = band?.securitySeverity ?? unbandedSecuritySeverity
+            }
+            let bandText = band.map { " (\($0.rawValue) exposure)" } ?? ""
+            return [
+                "id": id,
+                "name": rule.name + (band.map { "-" + $0.rawValue } ?? ""),
+                "shortDescription": ["text": rule.summary + bandText],
                 "fullDescription": ["text": rule.help],
                 "help": ["text": rule.help, "markdown": "**\(rule.id) \(rule.name)**: \(rule.summary).\n\n\(rule.help)"],
                 "helpUri": rule.documentation,
-                "defaultConfiguration": ["level": rule.severity.rawValue],
-                "properties": [
-                    "tags": ["security", "app-transport-security", rule.group],
-                    "security-severity": securitySeverity(rule.severity),
-                    "precision": "high",
-                ],
+                "defaultConfiguration": ["level": band?.level ?? rule.severity.rawValue],
+                "properties": properties,
             ]
         }
         return [
