@@ -7,7 +7,8 @@ import PlistMigrate
 
 /// What one fuzz input is checked for. `PLIST_FUZZ_TARGET=write` picks the write path (temp
 /// file, check, rename on a real file), `recipe` the recipe reader and engine, `edit` the
-/// `edit` command parser and editor; anything else, parse → migrate → a second run.
+/// `edit` command parser and editor, `project` the project readers (pbxproj, xcconfig,
+/// project.yml); anything else, parse → migrate → a second run.
 enum FuzzCheck {
     static let target = getenv("PLIST_FUZZ_TARGET").map { String(cString: $0) } ?? "migrate"
 
@@ -22,6 +23,7 @@ enum FuzzCheck {
         case "write": Invariants.writeViolation(in: data, directory: directory)
         case "recipe": Invariants.recipeViolation(in: data)
         case "edit": Invariants.editViolation(in: data)
+        case "project": Invariants.projectViolation(in: data, directory: directory)
         default: Invariants.violation(in: data)
         }
         if let violation { preconditionFailure(violation) }

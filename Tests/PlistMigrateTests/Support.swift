@@ -48,6 +48,29 @@ func run(_ command: URL, _ arguments: [String], in directory: URL, input: Data? 
     return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
 }
 
+/// `run`, with the process killed after `seconds`: a hang becomes a failure (status 137), not a
+/// stuck test run.
+func runWithWatchdog(_ command: URL, _ arguments: [String], in directory: URL, seconds: Double) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = command
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+    let errors = PipeDrain(err.fileHandleForReading)
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = errors.wait()
+    process.waitUntilExit()
+    watchdog.cancel()
+    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+}
+
 func tool(_ arguments: [String], in directory: URL, input: Data? = nil) throws -> ProcessResult {
     try run(Paths.executable, arguments, in: directory, input: input)
 }

@@ -212,7 +212,7 @@ import PlistDOM
         let (dir, path, outcome) = try Self.replace { dir, path in
             // `sed … > t && mv t Info.plist`, exactly in the window.
             let sideFile = dir.appendingPathComponent("t").path
-            FileManager.default.createFile(atPath: sideFile, contents: Data(Self.version("Edited")))
+            _ = FileManager.default.createFile(atPath: sideFile, contents: Data(Self.version("Edited")))
             rename(sideFile, path)
         }
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -34,7 +34,7 @@ extension Invariants {
         return nil
     }
 
-    private static func store(_ data: [UInt8], at path: String) -> Bool {
+    static func store(_ data: [UInt8], at path: String) -> Bool {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -8,37 +8,84 @@ struct SettingsLevel: Sendable {
 
 /// Build settings merged as Xcode merges them, with `$(inherited)` and `$(NAME)` / `${NAME}`
 /// resolved. What cannot be resolved (an unknown variable) is said, never guessed.
+///
+/// A project file is input anyone can write, so the work is bounded (issue #39 §5): a setting
+/// that refers to itself is a cycle, said at once; each setting is expanded once per look-up
+/// (`A = $(B)$(B)` chains cost their length, not two to its power); a look-up stops after
+/// `maximumSteps` expansions or a value of `maximumLength` characters, and says so.
 struct BuildSettings {
     var levels: [SettingsLevel]
     /// Variables Xcode defines itself: SRCROOT, PROJECT_DIR, TARGET_NAME, …
     var builtIns: [String: String]
 
-    /// The value of `name` with its source, or `nil` when unset; `unresolved` names what was
-    /// referenced and not known.
-    func value(_ name: String) -> (value: String, source: String, unresolved: [String])? {
-        resolve(name, below: levels.count, depth: 0)
+    static let maximumSteps = 10_000
+    static let maximumLength = 4_096
+    /// What one look-up says it could not resolve, at most.
+    static let maximumUnresolved = 8
+
+    typealias Resolved = (value: String, source: String, unresolved: [String])
+
+    /// One look-up's bookkeeping: the settings being expanded (a cycle is one met again), the
+    /// ones expanded already, and the steps taken.
+    private struct Resolution {
+        struct Key: Hashable {
+            var name: String
+            var below: Int
+        }
+        var steps = 0
+        var inProgress: Set<Key> = []
+        var done: [Key: Resolved?] = [:]
     }
 
-    private func resolve(_ name: String, below top: Int, depth: Int) -> (value: String, source: String, unresolved: [String])? {
-        guard depth < 32 else { return ("", "", ["$(\(name)) (a reference cycle)"]) }
+    /// The value of `name` with its source, or `nil` when unset; `unresolved` names what was
+    /// referenced and not known.
+    func value(_ name: String) -> Resolved? {
+        var resolution = Resolution()
+        return resolve(name, below: levels.count, &resolution)
+    }
+
+    private func resolve(_ name: String, below top: Int, _ resolution: inout Resolution) -> Resolved? {
+        let key = Resolution.Key(name: name, below: top)
+        if let done = resolution.done[key] { return done }
+        guard !resolution.inProgress.contains(key) else { return ("", "", ["$(\(name)) (a reference cycle)"]) }
+        resolution.steps += 1
+        guard resolution.steps <= Self.maximumSteps else {
+            return ("", "", ["$(\(name)) (expansion stopped after \(Self.maximumSteps) steps)"])
+        }
+        resolution.inProgress.insert(key)
+        defer { resolution.inProgress.remove(key) }
+        var found: Resolved?
         var index = top - 1
         while index >= 0 {
             if let (raw, source) = levels[index].values[name] {
                 var unresolved: [String] = []
-                let value = expand(raw, inheritedFrom: name, below: index, depth: depth, unresolved: &unresolved)
-                return (value, source, unresolved)
+                let value = expand(raw, inheritedFrom: name, below: index, &resolution, unresolved: &unresolved)
+                found = (value, source, Self.capped(unresolved))
+                break
             }
             index -= 1
         }
-        if let builtIn = builtIns[name] { return (builtIn, "", []) }
-        return nil
+        if found == nil, let builtIn = builtIns[name] { found = (builtIn, "", []) }
+        resolution.done[key] = .some(found)
+        return found
     }
 
-    private func expand(_ text: String, inheritedFrom name: String, below level: Int, depth: Int, unresolved: inout [String]) -> String {
+    /// Each problem once, and no more than `maximumUnresolved` of them.
+    private static func capped(_ unresolved: [String]) -> [String] {
+        var seen = Set<String>()
+        let unique = unresolved.filter { seen.insert($0).inserted }
+        guard unique.count > maximumUnresolved else { return unique }
+        return Array(unique.prefix(maximumUnresolved)) + ["and \(unique.count - maximumUnresolved) more"]
+    }
+
+    private func expand(
+        _ text: String, inheritedFrom name: String, below level: Int, _ resolution: inout Resolution, unresolved: inout [String]
+    ) -> String {
         var out = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {
             out += rest[..<dollar]
+            guard out.utf8.count <= Self.maximumLength else { break }
             let after = rest[rest.index(after: dollar)...]
             guard let open = after.first, open == "(" || open == "{",
                 let close = after.firstIndex(of: open == "(" ? ")" : "}")
@@ -54,11 +101,11 @@ struct BuildSettings {
                 variable = ""
             }
             if variable == "inherited" {
-                let inherited = resolve(name, below: level, depth: depth + 1)
+                let inherited = resolve(name, below: level, &resolution)
                 out += inherited?.value ?? ""
                 unresolved += inherited?.unresolved ?? []
             } else if !variable.isEmpty {
-                if let found = resolve(variable, below: levels.count, depth: depth + 1) {
+                if let found = resolve(variable, below: levels.count, &resolution) {
                     out += found.value
                     unresolved += found.unresolved
                 } else {
@@ -68,6 +115,10 @@ struct BuildSettings {
             rest = after[after.index(after: close)...]
         }
         out += rest
+        if out.utf8.count > Self.maximumLength {
+            unresolved.append("$(\(name)) (a value longer than \(Self.maximumLength) characters)")
+            return ""
+        }
         return out.trimmingCharacters(in: .whitespaces)
     }
 }
@@ -75,18 +126,44 @@ struct BuildSettings {
 /// `.xcconfig` files: `NAME = value` lines, `//` comments, `#include "file"` and
 /// `#include? "file"` (relative to the including file). Conditional settings
 /// (`NAME[sdk=iphoneos*]`) are not read.
+///
+/// Includes are followed on canonical paths (`./a.xcconfig` including itself is a cycle), with
+/// one visited set for the whole chain and at most `maximumDepth` levels; a symbolic-link loop
+/// is named as one (issue #39 §5).
 enum XCConfig {
+    static let maximumDepth = 64
+
     /// The settings of `path`, includes first; `problems` names missing files and cycles.
-    static func read(_ path: String, display: (String) -> String, problems: inout [String], visiting: Set<String> = []) -> SettingsLevel {
+    static func read(_ path: String, display: (String) -> String, problems: inout [String]) -> SettingsLevel {
+        var visiting: Set<String> = []
+        return read(path, display: display, problems: &problems, visiting: &visiting, depth: 0)
+    }
+
+    private static func read(
+        _ path: String, display: (String) -> String, problems: inout [String], visiting: inout Set<String>, depth: Int
+    ) -> SettingsLevel {
         var level = SettingsLevel()
-        guard !visiting.contains(path) else {
+        let canonical: String
+        switch canonicalPath(path) {
+        case .success(let found): canonical = found
+        case .failure(let error):
+            problems.append(error.code == ELOOP ? "\(display(path)) is in a loop of symbolic links" : "\(display(path)) cannot be read")
+            return level
+        }
+        guard !visiting.contains(canonical) else {
             problems.append("\(display(path)) includes itself")
             return level
         }
-        guard let bytes = try? FileIO.load(path).bytes else {
+        guard depth < maximumDepth else {
+            problems.append("\(display(path)): includes nested more than \(maximumDepth) deep are not read")
+            return level
+        }
+        guard let bytes = try? FileIO.load(canonical).bytes else {
             problems.append("\(display(path)) cannot be read")
             return level
         }
+        visiting.insert(canonical)
+        defer { visiting.remove(canonical) }
         let directory = (path as NSString).deletingLastPathComponent
         for rawLine in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             var line = Substring(rawLine)
@@ -96,7 +173,7 @@ enum XCConfig {
                 let name = String(line[line.index(after: first)..<last])
                 let included = name.hasPrefix("/") ? name : directory + "/" + name
                 if optional && !FileManager.default.fileExists(atPath: included) { continue }
-                let inner = read(included, display: display, problems: &problems, visiting: visiting.union([path]))
+                let inner = read(included, display: display, problems: &problems, visiting: &visiting, depth: depth + 1)
                 level.values.merge(inner.values) { _, new in new }
                 continue
             }
@@ -110,4 +187,16 @@ enum XCConfig {
         }
         return level
     }
+
+    /// The path with every symbolic link and `.`/`..` resolved, or the `errno` that stopped it.
+    static func canonicalPath(_ path: String) -> Result<String, SystemError> {
+        guard let resolved = realpath(path, nil) else { return .failure(SystemError(code: errno)) }
+        defer { free(resolved) }
+        return .success(String(cString: resolved))
+    }
+}
+
+/// An `errno` value.
+struct SystemError: Error {
+    var code: Int32
 }

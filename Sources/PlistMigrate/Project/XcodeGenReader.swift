@@ -13,16 +13,8 @@ enum XcodeGenReader {
 
     static func targets(projectYML path: String, display: (String) -> String) throws(FileError) -> [ProjectTarget] {
         let bytes = try FileIO.load(path).bytes
-        let spec: [String: Any]
-        do {
-            guard let loaded = try Yams.load(yaml: String(decoding: bytes, as: UTF8.self)) as? [String: Any] else {
-                throw FileError("not an XcodeGen spec: the top is not a mapping")
-            }
-            spec = loaded
-        } catch let error as FileError {
-            throw error
-        } catch {
-            throw FileError("not valid YAML (\(error))")
+        guard let spec = try BoundedYAML.load(bytes) as? [String: Any] else {
+            throw FileError("not an XcodeGen spec: the top is not a mapping")
         }
         let projectDir = (path as NSString).deletingLastPathComponent
         let shown = display(path)

@@ -1,0 +1,85 @@
+import Foundation
+import Yams
+
+/// A `project.yml` read with its work bounded (issue #39 §5), since any repository can hold one:
+/// no larger than `maximumBytes`, and refused before anything is built from it when its
+/// aliases would expand to more than `maximumNodes` nodes (a 673-byte file of nested aliases
+/// otherwise expands to billions). Yams composes aliases as shared nodes, so composing is
+/// linear; the count below stops at the bound, so it is too; only then are values built.
+enum BoundedYAML {
+    /// XcodeGen's largest fixture is 17 KB; a real spec a few hundred at most.
+    static let maximumBytes = 1024 * 1024
+    static let maximumNodes = 1_000_000
+
+    static func load(_ bytes: [UInt8]) throws(FileError) -> Any? {
+        guard bytes.count <= maximumBytes else {
+            throw FileError("larger than \(maximumBytes / 1024 / 1024) MiB: not read")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        // A mapping key that is an alias would be hashed whole while composing: refused first.
+        if let line = aliasKeyLine(text) {
+            throw FileError("an alias used as a mapping key (line \(line)): not read")
+        }
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch {
+            throw FileError("not valid YAML (\(error))")
+        }
+        guard let node else { return nil }
+        var budget = maximumNodes
+        guard fits(node, &budget) else {
+            throw FileError("its aliases expand to more than \(maximumNodes) nodes: not read")
+        }
+        return Constructor.default.any(from: node)
+    }
+
+    /// Counts nodes as construction would visit them, aliases expanded; `false` once over budget.
+    private static func fits(_ node: Node, _ budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch node {
+        case .scalar, .alias:
+            return true
+        case .sequence(let sequence):
+            for item in sequence where !fits(item, &budget) { return false }
+            return true
+        case .mapping(let mapping):
+            for (key, value) in mapping where !fits(key, &budget) || !fits(value, &budget) { return false }
+            return true
+        }
+    }
+
+    /// The line of a `*alias:` mapping key (block or flow), if any, outside quotes and comments.
+    /// An alias name is letters, digits, `-` and `_` (libyaml's anchor characters).
+    static func aliasKeyLine(_ text: String) -> Int? {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains("*") {
+            let characters = Array(line)
+            var quote: Character?
+            var position = 0
+            while position < characters.count {
+                let character = characters[position]
+                let previous: Character = position == 0 ? " " : characters[position - 1]
+                if let open = quote {
+                    if character == open { quote = nil }
+                } else if character == "\"" || character == "'" {
+                    quote = character
+                } else if character == "#", previous == " " || previous == "\t" {
+                    break
+                } else if character == "*", " \t[{,?-".contains(previous) {
+                    var end = position + 1
+                    while end < characters.count, characters[end].isLetter || characters[end].isNumber || "-_".contains(characters[end]) {
+                        end += 1
+                    }
+                    var after = end
+                    while after < characters.count, characters[after] == " " || characters[after] == "\t" { after += 1 }
+                    if end > position + 1, after < characters.count, characters[after] == ":" { return index + 1 }
+                    position = end
+                    continue
+                }
+                position += 1
+            }
+        }
+        return nil
+    }
+}
