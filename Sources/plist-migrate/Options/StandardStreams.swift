@@ -4,32 +4,65 @@ import PlistMigrate
 
 /// Where a command's report goes: standard output, or `--output FILE`; messages always go to
 /// standard error.
+///
+/// `--output FILE` is written to a temporary file beside FILE and renamed over it by `finish()`
+/// once the run has reported: a run that dies, or that fails before reporting anything, leaves
+/// the old report as it was (issue #44 §1).
 final class StandardStreams: OutputSink {
     private let file: FileHandle?
+    private let destination: String?
+    private let temporary: String?
+    private var wrote = false
 
     init() {
         file = nil
+        destination = nil
+        temporary = nil
     }
 
-    /// Writes the report to `path` (created or truncated); a path that cannot be written is a
+    /// Writes the report to a temporary file beside `path`; a place that cannot be written is a
     /// one-line error and exit 2.
     init(output path: String?) throws {
         guard let path else {
             file = nil
+            destination = nil
+            temporary = nil
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+        let directory = (path as NSString).deletingLastPathComponent
+        var template = Array(((directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).plist-migrate-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
             FileHandle.standardError.write(Data("\(path): error: cannot write the report there (\(String(cString: strerror(errno))))\n".utf8))
             throw ExitCode(2)
         }
-        file = handle
+        fchmod(descriptor, 0o644)
+        file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        destination = path
+        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// The report in place: the temporary file renamed over `--output`'s file once the run has
+    /// ended with `status`. A run that failed (exit 2) before reporting anything leaves the old
+    /// file as it was; any other run's report, even an empty one, replaces it.
+    func finish(status: Int32) {
+        guard let destination, let temporary, let file else { return }
+        try? file.synchronize()
+        let keep = wrote || status < 2
+        if keep, rename(temporary, destination) == 0 { return }
+        if keep {
+            FileHandle.standardError.write(Data("\(destination): error: cannot put the report there (\(String(cString: strerror(errno))))\n".utf8))
+        }
+        unlink(temporary)
     }
 
     deinit {
-        try? file?.close()
+        // Not finished: the run ended abnormally, so the old report is kept.
+        if let temporary, access(temporary, F_OK) == 0, destination != nil { unlink(temporary) }
     }
 
     func standardOutput(_ bytes: [UInt8]) {
+        if !bytes.isEmpty { wrote = true }
         (file ?? FileHandle.standardOutput).write(Data(bytes))
     }
 
@@ -44,6 +77,35 @@ final class StandardStreams: OutputSink {
 
 /// `--output FILE`: the report to a file instead of standard output (CI artefacts).
 struct ReportOutputOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Write the report (diffs, JSON, patch, SARIF, …) to FILE instead of standard output.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write the report (diffs, JSON, patch, SARIF, …) to FILE instead of standard output; never a file the run reads.", valueName: "FILE"))
     var output: String?
+
+    static func canonical(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Refuses (exit 64, before anything is opened) an `--output` that is a file the run reads:
+    /// the same file as one of `inputs` (by device and inode, however it is spelled), or a
+    /// `.plist` inside a directory of `inputs` that the walk would read.
+    func refuseIfRead(_ inputs: [String]) throws {
+        guard let output, output != "-" else { return }
+        var target = stat()
+        guard stat(output, &target) == 0 else { return }
+        let canonicalOutput = Self.canonical(output) ?? output
+        for input in inputs where input != "-" {
+            var found = stat()
+            guard stat(input, &found) == 0 else { continue }
+            if found.st_dev == target.st_dev && found.st_ino == target.st_ino {
+                throw ValidationError("--output \(output) is \(input), which this run reads: the report would replace it")
+            }
+            if (found.st_mode & S_IFMT) == S_IFDIR, output.hasSuffix(".plist"),
+                let directory = Self.canonical(input),
+                canonicalOutput.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
+            {
+                throw ValidationError("--output \(output) lies in \(input), which this run walks and reads: the report would replace a plist it read")
+            }
+        }
+    }
 }

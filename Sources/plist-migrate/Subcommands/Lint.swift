@@ -52,6 +52,7 @@ struct Lint: ParsableCommand {
     @OptionGroup var target: DeploymentTargetOption
 
     func run() throws {
+        try report.refuseIfRead(paths + [baseline, writeBaseline].compactMap { $0 } + walk.config.files)
         var runner = LintRunner(paths: paths)
         runner.minimumOS = target.minOS
         if let jobs = walk.jobs { runner.jobs = jobs }
@@ -70,7 +71,9 @@ struct Lint: ParsableCommand {
         runner.format = format
         runner.excludes = walk.exclude.map(Glob.init)
         runner.includes = walk.include.map(Glob.init)
-        let status = runner.run(sink: try StandardStreams(output: report.output))
+        let streams = try StandardStreams(output: report.output)
+        let status = runner.run(sink: streams)
+        streams.finish(status: status)
         if status != 0 { throw ExitCode(status) }
     }
 }

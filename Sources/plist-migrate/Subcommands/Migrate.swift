@@ -81,6 +81,7 @@ struct Migrate: ParsableCommand {
     }
 
     func run() throws {
+        try report.refuseIfRead(paths + [filesFrom, accept].compactMap { $0 } + recipe + walk.config.files)
         let selection = Selection(
             only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
             allowPolicyChange: allowPolicyChange ? true : nil, minimumOS: target.minOS,
@@ -118,9 +119,11 @@ struct Migrate: ParsableCommand {
         // Progress goes to stderr, so it shows whenever stderr is a terminal; it is cleared
         // before any output, whatever stdout is.
         options.progress = isatty(STDERR_FILENO) == 1
-        let status = Runner(options: options, sink: try StandardStreams(output: report.output), readStandardInput: {
+        let streams = try StandardStreams(output: report.output)
+        let status = Runner(options: options, sink: streams, readStandardInput: {
             Array(FileHandle.standardInput.readDataToEndOfFile())
         }).run()
+        streams.finish(status: status)
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -28,7 +28,10 @@ struct Report: ParsableCommand {
     func run() throws {
         var merge = ReportMerge(paths: reports)
         merge.format = format
-        let status = merge.run(sink: try StandardStreams(output: output.output))
+        try output.refuseIfRead(reports)
+        let streams = try StandardStreams(output: output.output)
+        let status = merge.run(sink: streams)
+        streams.finish(status: status)
         if status != 0 { throw ExitCode(status) }
     }
 }
