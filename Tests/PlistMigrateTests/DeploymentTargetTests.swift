@@ -52,10 +52,22 @@ import ATSPolicy
     @Test func theLowestTargetOfTheNearestProjectCounts() throws {
         let directory = try workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Two targets that name other Info.plists: the nearest project's lowest counts, read
+        // through the project model (a project that does not parse is not used: issue #39 §3).
         try project(in: directory, """
-            IPHONEOS_DEPLOYMENT_TARGET = 16.4;
-            IPHONEOS_DEPLOYMENT_TARGET = 15.0;
-            MACOSX_DEPLOYMENT_TARGET = "$(RECOMMENDED_MACOSX_DEPLOYMENT_TARGET)";
+            // !$*UTF8*$!
+            { archiveVersion = 1; objectVersion = 56; objects = {
+              G1 = {isa = PBXGroup; children = (); sourceTree = "<group>"; };
+              T1 = {isa = PBXNativeTarget; buildConfigurationList = L2; name = A; productType = "com.apple.product-type.application"; };
+              T2 = {isa = PBXNativeTarget; buildConfigurationList = L3; name = B; productType = "com.apple.product-type.application"; };
+              P1 = {isa = PBXProject; buildConfigurationList = L1; mainGroup = G1; projectDirPath = ""; targets = (T1, T2); };
+              L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
+              L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
+              L3 = {isa = XCConfigurationList; buildConfigurations = (C3); };
+              C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { SDKROOT = iphoneos; }; };
+              C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { INFOPLIST_FILE = A/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 16.4; }; };
+              C3 = {isa = XCBuildConfiguration; name = Release; buildSettings = { INFOPLIST_FILE = B/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 15.0; }; };
+            }; rootObject = P1; }
             """)
         let result = try tool(["--allow-policy-change", "--format", "json", "."], in: directory)
         let text = result.text

@@ -71,7 +71,7 @@ import Migrations
         // The lowest over the configurations, not the project's 8.0; the xcconfig chain counts.
         #expect(targets["App"]?.deploymentTarget?.platforms == ["ios13.5"])
         #expect(targets["Widget"]?.deploymentTarget?.platforms == ["ios11.4"])
-        #expect(targets["Widget"]?.deploymentTarget?.source.hasSuffix("Fixtures/project/Config/Shared.xcconfig)") == true)
+        #expect(targets["Widget"]?.deploymentTarget?.source.hasSuffix("Fixtures/project/Config/Shared.xcconfig:2)") == true)
         #expect(targets["AppTests"]?.deploymentTarget?.platforms == ["ios8.0"], "inherited from the project level")
         // An unknown variable in one configuration: said, and no target guessed.
         #expect(targets["Kit"]?.deploymentTarget == nil)
@@ -147,7 +147,7 @@ import Migrations
 
     @Test func explainAndLintUseTheSameTarget() throws {
         let explain = try tool(["explain", "Fixtures/project/Widget/Info.plist"], in: Paths.repository)
-        #expect(explain.text.contains("deployment target ios11.4 (from Widget (Fixtures/project/Config/Shared.xcconfig))"), "\(explain.text)")
+        #expect(explain.text.contains("deployment target ios11.4 (from Widget (Fixtures/project/Config/Shared.xcconfig:2))"), "\(explain.text)")
         let lint = try tool(["lint", "--no-config", "Fixtures/project"], in: Paths.repository)
         #expect(lint.text.contains("Fixtures/project/Widget/Info.plist:15:3: warning: [ATS010]"), "\(lint.text)")
         #expect(!lint.text.contains("Fixtures/project/Tests/Info.plist:15:3: warning: [ATS010]"), "iOS 8 reads the key")

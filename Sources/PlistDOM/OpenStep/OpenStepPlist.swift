@@ -226,6 +226,17 @@ private struct OpenStepParser {
         return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
     }
 
+    /// The four hex digits of a `\\U` escape.
+    private mutating func fourHexDigits() throws(ParseError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count, let nibble = Self.hex(bytes[index]) else { throw fail("\\U takes four hex digits") }
+            value = value << 4 | UInt32(nibble)
+            index += 1
+        }
+        return value
+    }
+
     mutating func quoted() throws(ParseError) -> String {
         let quote = bytes[index]
         let open = index
@@ -254,11 +265,20 @@ private struct OpenStepParser {
             case UInt8(ascii: "f"): out.append(0x0C)
             case UInt8(ascii: "v"): out.append(0x0B)
             case UInt8(ascii: "U"), UInt8(ascii: "u"):
-                var value: UInt32 = 0
-                for _ in 0..<4 {
-                    guard index < bytes.count, let nibble = Self.hex(bytes[index]) else { throw fail("\\U takes four hex digits") }
-                    value = value << 4 | UInt32(nibble)
-                    index += 1
+                var value = try fourHexDigits()
+                // A UTF-16 surrogate pair written as two escapes (`\\UD83D\\UDE00`), as Apple's
+                // reader accepts it, is one character.
+                if (0xD800...0xDBFF).contains(value), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "U") || bytes[index + 1] == UInt8(ascii: "u")
+                {
+                    let resume = index
+                    index += 2
+                    let low = try fourHexDigits()
+                    if (0xDC00...0xDFFF).contains(low) {
+                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        index = resume
+                    }
                 }
                 guard let scalar = Unicode.Scalar(value) else { throw fail("\\U\(String(value, radix: 16)) is not a character") }
                 out.append(contentsOf: Array(String(scalar).utf8))

@@ -47,11 +47,13 @@ public struct Explainer: Sendable {
     public func explain(_ bytes: [UInt8], path: String) throws(ParseError) -> Report {
         let document = try PlistDocument(parsing: bytes)
         let configuration = ATSConfiguration(document: document)
-        let claimed = path == "-" ? [] : ProjectIndex(directories: DirectoryFacts()).targets(claiming: path)
+        let directories = DirectoryFacts()
+        let index = ProjectIndex(directories: directories)
+        let claimed = path == "-" ? [] : index.targets(claiming: path)
         let target = FileMigrator.deploymentTarget(
             given: minimumOS.flatMap { DeploymentTarget($0, source: minimumOSSource) }, claimedBy: claimed,
             own: { FileMigrator.deploymentTarget(declaredIn: document) },
-            nearest: { path == "-" ? nil : ProjectDeploymentTargets().target(forFile: path) })
+            nearest: { path == "-" ? nil : ProjectDeploymentTargets(directories: directories, index: index).target(forFile: path) })
         let hosts: [PolicyDelta.HostClass] = host.map { [PolicyDelta.HostClass(label: $0, host: Host($0))] }
             ?? PolicyDelta.hostClasses([configuration])
         let eras = era.map { [$0] } ?? target?.supportedEras ?? OSEra.allCases

@@ -103,8 +103,8 @@ public struct LintRunner {
         discovery.forceExclude = forceExclude
         discovery.directories = directories
         discovery.jobs = jobs
-        let projects = ProjectDeploymentTargets(directories: directories)
         let index = ProjectIndex(directories: directories)
+        let projects = ProjectDeploymentTargets(directories: directories, index: index)
         let configs = ConfigResolver(directories: directories, explicit: explicitConfig)
         // --min-os, read once; else each file's config's minimumOS, as for migrate.
         let commandLineTarget = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }

@@ -4,6 +4,65 @@ import Foundation
 /// project, the target's xcconfig, the target), each value with the file it was read from.
 struct SettingsLevel: Sendable {
     var values: [String: (value: String, source: String)] = [:]
+    /// `NAME[sdk=iphoneos*][config=Release]`: each name's conditional values, in file order.
+    var conditional: [String: [ConditionalSetting]] = [:]
+
+    /// Stores `key` (plain, or with `[condition]`s) = `value`.
+    mutating func set(_ key: String, _ value: String, source: String) {
+        guard let open = key.firstIndex(of: "[") else {
+            values[key] = (value, source)
+            return
+        }
+        let name = String(key[..<open])
+        var conditions: [(key: String, pattern: String)] = []
+        for part in key[open...].split(whereSeparator: { $0 == "[" || $0 == "]" || $0 == "," }) {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            conditions.append((String(pair[0]).trimmingCharacters(in: .whitespaces),
+                               pair.count == 2 ? String(pair[1]).trimmingCharacters(in: .whitespaces) : ""))
+        }
+        conditional[name, default: []].append(ConditionalSetting(written: key, conditions: conditions, value: value, source: source))
+    }
+
+    /// Another level's settings over this one's (an included xcconfig under its includer).
+    mutating func merge(_ other: SettingsLevel) {
+        values.merge(other.values) { _, new in new }
+        for (name, list) in other.conditional { conditional[name, default: []] += list }
+    }
+}
+
+/// A setting that applies only where its conditions hold, as Xcode evaluates them.
+struct ConditionalSetting: Sendable {
+    var written: String
+    var conditions: [(key: String, pattern: String)]
+    var value: String
+    var source: String
+
+    enum Match { case yes, no, unknown }
+
+    /// Whether the conditions hold for a build for the target's device SDK (`sdk`, e.g.
+    /// `iphoneos`, without its version) and configuration: `sdk=iphoneos*` holds,
+    /// `sdk=iphonesimulator*` does not, `arch=*` holds; a condition this cannot decide
+    /// (`sdk=iphoneos17*`, `arch=x86_64`, an unknown key) is `unknown`.
+    func matches(sdk: String?, configuration: String?) -> Match {
+        var result = Match.yes
+        for (key, pattern) in conditions {
+            switch key {
+            case "sdk":
+                guard let sdk, !sdk.isEmpty, sdk != "auto" else { result = .unknown; continue }
+                if pattern == "*" || pattern == sdk + "*" { continue }
+                if !pattern.hasPrefix(sdk), ProjectTarget.deviceAndSimulatorSDKs.contains(where: { pattern.hasPrefix($0) }) { return .no }
+                result = .unknown
+            case "config":
+                guard let configuration else { result = .unknown; continue }
+                if fnmatch(pattern, configuration, 0) != 0 { return .no }
+            case "arch":
+                if pattern != "*" { result = .unknown }
+            default:
+                result = .unknown
+            }
+        }
+        return result
+    }
 }
 
 /// Build settings merged as Xcode merges them, with `$(inherited)` and `$(NAME)` / `${NAME}`
@@ -17,6 +76,8 @@ struct BuildSettings {
     var levels: [SettingsLevel]
     /// Variables Xcode defines itself: SRCROOT, PROJECT_DIR, TARGET_NAME, …
     var builtIns: [String: String]
+    /// The device SDK conditions are evaluated for (`iphoneos`), once SDKROOT is known.
+    var sdk: String?
 
     static let maximumSteps = 10_000
     static let maximumLength = 4_096
@@ -55,16 +116,27 @@ struct BuildSettings {
         resolution.inProgress.insert(key)
         defer { resolution.inProgress.remove(key) }
         var found: Resolved?
+        var notEvaluated: [String] = []
         var index = top - 1
         while index >= 0 {
-            if let (raw, source) = levels[index].values[name] {
-                var unresolved: [String] = []
+            // At one level a conditional value that holds wins over the plain one, as in Xcode.
+            var chosen = levels[index].values[name]
+            for setting in levels[index].conditional[name] ?? [] {
+                switch setting.matches(sdk: sdk, configuration: builtIns["CONFIGURATION"]) {
+                case .yes: chosen = (setting.value, setting.source)
+                case .no: break
+                case .unknown: notEvaluated.append("\(setting.written) (\(setting.source)) not evaluated")
+                }
+            }
+            if let (raw, source) = chosen {
+                var unresolved = notEvaluated
                 let value = expand(raw, inheritedFrom: name, below: index, &resolution, unresolved: &unresolved)
                 found = (value, source, Self.capped(unresolved))
                 break
             }
             index -= 1
         }
+        if found == nil, !notEvaluated.isEmpty { found = ("", "", Self.capped(notEvaluated)) }
         if found == nil, let builtIn = builtIns[name] { found = (builtIn, "", []) }
         resolution.done[key] = .some(found)
         return found
@@ -124,8 +196,8 @@ struct BuildSettings {
 }
 
 /// `.xcconfig` files: `NAME = value` lines, `//` comments, `#include "file"` and
-/// `#include? "file"` (relative to the including file). Conditional settings
-/// (`NAME[sdk=iphoneos*]`) are not read.
+/// `#include? "file"` (relative to the including file), and conditional settings
+/// (`NAME[sdk=iphoneos*]`, evaluated by `BuildSettings`). Each value's source is `file:line`.
 ///
 /// Includes are followed on canonical paths (`./a.xcconfig` including itself is a cycle), with
 /// one visited set for the whole chain and at most `maximumDepth` levels; a symbolic-link loop
@@ -165,8 +237,10 @@ enum XCConfig {
         visiting.insert(canonical)
         defer { visiting.remove(canonical) }
         let directory = (path as NSString).deletingLastPathComponent
-        for rawLine in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for (offset, rawLine) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = offset + 1
             var line = Substring(rawLine)
+            if line.hasSuffix("\r") { line = line.dropLast() }
             if line.trimmingCharacters(in: .whitespaces).hasPrefix("#include") {
                 let optional = line.contains("#include?")
                 guard let first = line.firstIndex(of: "\""), let last = line.lastIndex(of: "\""), first < last else { continue }
@@ -174,16 +248,22 @@ enum XCConfig {
                 let included = name.hasPrefix("/") ? name : directory + "/" + name
                 if optional && !FileManager.default.fileExists(atPath: included) { continue }
                 let inner = read(included, display: display, problems: &problems, visiting: &visiting, depth: depth + 1)
-                level.values.merge(inner.values) { _, new in new }
+                level.merge(inner)
                 continue
             }
             if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, !name.contains("["), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
+            // The `=` of the assignment, not one inside `[sdk=…]`.
+            var depth = 0
+            guard let equals = line.firstIndex(where: { character in
+                if character == "[" { depth += 1 } else if character == "]" { depth -= 1 }
+                return character == "=" && depth == 0
+            }) else { continue }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let name = key.prefix { $0 != "[" }
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), key == name || key.hasSuffix("]") else { continue }
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if value.hasSuffix(";") { value.removeLast() }
-            level.values[name] = (value, display(path))
+            level.set(key, value, source: "\(display(path)):\(lineNumber)")
         }
         return level
     }

@@ -7,26 +7,22 @@ import ATSPolicy
 import Foundation
 
 /// For a file no target claims (`ProjectIndex`): the deployment target of the nearest
-/// enclosing Xcode project, the directory of
-/// the file, then each parent (stopping after the repository root), is searched for
-/// `*.xcodeproj/project.pbxproj`; the first that sets `IPHONEOS_DEPLOYMENT_TARGET`,
-/// `MACOSX_DEPLOYMENT_TARGET`, `TVOS_DEPLOYMENT_TARGET` or `XROS_DEPLOYMENT_TARGET` gives the lowest value of each (every target and build
-/// configuration of that directory's projects). Values that are build-setting references are
-/// not read. One look-up per directory.
+/// enclosing project — the file's directory, then each parent (stopping after the repository
+/// root), is searched for `*.xcodeproj` and XcodeGen specs, read through the same project model
+/// (`ProjectIndex`, each project once per run); the first directory whose projects give a
+/// deployment target gives the lowest over their targets. A project that does not parse is not
+/// used at all (no line scan of it: issue #39 §3). One look-up per directory.
 final class ProjectDeploymentTargets: @unchecked Sendable {
     // Only read and written under `lock`: the runtime's exclusivity check would add nothing.
     @exclusivity(unchecked) private var cache: [String: DeploymentTarget?] = [:]
     private let lock = NSLock()
     private let directories: DirectoryFacts
+    private let index: ProjectIndex
 
-    init(directories: DirectoryFacts = DirectoryFacts()) {
+    init(directories: DirectoryFacts = DirectoryFacts(), index: ProjectIndex? = nil) {
         self.directories = directories
+        self.index = index ?? ProjectIndex(directories: directories)
     }
-
-    static let settings: [(name: String, platform: String)] = [
-        ("IPHONEOS_DEPLOYMENT_TARGET", "ios"), ("MACOSX_DEPLOYMENT_TARGET", "macos"),
-        ("TVOS_DEPLOYMENT_TARGET", "tvos"), ("XROS_DEPLOYMENT_TARGET", "visionos"),
-    ]
 
     func target(forFile path: String) -> DeploymentTarget? {
         let absolute = FileIO.absolute(path)
@@ -40,7 +36,9 @@ final class ProjectDeploymentTargets: @unchecked Sendable {
             }
             visited.append(directory)
             let facts = directories.facts(of: directory)
-            if let target = Self.target(inDirectory: directory.isEmpty ? "/" : directory, projects: facts.projects) {
+            let base = directory.isEmpty ? "" : directory
+            let projects = facts.projects.map { base + "/" + $0 + "/project.pbxproj" } + facts.specs.sorted().map { base + "/" + $0 }
+            if let target = target(of: projects) {
                 found = target
                 break
             }
@@ -51,33 +49,17 @@ final class ProjectDeploymentTargets: @unchecked Sendable {
         return found
     }
 
-    static func target(inDirectory directory: String, projects: [String]) -> DeploymentTarget? {
-        guard !projects.isEmpty else { return nil }
+    /// The lowest deployment target over the targets of `projects` that were read.
+    private func target(of projects: [String]) -> DeploymentTarget? {
         var targets: [DeploymentTarget] = []
         var sources: [String] = []
-        for project in projects {
-            let file = (directory == "/" ? "" : directory) + "/" + project + "/project.pbxproj"
-            guard let bytes = try? FileIO.load(file).bytes else { continue }
-            let found = versions(in: String(decoding: bytes, as: UTF8.self))
+        for project in projects where !project.hasSuffix("/Project.swift") {
+            let found = index.targets(ofProject: project).compactMap(\.deploymentTarget)
             if !found.isEmpty {
                 targets += found
-                sources.append(ConfigResolver.relative(file))
+                sources.append(ConfigResolver.relative(project))
             }
         }
         return DeploymentTarget.lowest(targets, source: sources.joined(separator: ", "))
-    }
-
-    /// Every `NAME_DEPLOYMENT_TARGET = 15.0;` with a version number, as targets.
-    static func versions(in text: String) -> [DeploymentTarget] {
-        var targets: [DeploymentTarget] = []
-        for line in text.split(separator: "\n") {
-            for (name, platform) in settings where line.contains(name) {
-                guard let equals = line.firstIndex(of: "=") else { continue }
-                let value = line[line.index(after: equals)...].filter { $0 != " " && $0 != "\t" && $0 != ";" && $0 != "\"" }
-                guard let target = DeploymentTarget(platform: platform, version: value, source: "") else { continue }
-                targets.append(target)
-            }
-        }
-        return targets
     }
 }

@@ -18,17 +18,29 @@ final class ProjectIndex: @unchecked Sendable {
         self.directories = directories
     }
 
-    /// What could not be read around `path`: a project with an error (`path:line:column`), a
-    /// Tuist manifest (`Project.swift`, which only Tuist can evaluate).
+    /// Why no target claims `path`, project by project: one with an error (`path:line:column`),
+    /// a Tuist manifest (`Project.swift`, which only Tuist can evaluate), or a project read
+    /// whole none of whose targets names the file — with the targets whose `INFOPLIST_FILE`
+    /// could not be resolved, which may be the ones that do (issue #39 §3).
     func notes(forFile path: String) -> [String] {
         var notes: [String] = []
         for project in projectFiles(aroundFile: path) {
+            let shown = ConfigResolver.relative(project)
             if project.hasSuffix("/Project.swift") {
-                notes.append("\(ConfigResolver.relative(project)) (Tuist) is not read: the targets it defines are unknown")
-            } else {
-                _ = targets(of: project)
-                if let problem = lock.withLock({ problems[project] }) { notes.append("project not read: \(problem)") }
+                notes.append("\(shown) (Tuist) is not read: the targets it defines are unknown")
+                continue
             }
+            let targets = targets(of: project)
+            if let problem = lock.withLock({ problems[project] }) {
+                notes.append("project not read: \(problem)")
+                continue
+            }
+            let unknown = targets.compactMap { target in
+                target.unresolved.first { $0.contains("INFOPLIST_FILE") }.map { "\(target.name): \($0)" }
+            }
+            notes.append(unknown.isEmpty
+                ? "no target of \(shown) names this file as its Info.plist"
+                : "no target of \(shown) is known to name this file; INFOPLIST_FILE not resolved for \(unknown.joined(separator: "; "))")
         }
         return notes
     }
@@ -67,6 +79,11 @@ final class ProjectIndex: @unchecked Sendable {
             directory = parent
         }
         return files
+    }
+
+    /// The targets of one project file (none when it could not be read), read once per run.
+    func targets(ofProject project: String) -> [ProjectTarget] {
+        targets(of: project)
     }
 
     /// A project's targets, read once per run: under the lock, so that threads asking for the

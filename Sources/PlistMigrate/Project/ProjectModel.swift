@@ -57,6 +57,10 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
         return known[suffix] ?? suffix
     }
 
+    /// The SDK names a `[sdk=…]` condition can start with (device and simulator).
+    static let deviceAndSimulatorSDKs = ["iphoneos", "iphonesimulator", "macosx", "appletvos", "appletvsimulator", "xros", "xrsimulator",
+                                         "watchos", "watchsimulator", "driverkit"]
+
     /// The deployment-target build settings and the platform each names.
     static let deploymentSettings: [(name: String, platform: String, sdk: String)] = [
         ("IPHONEOS_DEPLOYMENT_TARGET", "ios", "iphoneos"), ("MACOSX_DEPLOYMENT_TARGET", "macos", "macosx"),
@@ -94,9 +98,9 @@ enum XcodeProjectReader {
             guard let listID, let ids = byID[listID]?["buildConfigurations"]?.array else { return [] }
             return ids.compactMap { $0.string.flatMap { byID[$0] } }.map { configuration in
                 var level = SettingsLevel()
-                for (key, value) in configuration["buildSettings"]?.dictEntries ?? [] where !key.contains("[") {
+                for (key, value) in configuration["buildSettings"]?.dictEntries ?? [] {
                     let text = value.string ?? value.array?.compactMap(\.string).joined(separator: " ") ?? ""
-                    level.values[key] = (text, shownProject)
+                    level.set(key, text, source: shownProject)
                 }
                 let base = configuration["baseConfigurationReference"]?.string.flatMap(paths.path)
                 return (configuration["name"]?.string ?? "", level, base)
@@ -154,14 +158,17 @@ enum ProjectSettings {
     {
         var unresolved: [String] = []
         var infoPlist: String?
-        if let file = settings.value("INFOPLIST_FILE"), !file.value.isEmpty {
+        // Conditions are evaluated for the target's device SDK, known once SDKROOT is.
+        var settings = settings
+        let sdk = settings.value("SDKROOT")?.value.lowercased() ?? ""
+        settings.sdk = ProjectTarget.deviceAndSimulatorSDKs.first { sdk.hasPrefix($0) } ?? (sdk.isEmpty ? nil : sdk)
+        if let file = settings.value("INFOPLIST_FILE"), !file.value.isEmpty || !file.unresolved.isEmpty {
             if file.unresolved.isEmpty {
                 infoPlist = FileIO.absolute(file.value.hasPrefix("/") ? file.value : projectDir + "/" + file.value)
             } else {
                 unresolved.append("INFOPLIST_FILE: \(file.unresolved.joined(separator: ", ")) unknown")
             }
         }
-        let sdk = settings.value("SDKROOT")?.value.lowercased() ?? ""
         var targets: [DeploymentTarget] = []
         for (name, platform, sdkName) in ProjectTarget.deploymentSettings where sdk.isEmpty || sdk == "auto" || sdk.hasPrefix(sdkName) {
             guard let setting = settings.value(name), !setting.value.isEmpty || !setting.unresolved.isEmpty else { continue }

@@ -63,8 +63,8 @@ enum XcodeGenReader {
     private static func merge(settings: Any?, into level: inout SettingsLevel, source: String) {
         guard let settings = settings as? [String: Any] else { return }
         let base = settings["base"] as? [String: Any] ?? (settings["configs"] == nil && settings["groups"] == nil ? settings : [:])
-        for (key, value) in base where !key.contains("[") {
-            level.values[key] = ("\(value)", source)
+        for (key, value) in base {
+            level.set(key, "\(value)", source: source)
         }
     }
 }

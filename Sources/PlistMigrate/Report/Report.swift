@@ -48,6 +48,8 @@ struct Report {
         var outOfScope: [String: String]?
         /// Index in the report's `repositories` of the git repository holding the file.
         var repository: Int?
+        /// What could not be read of the projects around the file (absent when nothing).
+        var projectNotes: [String]? = nil
     }
 
     /// A git repository files of the run are in: its root, and its remote and commit where git
@@ -106,6 +108,9 @@ struct Report {
         var editsPerPass: [String: Int] = [:]
         /// Files with an ATS dict, by where their deployment target came from.
         var deploymentTargetSources: [String: Int] = [:]
+        /// Files with an ATS dict whose projects were read only in part, or that no target of
+        /// the projects around them claims (`projectNotes` says why).
+        var projectsReadInPart: Int? = nil
     }
 
     struct Document: Codable, Equatable {
@@ -151,6 +156,7 @@ struct Report {
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
         let target = Self.targetRecord(result)
         if let target { summary.deploymentTargetSources[Self.sourceKind(target.source), default: 0] += 1 }
+        if !result.projectNotes.isEmpty { summary.projectsReadInPart = (summary.projectsReadInPart ?? 0) + 1 }
         guard options.format == .json || options.format == .html else { return }
         let repository = repositoryRoot.map { root in
             if let known = repositoryIndex[root] { return known }
@@ -170,7 +176,8 @@ struct Report {
             },
             heldBack: result.heldBack, heldBackReasons: result.heldBackReasons, deploymentTarget: target,
             written: result.written, targets: result.targets.isEmpty ? nil : result.targets,
-            outOfScope: result.outOfScope.isEmpty ? nil : result.outOfScope, repository: repository))
+            outOfScope: result.outOfScope.isEmpty ? nil : result.outOfScope, repository: repository,
+            projectNotes: result.projectNotes.isEmpty ? nil : result.projectNotes))
     }
 
     /// The root, and what git says of its `origin` remote and checked-out commit.
@@ -259,6 +266,9 @@ struct Report {
             line += "; deployment target: " + order.compactMap { key in
                 sources[key].map { "\($0) from \(names[key] ?? key)" }
             }.joined(separator: ", ")
+        }
+        if let partial = summary.projectsReadInPart, partial > 0 {
+            line += "; \(partial) file\(partial == 1 ? "" : "s") in projects read only in part"
         }
         return line
     }

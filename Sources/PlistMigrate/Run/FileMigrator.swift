@@ -113,10 +113,11 @@ public struct FileMigrator: Sendable {
         let hasATS = !root.appTransportSecurity.isEmpty
         result.hasAppTransportSecurity = hasATS
         result.targets = context.lookups.claimingTargets()
-        if hasATS, result.targets.isEmpty { result.notes += context.lookups.projectNotes() }
+        if hasATS, result.targets.isEmpty { result.projectNotes += context.lookups.projectNotes() }
         for target in result.targets where !target.unresolved.isEmpty {
-            result.notes.append("target \(target.name) (\(target.project)): cannot resolve \(target.unresolved.joined(separator: "; "))")
+            result.projectNotes.append("target \(target.name) (\(target.project)): cannot resolve \(target.unresolved.joined(separator: "; "))")
         }
+        result.notes += result.projectNotes
         result.deploymentTarget = hasATS ? deploymentTarget(context, claimedBy: result.targets, root: root) : nil
         return result.deploymentTarget
     }

@@ -60,6 +60,9 @@ public struct FileResult: Sendable {
     public var notWritten = false
     /// One-line remarks for stderr (`path: note: …`).
     public var notes: [String] = []
+    /// What could not be read of the projects around the file (also in `notes`): the reason the
+    /// file's targets or deployment target may be incomplete (issue #39 §3).
+    public var projectNotes: [String] = []
 
     public var hasConflict: Bool { !diagnostics.isEmpty }
     public var isFailure: Bool { status == .error || hasConflict }

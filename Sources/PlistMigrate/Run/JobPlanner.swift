@@ -52,8 +52,8 @@ extension Runner {
         init(options: RunOptions, directories: DirectoryFacts) {
             self.options = options
             resolver = ConfigResolver(directories: directories, explicit: options.explicitConfig)
-            projects = ProjectDeploymentTargets(directories: directories)
             index = ProjectIndex(directories: directories)
+            projects = ProjectDeploymentTargets(directories: directories, index: index)
             repositories = RepositoryRoots(directories: directories)
         }
 

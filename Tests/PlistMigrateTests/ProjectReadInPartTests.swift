@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import PlistDOM
+@testable import PlistMigrate
+
+/// Issue #39 §3: never silently wrong. Where the project model cannot read what decides a
+/// file's targets or deployment target, the file says so (text and JSON), the summary counts
+/// it, conditional settings are evaluated as Xcode does or said, and a project that does not
+/// parse is not used at all.
+@Suite struct ProjectReadInPartTests {
+    static func pbxproj(_ settings: String, projectSettings: String = "") -> String {
+        """
+        // !$*UTF8*$!
+        { archiveVersion = 1; objectVersion = 56; objects = {
+          G1 = {isa = PBXGroup; children = (); sourceTree = "<group>"; };
+          T1 = {isa = PBXNativeTarget; buildConfigurationList = L2; name = App; productName = App; productType = "com.apple.product-type.application"; };
+          P1 = {isa = PBXProject; buildConfigurationList = L1; mainGroup = G1; projectDirPath = ""; targets = (T1); };
+          L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
+          L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
+          C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { SDKROOT = iphoneos; \(projectSettings) }; };
+          C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { \(settings) }; };
+        }; rootObject = P1; }
+        """
+    }
+
+    func workspace(_ pbxproj: String, plist: String = "App/Info.plist") throws -> URL {
+        let directory = try temporaryDirectory()
+        _ = try copyFixture("project/App/Info.plist", to: directory, as: plist)
+        let project = directory.appendingPathComponent("App.xcodeproj")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        try Data(pbxproj.utf8).write(to: project.appendingPathComponent("project.pbxproj"))
+        return directory
+    }
+
+    func report(_ directory: URL) throws -> (file: [String: Any], summary: [String: Any], stderr: String) {
+        let result = try tool(["--no-config", "--format", "json", "."], in: directory)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stderr)")
+        let file = try #require((json["files"] as? [[String: Any]])?.first)
+        return (file, json["summary"] as? [String: Any] ?? [:], result.stderr)
+    }
+
+    @Test func conditionalSettingsAreEvaluatedForTheDeviceSDK() throws {
+        let directory = try workspace(Self.pbxproj("""
+            INFOPLIST_FILE = App/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 12.0;
+            "IPHONEOS_DEPLOYMENT_TARGET[sdk=iphoneos*]" = 15.0; "IPHONEOS_DEPLOYMENT_TARGET[sdk=iphonesimulator*]" = 11.0;
+            """))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (file, _, stderr) = try report(directory)
+        #expect((file["deploymentTarget"] as? [String: Any])?["minimumOS"] as? String == "ios15.0", "\(file) \(stderr)")
+        #expect(file["projectNotes"] == nil)
+    }
+
+    @Test func conditionsOnConfigurationAreEvaluatedAndUnknownOnesAreSaid() throws {
+        let directory = try workspace(Self.pbxproj("INFOPLIST_FILE = App/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 12.0; "
+            + "\"IPHONEOS_DEPLOYMENT_TARGET[config=Rel*]\" = 14.0; \"IPHONEOS_DEPLOYMENT_TARGET[config=Debug]\" = 10.0;"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect((try report(directory).file["deploymentTarget"] as? [String: Any])?["minimumOS"] as? String == "ios14.0")
+
+        let arch = try workspace(Self.pbxproj("INFOPLIST_FILE = App/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 12.0; "
+            + "\"IPHONEOS_DEPLOYMENT_TARGET[arch=x86_64]\" = 16.0;"))
+        defer { try? FileManager.default.removeItem(at: arch) }
+        let (file, summary, stderr) = try report(arch)
+        let notes = file["projectNotes"] as? [String] ?? []
+        #expect(notes.contains { $0.contains("IPHONEOS_DEPLOYMENT_TARGET[arch=x86_64] (App.xcodeproj/project.pbxproj) not evaluated") }, "\(notes)")
+        #expect(summary["projectsReadInPart"] as? Int == 1)
+        #expect(stderr.contains("App/Info.plist: note: target App (App.xcodeproj/project.pbxproj): cannot resolve"), "\(stderr)")
+    }
+
+    @Test func xcconfigConditionsAndLinesAreRead() throws {
+        let directory = try workspace("""
+            // !$*UTF8*$!
+            { archiveVersion = 1; objectVersion = 56; objects = {
+              F1 = {isa = PBXFileReference; path = App.xcconfig; sourceTree = "<group>"; };
+              G1 = {isa = PBXGroup; children = (F1); sourceTree = "<group>"; };
+              T1 = {isa = PBXNativeTarget; buildConfigurationList = L2; name = App; productName = App; productType = "com.apple.product-type.application"; };
+              P1 = {isa = PBXProject; buildConfigurationList = L1; mainGroup = G1; projectDirPath = ""; targets = (T1); };
+              L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
+              L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
+              C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { SDKROOT = iphoneos; }; };
+              C2 = {isa = XCBuildConfiguration; name = Release; baseConfigurationReference = F1; buildSettings = { INFOPLIST_FILE = App/Info.plist; }; };
+            }; rootObject = P1; }
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("// App\nIPHONEOS_DEPLOYMENT_TARGET = 12.0\nIPHONEOS_DEPLOYMENT_TARGET[sdk=iphoneos*] = 16.0\n".utf8)
+            .write(to: directory.appendingPathComponent("App.xcconfig"))
+        let target = try report(directory).file["deploymentTarget"] as? [String: Any]
+        #expect(target?["minimumOS"] as? String == "ios16.0")
+        #expect(target?["source"] as? String == "App (App.xcconfig:3)", "\(String(describing: target))")
+    }
+
+    @Test func aFileNoTargetClaimsSaysWhy() throws {
+        let directory = try workspace(Self.pbxproj("INFOPLIST_FILE = Other/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 12.0;"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (file, summary, stderr) = try report(directory)
+        #expect((file["projectNotes"] as? [String]) == ["no target of App.xcodeproj/project.pbxproj names this file as its Info.plist"])
+        #expect(summary["projectsReadInPart"] as? Int == 1)
+        let text = try tool(["--no-config", "."], in: directory)
+        #expect(text.stderr.contains("1 file in projects read only in part"), "\(text.stderr)")
+        _ = stderr
+    }
+
+    @Test func anUnresolvedInfoPlistFileIsNamed() throws {
+        let directory = try workspace(Self.pbxproj("INFOPLIST_FILE = \"$(APP_DIR)/Info.plist\"; IPHONEOS_DEPLOYMENT_TARGET = 12.0;"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = try report(directory).file["projectNotes"] as? [String] ?? []
+        #expect(notes == ["no target of App.xcodeproj/project.pbxproj is known to name this file; INFOPLIST_FILE not resolved for App: Release: INFOPLIST_FILE: $(APP_DIR) unknown"],
+                "\(notes)")
+    }
+
+    /// A project that does not parse gives nothing: before, a line scan of it gave iOS 15.
+    @Test func aProjectThatDoesNotParseIsNotUsed() throws {
+        let directory = try workspace("{ objects = { IPHONEOS_DEPLOYMENT_TARGET = 15.0; \n")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (file, _, _) = try report(directory)
+        #expect((file["deploymentTarget"] as? [String: Any])?["source"] as? String == "unknown", "\(file)")
+        #expect((file["projectNotes"] as? [String])?.first?.hasPrefix("project not read: App.xcodeproj/project.pbxproj:") == true)
+    }
+
+    /// The nearest project's fallback comes from the model: its targets' resolved settings.
+    @Test func theNearestProjectFallbackIsTheModels() throws {
+        let directory = try workspace(Self.pbxproj("INFOPLIST_FILE = Other/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = \"$(inherited)\";",
+                                                   projectSettings: "IPHONEOS_DEPLOYMENT_TARGET = 13.0;"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = try report(directory).file["deploymentTarget"] as? [String: Any]
+        #expect(target?["minimumOS"] as? String == "ios13.0" && target?["source"] as? String == "App.xcodeproj/project.pbxproj", "\(String(describing: target))")
+    }
+
+    @Test func anEscapedSurrogatePairIsOneCharacter() throws {
+        let value = try OpenStepValue(parsing: Array("{ a = \"x\\UD83D\\UDE00y\"; }".utf8))
+        #expect(value["a"] == .string("x😀y"))
+        #expect(throws: ParseError.self) { try OpenStepValue(parsing: Array("{ b = \"\\UD83Dz\"; }".utf8)) }
+    }
+}
