@@ -20,13 +20,21 @@ import PlistDOM
     }
 
     /// Fuzz/regressions/recipe/ and edit/: inputs of the recipe and edit targets (issue #30 §4).
-    @Test(arguments: ["recipe", "edit"]) func recipeAndEditRegressionsKeepTheInvariants(_ target: String) throws {
+    /// And project/: inputs of the project readers' target (issue #39 §5): the first found was
+    /// a project.yml whose mapping key is a mapping, on which Yams' constructor stopped the process.
+    @Test(arguments: ["recipe", "edit", "project"]) func recipeAndEditRegressionsKeepTheInvariants(_ target: String) throws {
         let folder = Paths.repository.appendingPathComponent("Fuzz/regressions/\(target)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
         #expect(!names.isEmpty)
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
         for name in names {
             let data = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
-            let violation = target == "recipe" ? Invariants.recipeViolation(in: data) : Invariants.editViolation(in: data)
+            let violation = switch target {
+            case "recipe": Invariants.recipeViolation(in: data)
+            case "edit": Invariants.editViolation(in: data)
+            default: Invariants.projectViolation(in: data, directory: scratch.path)
+            }
             #expect(violation == nil, "\(name): \(violation ?? "")")
         }
     }

@@ -57,6 +57,8 @@ import Testing
             Shape(name: "an include chain 10,000 deep", files: includes, note: "includes nested more than 64 deep are not read"),
             Shape(name: "a project.yml of nested aliases", files: ["Hostile/project.yml": laughs + "\n" + spec], note: "its aliases expand to more than 1000000 nodes"),
             Shape(name: "an alias as a mapping key", files: ["Hostile/project.yml": laughs + "\n*i: 1\n" + spec], note: "an alias used as a mapping key"),
+            Shape(name: "a mapping as a mapping key (found by the fuzzer: Yams stopped the process)",
+                  files: ["Hostile/project.yml": "? {a: 1}\n: x\n" + spec], note: "a mapping key that is not a plain value (line 1)"),
             Shape(name: "a 20 MB project.yml", files: ["Hostile/project.yml": spec + "settings:\n" + String(repeating: "  KEY_NAME_OF_SOME_LENGTH: \"a value of some length too\"\n", count: 400_000)],
                   note: "larger than 1 MiB"),
         ]

@@ -28,25 +28,40 @@ enum BoundedYAML {
         }
         guard let node else { return nil }
         var budget = maximumNodes
-        guard fits(node, &budget) else {
-            throw FileError("its aliases expand to more than \(maximumNodes) nodes: not read")
+        switch check(node, &budget) {
+        case .fits: break
+        case .tooLarge: throw FileError("its aliases expand to more than \(maximumNodes) nodes: not read")
+        case .complexKey(let line): throw FileError("a mapping key that is not a plain value\(line.map { " (line \($0))" } ?? ""): not read")
         }
         return Constructor.default.any(from: node)
     }
 
-    /// Counts nodes as construction would visit them, aliases expanded; `false` once over budget.
-    private static func fits(_ node: Node, _ budget: inout Int) -> Bool {
+    enum Check { case fits, tooLarge, complexKey(line: Int?) }
+
+    /// Counts nodes as construction would visit them, aliases expanded, stopping at the budget;
+    /// a mapping key that is a list or a mapping (`? [a]: b`), which Yams' constructor cannot
+    /// take and stops the process on, is refused.
+    private static func check(_ node: Node, _ budget: inout Int) -> Check {
         budget -= 1
-        guard budget >= 0 else { return false }
+        guard budget >= 0 else { return .tooLarge }
         switch node {
         case .scalar, .alias:
-            return true
+            return .fits
         case .sequence(let sequence):
-            for item in sequence where !fits(item, &budget) { return false }
-            return true
+            for item in sequence {
+                let result = check(item, &budget)
+                if case .fits = result { continue }
+                return result
+            }
+            return .fits
         case .mapping(let mapping):
-            for (key, value) in mapping where !fits(key, &budget) || !fits(value, &budget) { return false }
-            return true
+            for (key, value) in mapping {
+                guard case .scalar = key else { return .complexKey(line: key.mark.map { $0.line }) }
+                let result = check(value, &budget)
+                if case .fits = result { continue }
+                return result
+            }
+            return .fits
         }
     }
 
