@@ -11,7 +11,7 @@ struct PlistMigrateCommand: ParsableCommand {
         commandName: "plist-migrate",
         abstract: "Upgrade App Transport Security settings in Info.plist files, changing only the bytes that must change.",
         version: ToolVersion.current,
-        subcommands: [Migrate.self, List.self, Explain.self, Lint.self, Edit.self, Rules.self, Report.self],
+        subcommands: [Migrate.self, List.self, Explain.self, Lint.self, Edit.self, Rules.self, Report.self, Targets.self],
         defaultSubcommand: Migrate.self)
 
     /// Arguments are taken as bytes: a file name that is not valid UTF-8 still names that file.

@@ -84,7 +84,9 @@ struct BuildSettings {
     /// What one look-up says it could not resolve, at most.
     static let maximumUnresolved = 8
 
-    typealias Resolved = (value: String, source: String, unresolved: [String])
+    /// `chain`: where the value came from, its own source first, then the sources of the
+    /// settings it refers to (`$(inherited)`, `$(NAME)`), each once.
+    typealias Resolved = (value: String, source: String, unresolved: [String], chain: [String])
 
     /// One look-up's bookkeeping: the settings being expanded (a cycle is one met again), the
     /// ones expanded already, and the steps taken.
@@ -108,10 +110,10 @@ struct BuildSettings {
     private func resolve(_ name: String, below top: Int, _ resolution: inout Resolution) -> Resolved? {
         let key = Resolution.Key(name: name, below: top)
         if let done = resolution.done[key] { return done }
-        guard !resolution.inProgress.contains(key) else { return ("", "", ["$(\(name)) (a reference cycle)"]) }
+        guard !resolution.inProgress.contains(key) else { return ("", "", ["$(\(name)) (a reference cycle)"], []) }
         resolution.steps += 1
         guard resolution.steps <= Self.maximumSteps else {
-            return ("", "", ["$(\(name)) (expansion stopped after \(Self.maximumSteps) steps)"])
+            return ("", "", ["$(\(name)) (expansion stopped after \(Self.maximumSteps) steps)"], [])
         }
         resolution.inProgress.insert(key)
         defer { resolution.inProgress.remove(key) }
@@ -130,14 +132,15 @@ struct BuildSettings {
             }
             if let (raw, source) = chosen {
                 var unresolved = notEvaluated
-                let value = expand(raw, inheritedFrom: name, below: index, &resolution, unresolved: &unresolved)
-                found = (value, source, Self.capped(unresolved))
+                var chain = [source]
+                let value = expand(raw, inheritedFrom: name, below: index, &resolution, unresolved: &unresolved, chain: &chain)
+                found = (value, source, Self.capped(unresolved), chain)
                 break
             }
             index -= 1
         }
-        if found == nil, !notEvaluated.isEmpty { found = ("", "", Self.capped(notEvaluated)) }
-        if found == nil, let builtIn = builtIns[name] { found = (builtIn, "", []) }
+        if found == nil, !notEvaluated.isEmpty { found = ("", "", Self.capped(notEvaluated), []) }
+        if found == nil, let builtIn = builtIns[name] { found = (builtIn, "", [], []) }
         resolution.done[key] = .some(found)
         return found
     }
@@ -151,7 +154,8 @@ struct BuildSettings {
     }
 
     private func expand(
-        _ text: String, inheritedFrom name: String, below level: Int, _ resolution: inout Resolution, unresolved: inout [String]
+        _ text: String, inheritedFrom name: String, below level: Int, _ resolution: inout Resolution, unresolved: inout [String],
+        chain: inout [String]
     ) -> String {
         var out = ""
         var rest = Substring(text)
@@ -176,10 +180,12 @@ struct BuildSettings {
                 let inherited = resolve(name, below: level, &resolution)
                 out += inherited?.value ?? ""
                 unresolved += inherited?.unresolved ?? []
+                for source in inherited?.chain ?? [] where !chain.contains(source) && chain.count < 16 { chain.append(source) }
             } else if !variable.isEmpty {
                 if let found = resolve(variable, below: levels.count, &resolution) {
                     out += found.value
                     unresolved += found.unresolved
+                    for source in found.chain where !source.isEmpty && !chain.contains(source) && chain.count < 16 { chain.append(source) }
                 } else {
                     unresolved.append("$(\(variable))")
                 }

@@ -21,6 +21,10 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
     public var deploymentTarget: DeploymentTarget?
     /// What could not be resolved (unknown variables, missing xcconfig files), said not guessed.
     public var unresolved: [String]
+    /// `ios`, `macos`, `tvos`, `visionos`, `watchos` (from SDKROOT or XcodeGen's `platform`).
+    public var platform: String? = nil
+    /// Each build configuration as read, for `plist-migrate targets`.
+    public var configurations: [TargetConfiguration] = []
 
     enum CodingKeys: String, CodingKey { case name, productType, project }
 
@@ -57,6 +61,12 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
         return known[suffix] ?? suffix
     }
 
+    /// `iphoneos` → `ios`: the platform of a device SDK.
+    static func platform(ofSDK sdk: String?) -> String? {
+        guard let sdk else { return nil }
+        return ["iphoneos": "ios", "macosx": "macos", "appletvos": "tvos", "xros": "visionos", "watchos": "watchos"][sdk]
+    }
+
     /// The SDK names a `[sdk=…]` condition can start with (device and simulator).
     static let deviceAndSimulatorSDKs = ["iphoneos", "iphonesimulator", "macosx", "appletvos", "appletvsimulator", "xros", "xrsimulator",
                                          "watchos", "watchsimulator", "driverkit"]
@@ -67,6 +77,18 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
         ("TVOS_DEPLOYMENT_TARGET", "tvos", "appletvos"), ("XROS_DEPLOYMENT_TARGET", "visionos", "xros"),
         ("WATCHOS_DEPLOYMENT_TARGET", "watchos", "watchos"),
     ]
+}
+
+/// One build configuration of a target: its Info.plist, deployment target and where that came
+/// from (`Config/Widget.xcconfig:3 ← Config/Base.xcconfig:7`).
+public struct TargetConfiguration: Sendable, Hashable, Codable {
+    public var name: String
+    /// As reports show paths.
+    public var infoPlist: String?
+    /// `ios15.0` (several joined by commas).
+    public var deploymentTarget: String?
+    public var chain: [String]
+    public var unresolved: [String]
 }
 
 /// Reads `project.pbxproj` into its native targets.
@@ -127,6 +149,8 @@ enum XcodeProjectReader {
             var infoPlists: [String] = []
             var found: [DeploymentTarget] = []
             var unknownTarget = false
+            var platform: String?
+            var described: [TargetConfiguration] = []
             for configuration in configurations(target["buildConfigurationList"]?.string) {
                 let projectLevel = projectConfigurations.first { $0.name == configuration.name }
                 let settings = BuildSettings(
@@ -134,17 +158,23 @@ enum XcodeProjectReader {
                     builtIns: ["SRCROOT": projectDir, "PROJECT_DIR": projectDir, "SOURCE_ROOT": projectDir, "TARGET_NAME": name,
                                "PRODUCT_NAME": target["productName"]?.string ?? name, "CONFIGURATION": configuration.name,
                                "PROJECT_NAME": ((xcodeproj as NSString).lastPathComponent as NSString).deletingPathExtension])
-                let (plist, target, unresolved) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
+                let (plist, target, unresolved, chain, sdk) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
                 if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
                 if let target { found.append(target) }
+                platform = platform ?? ProjectTarget.platform(ofSDK: sdk)
+                described.append(TargetConfiguration(name: configuration.name, infoPlist: plist.map(display),
+                                                     deploymentTarget: target?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved))
                 if unresolved.contains(where: { $0.contains("_DEPLOYMENT_TARGET") }) { unknownTarget = true }
                 problems += unresolved.map { "\(configuration.name): \($0)" }
             }
-            targets.append(ProjectTarget(
+            var read = ProjectTarget(
                 name: name, productType: ProjectTarget.shortProductType(target["productType"]?.string ?? ""), project: shownProject,
                 // A configuration whose deployment target is unknown may be the lowest: none is claimed.
                 infoPlists: infoPlists, deploymentTarget: unknownTarget ? nil : ProjectSettings.lowest(found, target: name),
-                unresolved: { var seen = Set<String>(); return problems.filter { seen.insert($0).inserted } }()))
+                unresolved: { var seen = Set<String>(); return problems.filter { seen.insert($0).inserted } }())
+            read.platform = platform
+            read.configurations = described
+            targets.append(read)
         }
         return targets
     }
@@ -152,10 +182,12 @@ enum XcodeProjectReader {
 
 /// What every project kind reads from a target's merged settings.
 enum ProjectSettings {
-    /// The Info.plist (absolute), the deployment target, and what could not be resolved.
+    /// The Info.plist (absolute), the deployment target, what could not be resolved, where the
+    /// deployment target came from, and the device SDK.
     static func read(_ settings: BuildSettings, projectDir: String, targetName: String)
-        -> (infoPlist: String?, target: DeploymentTarget?, unresolved: [String])
+        -> (infoPlist: String?, target: DeploymentTarget?, unresolved: [String], chain: [String], sdk: String?)
     {
+        var chain: [String] = []
         var unresolved: [String] = []
         var infoPlist: String?
         // Conditions are evaluated for the target's device SDK, known once SDKROOT is.
@@ -174,13 +206,14 @@ enum ProjectSettings {
             guard let setting = settings.value(name), !setting.value.isEmpty || !setting.unresolved.isEmpty else { continue }
             if setting.unresolved.isEmpty, let target = DeploymentTarget(platform: platform, version: setting.value, source: setting.source) {
                 targets.append(target)
+                if chain.isEmpty { chain = setting.chain }
             } else if platform != "watchos" {
                 unresolved.append(setting.unresolved.isEmpty
                     ? "\(name) = \(setting.value) (not a version)" : "\(name): \(setting.unresolved.joined(separator: ", ")) unknown")
             }
         }
         let lowest = DeploymentTarget.lowest(targets, source: targets.map(\.source).first ?? "")
-        return (infoPlist, lowest, unresolved)
+        return (infoPlist, lowest, unresolved, chain, settings.sdk)
     }
 
     /// The lowest of a target's configurations, its source `Target (file)`.

@@ -38,11 +38,16 @@ enum XcodeGenReader {
             if spec["include"] != nil { unresolved.append("include: files are not read") }
             let settings = BuildSettings(levels: [projectLevel, level], builtIns: [
                 "SRCROOT": projectDir, "PROJECT_DIR": projectDir, "TARGET_NAME": name, "PRODUCT_NAME": name])
-            let (plist, found, problems) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
-            targets.append(ProjectTarget(
+            let (plist, found, problems, chain, _) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
+            var read = ProjectTarget(
                 name: name, productType: ProjectTarget.shortProductType(target["type"] as? String ?? ""), project: shown,
                 infoPlists: plist.map { [$0] } ?? [], deploymentTarget: ProjectSettings.lowest(found.map { [$0] } ?? [], target: name),
-                unresolved: unresolved + problems))
+                unresolved: unresolved + problems)
+            read.platform = platform.map { $0 == "macos" ? "macos" : $0 }
+            read.configurations = [TargetConfiguration(name: "all configurations", infoPlist: plist.map(display),
+                                                       deploymentTarget: found?.platforms.joined(separator: ","), chain: chain,
+                                                       unresolved: unresolved + problems)]
+            targets.append(read)
         }
         return targets
     }

@@ -1,0 +1,159 @@
+import ATSPolicy
+import Foundation
+
+/// `plist-migrate targets`: what the tool believes of the projects under some paths, before a
+/// fleet run relies on it (issue #39 §4). Each project (Xcode, XcodeGen, Tuist), its targets
+/// (name, product type, platform), each target's Info.plist and deployment target per
+/// configuration with the chain of settings it came from, and everything not understood. A
+/// project that cannot be read is said, never a failure: the command exits 0.
+public struct TargetsReport: Sendable {
+    public struct ConfigurationRecord: Codable, Equatable, Sendable {
+        public var name: String
+        public var infoPlist: String?
+        public var deploymentTarget: String?
+        /// `Config/Widget.xcconfig:3 ← Config/Base.xcconfig:7`: the value's own source first.
+        public var from: [String]
+        public var notUnderstood: [String]?
+    }
+
+    public struct TargetRecord: Codable, Equatable, Sendable {
+        public var name: String
+        public var productType: String
+        public var platform: String?
+        public var infoPlists: [String]
+        /// The lowest over the configurations; absent when any configuration's is unknown.
+        public var deploymentTarget: String?
+        public var configurations: [ConfigurationRecord]
+        public var notUnderstood: [String]?
+    }
+
+    public struct ProjectRecord: Codable, Equatable, Sendable {
+        public var path: String
+        /// `xcodeproj`, `xcodegen` or `tuist`.
+        public var kind: String
+        /// Why the project could not be read at all.
+        public var notRead: String?
+        public var targets: [TargetRecord]
+    }
+
+    public struct Document: Codable, Equatable, Sendable {
+        public var schemaVersion = 1
+        public var projects: [ProjectRecord]
+    }
+
+    public let document: Document
+
+    /// The projects under `paths` (directories are walked; a project file, `.xcodeproj` or plist
+    /// names the projects it is or lies in), each read once.
+    public init(paths: [String]) {
+        let display = { (path: String) in ReportPaths.current.name(path) }
+        var projects: [ProjectRecord] = []
+        for project in Self.projectFiles(paths) {
+            let shown = display(project)
+            if project.hasSuffix("/Project.swift") {
+                projects.append(ProjectRecord(path: shown, kind: "tuist", notRead: "a Tuist manifest: only Tuist can evaluate it", targets: []))
+                continue
+            }
+            let kind = project.hasSuffix(".yml") ? "xcodegen" : "xcodeproj"
+            do {
+                let targets = kind == "xcodegen"
+                    ? try XcodeGenReader.targets(projectYML: project, display: display)
+                    : try XcodeProjectReader.targets(pbxproj: project, display: display)
+                projects.append(ProjectRecord(path: shown, kind: kind, notRead: nil, targets: targets.map(Self.record)))
+            } catch {
+                projects.append(ProjectRecord(path: shown, kind: kind, notRead: error.line(path: shown), targets: []))
+            }
+        }
+        document = Document(projects: projects)
+    }
+
+    static func record(_ target: ProjectTarget) -> TargetRecord {
+        TargetRecord(
+            name: target.name, productType: target.productType, platform: target.platform,
+            infoPlists: target.infoPlists.map { ReportPaths.current.name($0) },
+            deploymentTarget: target.deploymentTarget?.platforms.joined(separator: ","),
+            configurations: target.configurations.map {
+                ConfigurationRecord(name: $0.name, infoPlist: $0.infoPlist, deploymentTarget: $0.deploymentTarget, from: $0.chain,
+                                    notUnderstood: $0.unresolved.isEmpty ? nil : $0.unresolved)
+            },
+            notUnderstood: target.unresolved.isEmpty ? nil : target.unresolved)
+    }
+
+    /// Project files under `paths`, in path order: `X.xcodeproj/project.pbxproj`, `project.yml`,
+    /// `Project.swift`. Hidden directories, symbolic links and what lies inside an `.xcodeproj`
+    /// are not walked.
+    static func projectFiles(_ paths: [String]) -> [String] {
+        var found: [String] = []
+        func add(_ path: String) { if !found.contains(path) { found.append(path) } }
+        func walk(_ directory: String, depth: Int) {
+            guard depth < 64, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = directory + "/" + name
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                if (info.st_mode & S_IFMT) == S_IFDIR {
+                    if name.hasSuffix(".xcodeproj") {
+                        if FileManager.default.fileExists(atPath: path + "/project.pbxproj") { add(path + "/project.pbxproj") }
+                    } else if !name.hasSuffix(".xcworkspace") {
+                        walk(path, depth: depth + 1)
+                    }
+                } else if (info.st_mode & S_IFMT) == S_IFREG, name == "project.yml" || name == "Project.swift" {
+                    add(path)
+                }
+            }
+        }
+        for given in paths.isEmpty ? ["."] : paths {
+            let path = FileIO.absolute(given)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                if path.hasSuffix(".xcodeproj") { add(path + "/project.pbxproj") } else { walk(path, depth: 0) }
+            } else if path.hasSuffix("/project.pbxproj") || path.hasSuffix("/project.yml") || path.hasSuffix("/Project.swift") {
+                add(path)
+            } else {
+                // A plist: the projects around it, as a run looks them up.
+                var directory = (path as NSString).deletingLastPathComponent
+                let facts = DirectoryFacts()
+                while true {
+                    let here = facts.facts(of: directory)
+                    for project in here.projects { add(directory + "/" + project + "/project.pbxproj") }
+                    for spec in here.specs.sorted() { add(directory + "/" + spec) }
+                    guard !here.hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
+                    directory = parent
+                }
+            }
+        }
+        return found
+    }
+
+    public func json() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(document)) ?? Data("{}".utf8)) + [0x0A]
+    }
+
+    public func text() -> String {
+        var out = ""
+        for project in document.projects {
+            out += "\(project.path) (\(project.kind))\n"
+            if let notRead = project.notRead { out += "  not read: \(notRead)\n" }
+            for target in project.targets {
+                out += "  \(target.name): \(target.productType)\(target.platform.map { ", " + $0 } ?? "")\n"
+                out += "    Info.plist: \(target.infoPlists.isEmpty ? "none known" : target.infoPlists.joined(separator: ", "))\n"
+                for configuration in target.configurations {
+                    let version = configuration.deploymentTarget ?? "deployment target unknown"
+                    let from = configuration.from.filter { !$0.isEmpty }
+                    out += "    \(configuration.name): \(version)\(from.isEmpty ? "" : " from " + from.joined(separator: " ← "))\n"
+                }
+                for item in target.notUnderstood ?? [] { out += "    not understood: \(item)\n" }
+            }
+        }
+        let targets = document.projects.reduce(0) { $0 + $1.targets.count }
+        let unread = document.projects.filter { $0.notRead != nil }.count
+        let partial = document.projects.flatMap(\.targets).filter { $0.notUnderstood != nil }.count
+        out += "plist-migrate targets: \(document.projects.count) project\(document.projects.count == 1 ? "" : "s"), "
+            + "\(targets) target\(targets == 1 ? "" : "s")"
+            + (unread > 0 ? ", \(unread) not read" : "") + (partial > 0 ? ", \(partial) read only in part" : "") + "\n"
+        return out
+    }
+}
