@@ -38,7 +38,7 @@ struct JSONSchemaTests {
         try validate(try tool(["explain", "--format", "json", "E/Info.plist"], in: directory).stdout, against: "explain-report", in: directory)
         try validate(try tool(["explain", "--format", "json", "F/Info.plist", "--host", "http://api.example.com:80/x"], in: directory).stdout,
                      against: "explain-report", in: directory)
-        try validate(try tool(["targets", "--format", "json", "Fixtures/project", "Fixtures/project-xcodegen"], in: Paths.repository).stdout,
+        try validate(try tool(["targets", "--format", "json", "Fixtures/project", "Fixtures/project-xcodegen", "Fixtures/project-xcode16"], in: Paths.repository).stdout,
                      against: "targets", in: directory)
         let write = try tool(["--format", "json", "--write", "B/Info.plist", "A/Info.plist"], in: directory)
         try validate(write.stdout, against: "migrate-report", in: directory)

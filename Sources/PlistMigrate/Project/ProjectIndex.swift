@@ -38,9 +38,11 @@ final class ProjectIndex: @unchecked Sendable {
             let unknown = targets.compactMap { target in
                 target.unresolved.first { $0.contains("INFOPLIST_FILE") }.map { "\(target.name): \($0)" }
             }
+            let generated = targets.filter(\.generatesInfoPlist).map(\.name)
+            let generatedText = generated.isEmpty ? "" : " (\(generated.joined(separator: ", ")) generate\(generated.count == 1 ? "s its" : " their") Info.plist at build time)"
             notes.append(unknown.isEmpty
-                ? "no target of \(shown) names this file as its Info.plist"
-                : "no target of \(shown) is known to name this file; INFOPLIST_FILE not resolved for \(unknown.joined(separator: "; "))")
+                ? "no target of \(shown) names this file as its Info.plist\(generatedText)"
+                : "no target of \(shown) is known to name this file; INFOPLIST_FILE not resolved for \(unknown.joined(separator: "; "))\(generatedText)")
         }
         return notes
     }

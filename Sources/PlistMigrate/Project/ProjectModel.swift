@@ -23,6 +23,12 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
     public var unresolved: [String]
     /// `ios`, `macos`, `tvos`, `visionos`, `watchos` (from SDKROOT or XcodeGen's `platform`).
     public var platform: String? = nil
+    /// `GENERATE_INFOPLIST_FILE = YES` without `INFOPLIST_FILE`: Xcode writes the Info.plist at
+    /// build time, so no file of the repository is it.
+    public var generatesInfoPlist = false
+    /// Xcode 16 synchronized folders of the target (as reports show paths), each with the files
+    /// its exception sets take out of the target.
+    public var synchronizedFolders: [String] = []
     /// Each build configuration as read, for `plist-migrate targets`.
     public var configurations: [TargetConfiguration] = []
 
@@ -124,7 +130,12 @@ enum XcodeProjectReader {
                     let text = value.string ?? value.array?.compactMap(\.string).joined(separator: " ") ?? ""
                     level.set(key, text, source: shownProject)
                 }
-                let base = configuration["baseConfigurationReference"]?.string.flatMap(paths.path)
+                // Xcode 16 (objectVersion 77): an xcconfig inside a synchronized folder is named by
+                // the folder (the anchor) and its path below it.
+                let anchored = configuration["baseConfigurationReferenceAnchor"]?.string.flatMap(paths.path).flatMap { folder in
+                    configuration["baseConfigurationReferenceRelativePath"]?.string.map { FileIO.absolute(folder + "/" + $0) }
+                }
+                let base = configuration["baseConfigurationReference"]?.string.flatMap(paths.path) ?? anchored
                 return (configuration["name"]?.string ?? "", level, base)
             }
         }
@@ -150,6 +161,7 @@ enum XcodeProjectReader {
             var found: [DeploymentTarget] = []
             var unknownTarget = false
             var platform: String?
+            var generates = false
             var described: [TargetConfiguration] = []
             for configuration in configurations(target["buildConfigurationList"]?.string) {
                 let projectLevel = projectConfigurations.first { $0.name == configuration.name }
@@ -159,6 +171,7 @@ enum XcodeProjectReader {
                                "PRODUCT_NAME": target["productName"]?.string ?? name, "CONFIGURATION": configuration.name,
                                "PROJECT_NAME": ((xcodeproj as NSString).lastPathComponent as NSString).deletingPathExtension])
                 let (plist, target, unresolved, chain, sdk) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
+                if plist == nil, settings.value("GENERATE_INFOPLIST_FILE")?.value.uppercased() == "YES" { generates = true }
                 if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
                 if let target { found.append(target) }
                 platform = platform ?? ProjectTarget.platform(ofSDK: sdk)
@@ -174,6 +187,15 @@ enum XcodeProjectReader {
                 unresolved: { var seen = Set<String>(); return problems.filter { seen.insert($0).inserted } }())
             read.platform = platform
             read.configurations = described
+            read.generatesInfoPlist = generates && infoPlists.isEmpty
+            read.synchronizedFolders = (target["fileSystemSynchronizedGroups"]?.array ?? []).compactMap(\.string).compactMap { id in
+                guard let folder = paths.path(id) else { return nil }
+                // Exception sets of this folder for this target: files it leaves out.
+                let excluded = (byID[id]?["exceptions"]?.array ?? []).compactMap { $0.string.flatMap { byID[$0] } }
+                    .filter { $0["target"]?.string == targetID }
+                    .flatMap { $0["membershipExceptions"]?.array?.compactMap(\.string) ?? [] }
+                return display(folder) + (excluded.isEmpty ? "" : " (except \(excluded.joined(separator: ", ")))")
+            }
             targets.append(read)
         }
         return targets

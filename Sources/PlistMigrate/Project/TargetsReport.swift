@@ -25,6 +25,10 @@ public struct TargetsReport: Sendable {
         public var deploymentTarget: String?
         public var configurations: [ConfigurationRecord]
         public var notUnderstood: [String]?
+        /// `GENERATE_INFOPLIST_FILE = YES` and no `INFOPLIST_FILE`: no file is its Info.plist.
+        public var generatesInfoPlist: Bool?
+        /// Xcode 16 synchronized folders, with the files their exception sets leave out.
+        public var synchronizedFolders: [String]?
     }
 
     public struct ProjectRecord: Codable, Equatable, Sendable {
@@ -76,7 +80,9 @@ public struct TargetsReport: Sendable {
                 ConfigurationRecord(name: $0.name, infoPlist: $0.infoPlist, deploymentTarget: $0.deploymentTarget, from: $0.chain,
                                     notUnderstood: $0.unresolved.isEmpty ? nil : $0.unresolved)
             },
-            notUnderstood: target.unresolved.isEmpty ? nil : target.unresolved)
+            notUnderstood: target.unresolved.isEmpty ? nil : target.unresolved,
+            generatesInfoPlist: target.generatesInfoPlist ? true : nil,
+            synchronizedFolders: target.synchronizedFolders.isEmpty ? nil : target.synchronizedFolders)
     }
 
     /// Project files under `paths`, in path order: `X.xcodeproj/project.pbxproj`, `project.yml`,
@@ -139,7 +145,10 @@ public struct TargetsReport: Sendable {
             if let notRead = project.notRead { out += "  not read: \(notRead)\n" }
             for target in project.targets {
                 out += "  \(target.name): \(target.productType)\(target.platform.map { ", " + $0 } ?? "")\n"
-                out += "    Info.plist: \(target.infoPlists.isEmpty ? "none known" : target.infoPlists.joined(separator: ", "))\n"
+                let plist = !target.infoPlists.isEmpty ? target.infoPlists.joined(separator: ", ")
+                    : target.generatesInfoPlist == true ? "generated at build time (GENERATE_INFOPLIST_FILE), no file" : "none known"
+                out += "    Info.plist: \(plist)\n"
+                for folder in target.synchronizedFolders ?? [] { out += "    synchronized folder: \(folder)\n" }
                 for configuration in target.configurations {
                     let version = configuration.deploymentTarget ?? "deployment target unknown"
                     let from = configuration.from.filter { !$0.isEmpty }
