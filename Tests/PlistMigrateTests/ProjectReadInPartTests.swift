@@ -103,7 +103,7 @@ import PlistDOM
         let directory = try workspace(Self.pbxproj("INFOPLIST_FILE = \"$(APP_DIR)/Info.plist\"; IPHONEOS_DEPLOYMENT_TARGET = 12.0;"))
         defer { try? FileManager.default.removeItem(at: directory) }
         let notes = try report(directory).file["projectNotes"] as? [String] ?? []
-        #expect(notes == ["no target of App.xcodeproj/project.pbxproj is known to name this file; INFOPLIST_FILE not resolved for App: Release: INFOPLIST_FILE: $(APP_DIR) unknown"],
+        #expect(notes == ["no target of App.xcodeproj/project.pbxproj is known to name this file; INFOPLIST_FILE not resolved for App: Release: INFOPLIST_FILE (App.xcodeproj/project.pbxproj): $(APP_DIR) unknown"],
                 "\(notes)")
     }
 

@@ -220,7 +220,7 @@ enum ProjectSettings {
             if file.unresolved.isEmpty {
                 infoPlist = FileIO.absolute(file.value.hasPrefix("/") ? file.value : projectDir + "/" + file.value)
             } else {
-                unresolved.append("INFOPLIST_FILE: \(file.unresolved.joined(separator: ", ")) unknown")
+                unresolved.append("INFOPLIST_FILE\(where_(file.source)): \(file.unresolved.joined(separator: ", ")) unknown")
             }
         }
         var targets: [DeploymentTarget] = []
@@ -231,11 +231,17 @@ enum ProjectSettings {
                 if chain.isEmpty { chain = setting.chain }
             } else if platform != "watchos" {
                 unresolved.append(setting.unresolved.isEmpty
-                    ? "\(name) = \(setting.value) (not a version)" : "\(name): \(setting.unresolved.joined(separator: ", ")) unknown")
+                    ? "\(name)\(where_(setting.source)) = \(setting.value) (not a version)"
+                    : "\(name)\(where_(setting.source)): \(setting.unresolved.joined(separator: ", ")) unknown")
             }
         }
         let lowest = DeploymentTarget.lowest(targets, source: targets.map(\.source).first ?? "")
         return (infoPlist, lowest, unresolved, chain, settings.sdk)
+    }
+
+    /// ` (Config/Kit.xcconfig:3)`: where a setting that could not be resolved is written.
+    static func where_(_ source: String) -> String {
+        source.isEmpty ? "" : " (\(source))"
     }
 
     /// The lowest of a target's configurations, its source `Target (file)`.
