@@ -125,6 +125,25 @@ import PlistDOM
         #expect(target?["minimumOS"] as? String == "ios13.0" && target?["source"] as? String == "App.xcodeproj/project.pbxproj", "\(String(describing: target))")
     }
 
+    /// An XcodeGen include that cannot be read is named on a file no target claims.
+    @Test func aMissingIncludeIsSaidOnAnUnclaimedFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("project/App/Info.plist", to: directory, as: "App/Info.plist")
+        try Data("name: App\ninclude: [Targets/app.yml, Targets/kit.yml]\n".utf8).write(to: directory.appendingPathComponent("project.yml"))
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Targets"), withIntermediateDirectories: true)
+        try Data("targets:\n  Kit: {type: framework, platform: iOS, info: {path: Kit/Info.plist}}\n".utf8)
+            .write(to: directory.appendingPathComponent("Targets/kit.yml"))
+        let notes = try report(directory).file["projectNotes"] as? [String] ?? []
+        #expect(notes.count == 1 && notes[0].hasPrefix("no target of project.yml names this file as its Info.plist; project.yml read in part: include: "),
+                "\(notes)")
+        #expect(notes.first?.contains("Targets/app.yml cannot be read") == true)
+        // With no target left at all, the spec is said unread.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("Targets/kit.yml"))
+        let unread = try report(directory).file["projectNotes"] as? [String] ?? []
+        #expect(unread.first?.hasPrefix("project not read: project.yml: error: include: ") == true, "\(unread)")
+    }
+
     @Test func anEscapedSurrogatePairIsOneCharacter() throws {
         let value = try OpenStepValue(parsing: Array("{ a = \"x\\UD83D\\UDE00y\"; }".utf8))
         #expect(value["a"] == .string("x😀y"))

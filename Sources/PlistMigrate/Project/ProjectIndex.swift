@@ -38,11 +38,14 @@ final class ProjectIndex: @unchecked Sendable {
             let unknown = targets.compactMap { target in
                 target.unresolved.first { $0.contains("INFOPLIST_FILE") }.map { "\(target.name): \($0)" }
             }
+            // What the spec could not read for every target (an include not found) is said once.
+            let shared = targets.first.map { first in first.unresolved.filter { item in item.hasPrefix("include:") && targets.allSatisfy { $0.unresolved.contains(item) } } } ?? []
             let generated = targets.filter(\.generatesInfoPlist).map(\.name)
             let generatedText = generated.isEmpty ? "" : " (\(generated.joined(separator: ", ")) generate\(generated.count == 1 ? "s its" : " their") Info.plist at build time)"
             notes.append(unknown.isEmpty
                 ? "no target of \(shown) names this file as its Info.plist\(generatedText)"
                 : "no target of \(shown) is known to name this file; INFOPLIST_FILE not resolved for \(unknown.joined(separator: "; "))\(generatedText)")
+            if !shared.isEmpty { notes[notes.count - 1] += "; \(shown) read in part: \(shared.joined(separator: "; "))" }
         }
         return notes
     }

@@ -37,6 +37,8 @@ enum XcodeGenReader {
         let shown = display(path)
         let configs = configurations(spec["configs"])
         let specTargets = spec["targets"] as? [String: Any] ?? [:]
+        // No target at all, and an include that could not be read: that is the project unread.
+        if specTargets.isEmpty, !loader.problems.isEmpty { throw FileError(loader.problems.joined(separator: "; ")) }
         let options = spec["options"] as? [String: Any] ?? [:]
         let groups = (spec["settingGroups"] ?? spec["settingPresets"]) as? [String: Any] ?? [:]
         let platforms = specTargets.values.compactMap { ($0 as? [String: Any])?["platform"] as? String }.map { $0.lowercased() }
