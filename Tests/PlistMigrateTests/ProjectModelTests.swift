@@ -77,7 +77,7 @@ import Migrations
         #expect(targets["Kit"]?.deploymentTarget == nil)
         #expect(targets["Kit"]?.unresolved.count == 1)
         #expect(targets["Kit"]?.unresolved.first?.hasPrefix("Debug: IPHONEOS_DEPLOYMENT_TARGET (") == true)
-        #expect(targets["Kit"]?.unresolved.first?.hasSuffix("Fixtures/project/App.xcodeproj/project.pbxproj): $(KIT_MINIMUM_OS) unknown") == true,
+        #expect(targets["Kit"]?.unresolved.first?.hasSuffix("Fixtures/project/App.xcodeproj/project.pbxproj:134): $(KIT_MINIMUM_OS) unknown") == true,
                 "where the setting is written: \(targets["Kit"]?.unresolved ?? [])")
     }
 
@@ -98,7 +98,7 @@ import Migrations
     @Test func eachInfoPlistGetsItsTargetsDeploymentTargetAndATS010RunsWhereItMay() throws {
         let files = try Self.report(["Fixtures/project"])
         let app = try #require(files["Fixtures/project/App/Info.plist"])
-        #expect((app["deploymentTarget"] as? [String: String])?["source"] == "App (Fixtures/project/App.xcodeproj/project.pbxproj)")
+        #expect((app["deploymentTarget"] as? [String: String])?["source"] == "App (Fixtures/project/App.xcodeproj/project.pbxproj:103)")
         #expect((app["targets"] as? [[String: String]]) == [["name": "App", "productType": "application", "project": "Fixtures/project/App.xcodeproj/project.pbxproj"]])
         #expect((app["passes"] as? [[String: Any]])?.map { $0["id"] as? String } == ["ATS010"])
         let tests = try #require(files["Fixtures/project/Tests/Info.plist"])

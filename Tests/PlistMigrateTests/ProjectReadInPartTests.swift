@@ -61,7 +61,7 @@ import PlistDOM
         defer { try? FileManager.default.removeItem(at: arch) }
         let (file, summary, stderr) = try report(arch)
         let notes = file["projectNotes"] as? [String] ?? []
-        #expect(notes.contains { $0.contains("IPHONEOS_DEPLOYMENT_TARGET[arch=x86_64] (App.xcodeproj/project.pbxproj) not evaluated") }, "\(notes)")
+        #expect(notes.contains { $0.contains("IPHONEOS_DEPLOYMENT_TARGET[arch=x86_64] (App.xcodeproj/project.pbxproj:9) not evaluated") }, "\(notes)")
         #expect(summary["projectsReadInPart"] as? Int == 1)
         #expect(stderr.contains("App/Info.plist: note: target App (App.xcodeproj/project.pbxproj): cannot resolve"), "\(stderr)")
     }
@@ -103,7 +103,7 @@ import PlistDOM
         let directory = try workspace(Self.pbxproj("INFOPLIST_FILE = \"$(APP_DIR)/Info.plist\"; IPHONEOS_DEPLOYMENT_TARGET = 12.0;"))
         defer { try? FileManager.default.removeItem(at: directory) }
         let notes = try report(directory).file["projectNotes"] as? [String] ?? []
-        #expect(notes == ["no target of App.xcodeproj/project.pbxproj is known to name this file; INFOPLIST_FILE not resolved for App: Release: INFOPLIST_FILE (App.xcodeproj/project.pbxproj): $(APP_DIR) unknown"],
+        #expect(notes == ["no target of App.xcodeproj/project.pbxproj is known to name this file; INFOPLIST_FILE not resolved for App: Release: INFOPLIST_FILE (App.xcodeproj/project.pbxproj:9): $(APP_DIR) unknown"],
                 "\(notes)")
     }
 

@@ -11,7 +11,7 @@ import Testing
         #expect(text.contains("  Widget: app-extension, ios\n    Info.plist: Fixtures/project/Widget/Info.plist\n"
             + "    Debug: ios11.4 from Fixtures/project/Config/Shared.xcconfig:2\n"), "\(text)")
         #expect(text.contains("    Debug: deployment target unknown\n"))
-        #expect(text.contains("    not understood: Debug: IPHONEOS_DEPLOYMENT_TARGET (Fixtures/project/App.xcodeproj/project.pbxproj): $(KIT_MINIMUM_OS) unknown\n"))
+        #expect(text.contains("    not understood: Debug: IPHONEOS_DEPLOYMENT_TARGET (Fixtures/project/App.xcodeproj/project.pbxproj:134): $(KIT_MINIMUM_OS) unknown\n"))
         #expect(text.hasSuffix("plist-migrate targets: 1 project, 4 targets, 1 read only in part\n"), "\(text)")
     }
 

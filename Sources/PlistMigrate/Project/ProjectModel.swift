@@ -121,14 +121,15 @@ enum XcodeProjectReader {
         }
         let paths = FileReferencePaths(byID: byID, projectDir: projectDir)
         let shownProject = display(pbxproj)
+        let lines = PbxprojLines(bytes)
 
         func configurations(_ listID: String?) -> [(name: String, settings: SettingsLevel, base: String?)] {
             guard let listID, let ids = byID[listID]?["buildConfigurations"]?.array else { return [] }
-            return ids.compactMap { $0.string.flatMap { byID[$0] } }.map { configuration in
+            return ids.compactMap { id in id.string.flatMap { key in byID[key].map { (key, $0) } } }.map { id, configuration in
                 var level = SettingsLevel()
                 for (key, value) in configuration["buildSettings"]?.dictEntries ?? [] {
                     let text = value.string ?? value.array?.compactMap(\.string).joined(separator: " ") ?? ""
-                    level.set(key, text, source: shownProject)
+                    level.set(key, text, source: lines.line(of: key, inObject: id).map { "\(shownProject):\($0)" } ?? shownProject)
                 }
                 // Xcode 16 (objectVersion 77): an xcconfig inside a synchronized folder is named by
                 // the folder (the anchor) and its path below it.
@@ -283,3 +284,55 @@ private struct FileReferencePaths {
         }
     }
 }
+
+/// Where each object and each of its settings is written in a `project.pbxproj`, for a
+/// setting's `file:line` (issue #39 §3). Xcode writes an object's entries one a line; for an
+/// object written on one line, its settings are placed on that line. Found by one pass over the
+/// lines, without a second parse.
+struct PbxprojLines {
+    private var objectLines: [String: Int] = [:]
+    private var keyLines: [String: [String: Int]] = [:]
+
+    init(_ bytes: [UInt8]) {
+        var current: String?
+        var lineNumber = 0
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var index = line.startIndex
+            while index < line.endIndex, line[index] == 0x09 || line[index] == 0x20 { index += 1 }
+            let start = index
+            let quoted = index < line.endIndex && line[index] == UInt8(ascii: "\"")
+            if quoted {
+                index += 1
+                while index < line.endIndex, line[index] != UInt8(ascii: "\"") { index += 1 }
+                guard index < line.endIndex else { continue }
+            } else {
+                while index < line.endIndex, !(line[index] == 0x20 || line[index] == 0x09 || line[index] == UInt8(ascii: "=")) { index += 1 }
+            }
+            guard index > start else { continue }
+            let token = String(decoding: quoted ? line[(start + 1)..<index] : line[start..<index], as: UTF8.self)
+            if quoted { index += 1 }
+            // What follows the token: an optional `/* comment */`, then `=`.
+            var rest = line[index...].drop { $0 == 0x20 || $0 == 0x09 }
+            if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "*")]), let close = rest.firstRange(of: [UInt8(ascii: "*"), UInt8(ascii: "/")]) {
+                rest = rest[close.upperBound...].drop { $0 == 0x20 || $0 == 0x09 }
+            }
+            guard rest.first == UInt8(ascii: "=") else { continue }
+            let value = rest.dropFirst().drop { $0 == 0x20 || $0 == 0x09 }
+            if value.first == UInt8(ascii: "{"), token.utf8.count >= 2, token.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }),
+                token != "buildSettings", token != "objects", token != "attributes"
+            {
+                current = token
+                objectLines[token] = objectLines[token] ?? lineNumber
+            } else if let current, keyLines[current]?[token] == nil {
+                keyLines[current, default: [:]][token] = lineNumber
+            }
+        }
+    }
+
+    /// The line of `key` in the object `id`, else the object's own line.
+    func line(of key: String, inObject id: String) -> Int? {
+        keyLines[id]?[key] ?? objectLines[id]
+    }
+}
+
