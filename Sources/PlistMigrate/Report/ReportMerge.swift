@@ -37,8 +37,12 @@ public struct ReportMerge {
         return 2
     }
 
+    /// A JSON report holds about 1 KB a file (39 MB for 40,000 files, measured): 256 MiB is a
+    /// fleet of some 250,000 files.
+    static let maximumReportSize = 256 << 20
+
     static func read(_ path: String) throws(FileError) -> Report.Document {
-        let bytes = try FileIO.load(path).bytes
+        let bytes = try FileIO.load(path, limit: maximumReportSize).bytes
         let document: Report.Document
         do {
             document = try JSONDecoder().decode(Report.Document.self, from: Data(bytes))
@@ -67,6 +71,11 @@ public struct ReportMerge {
                 throw FileError("reports of different tool versions cannot be merged: \(first.name) is plist-migrate "
                     + "\(first.document.tool?.version ?? "?"), \(name) is \(document.tool?.version ?? "?")")
             }
+            // A pass listed twice would stop the process where passes are looked up by id.
+            let ids = (document.passes ?? []).map(\.id)
+            if Set(ids).count != ids.count {
+                throw FileError("\(name) lists a pass twice in \"passes\": not a report this tool wrote")
+            }
             if Set(document.passes ?? []) != Set(first.document.passes ?? []) {
                 let ours = Set((first.document.passes ?? []).map { "\($0.id) v\($0.version)" })
                 let theirs = Set((document.passes ?? []).map { "\($0.id) v\($0.version)" })
@@ -78,7 +87,10 @@ public struct ReportMerge {
             }
             let repositories = document.repositories ?? []
             for var file in document.files {
-                let repository = file.repository.flatMap { $0 < repositories.count ? repositories[$0] : nil }
+                if let index = file.repository, !repositories.indices.contains(index) {
+                    throw FileError("\(name): \(file.path) names repository \(index), which the report does not list")
+                }
+                let repository = file.repository.map { repositories[$0] }
                 if let repository {
                     if let known = repositoryIndex[repository] {
                         file.repository = known
@@ -95,7 +107,8 @@ public struct ReportMerge {
                 seen[key] = name
                 merged.files.append(file)
             }
-            merged.summary.add(document.summary)
+            // Counts are worked out from the files, never taken from the report (issue #44 §3).
+            try merged.summary.add(try Report.Summary(files: document.files, mode: document.mode), from: name)
             if let options = document.options, name != first.name, var combined = merged.options {
                 combined.paths += options.paths.filter { !combined.paths.contains($0) }
                 merged.options = combined
@@ -131,17 +144,53 @@ public struct ReportMerge {
 }
 
 extension Report.Summary {
-    mutating func add(_ other: Report.Summary) {
-        scanned += other.scanned
-        changed += other.changed
-        unchanged += other.unchanged
-        skipped += other.skipped
-        errors += other.errors
-        conflicts += other.conflicts
-        notWritten += other.notWritten
-        heldBack += other.heldBack
-        skippedReasons.merge(other.skippedReasons, uniquingKeysWith: +)
-        editsPerPass.merge(other.editsPerPass, uniquingKeysWith: +)
-        deploymentTargetSources.merge(other.deploymentTargetSources, uniquingKeysWith: +)
+    /// The counts of a report's files, as the run that wrote it counted them.
+    init(files: [Report.FileRecord], mode: String) throws(FileError) {
+        self.init()
+        var edits: [String: Int] = [:]
+        for file in files {
+            scanned += 1
+            switch file.status {
+            case "changed": changed += 1
+            case "unchanged": unchanged += 1
+            case "skipped":
+                skipped += 1
+                skippedReasons[file.skipReason ?? "skipped", default: 0] += 1
+            default: errors += 1
+            }
+            if !file.diagnostics.isEmpty { conflicts += 1 }
+            if mode == "write", file.status == "changed", !file.written { notWritten += 1 }
+            if !file.heldBack.isEmpty { heldBack += 1 }
+            for pass in file.passes {
+                guard pass.editCount >= 0 else { throw FileError("\(file.path): a negative edit count") }
+                let (sum, overflow) = edits[pass.id, default: 0].addingReportingOverflow(pass.editCount)
+                guard !overflow else { throw FileError("\(file.path): edit counts too large to add") }
+                edits[pass.id] = sum
+            }
+            if let target = file.deploymentTarget { deploymentTargetSources[Report.sourceKind(target.source), default: 0] += 1 }
+            if file.projectNotes != nil { projectsReadInPart = (projectsReadInPart ?? 0) + 1 }
+        }
+        editsPerPass = edits
+    }
+
+    /// Adds another report's counts; a sum too large to hold is an error, not a crash.
+    mutating func add(_ other: Report.Summary, from name: String) throws(FileError) {
+        func sum(_ a: Int, _ b: Int) throws(FileError) -> Int {
+            let (result, overflow) = a.addingReportingOverflow(b)
+            guard !overflow else { throw FileError("\(name): counts too large to add") }
+            return result
+        }
+        scanned = try sum(scanned, other.scanned)
+        changed = try sum(changed, other.changed)
+        unchanged = try sum(unchanged, other.unchanged)
+        skipped = try sum(skipped, other.skipped)
+        errors = try sum(errors, other.errors)
+        conflicts = try sum(conflicts, other.conflicts)
+        notWritten = try sum(notWritten, other.notWritten)
+        heldBack = try sum(heldBack, other.heldBack)
+        for (key, value) in other.skippedReasons { skippedReasons[key] = try sum(skippedReasons[key] ?? 0, value) }
+        for (key, value) in other.editsPerPass { editsPerPass[key] = try sum(editsPerPass[key] ?? 0, value) }
+        for (key, value) in other.deploymentTargetSources { deploymentTargetSources[key] = try sum(deploymentTargetSources[key] ?? 0, value) }
+        if let partial = other.projectsReadInPart { projectsReadInPart = try sum(projectsReadInPart ?? 0, partial) }
     }
 }

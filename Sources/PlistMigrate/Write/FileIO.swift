@@ -32,7 +32,7 @@ public enum FileIO {
     /// file would cost memory out of proportion.
     public static let maximumSize = 32 << 20
 
-    public static func load(_ path: String) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
+    public static func load(_ path: String, limit maximumSize: Int = maximumSize) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
         let fd = open(PathBytes.c(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileError("cannot open: \(openFailureText(path))") }
         defer { close(fd) }

@@ -63,7 +63,7 @@ struct Explain: ParsableCommand {
         }
         var report: Explainer.Report
         do {
-            let bytes = file == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : try FileIO.load(file).bytes
+            let bytes = file == "-" ? try Migrate.standardInput() : try FileIO.load(file).bytes
             report = try explainer.explain(bytes, path: standsFor ?? "-")
         } catch let error as FileError {
             FileHandle.standardError.write(Data((error.line(path: path) + "\n").utf8))

@@ -67,7 +67,8 @@ struct Lint: ParsableCommand {
         if let stdinPath { runner.stdinPath = stdinPath }
         runner.color = format == .text
             && Colour.enabled(color, isTerminal: report.output == nil && isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
-        runner.readStandardInput = { Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        let input = paths.contains("-") ? try Migrate.standardInput() : []
+        runner.readStandardInput = { input }
         runner.format = format
         runner.excludes = walk.exclude.map(Glob.init)
         runner.includes = walk.include.map(Glob.init)

@@ -119,10 +119,9 @@ struct Migrate: ParsableCommand {
         // Progress goes to stderr, so it shows whenever stderr is a terminal; it is cleared
         // before any output, whatever stdout is.
         options.progress = isatty(STDERR_FILENO) == 1
+        let input = paths == ["-"] ? try Self.standardInput() : []
         let streams = try StandardStreams(output: report.output)
-        let status = Runner(options: options, sink: streams, readStandardInput: {
-            Array(FileHandle.standardInput.readDataToEndOfFile())
-        }).run()
+        let status = Runner(options: options, sink: streams, readStandardInput: { input }).run()
         streams.finish(status: status)
         if status != 0 { throw ExitCode(status) }
     }
@@ -142,8 +141,22 @@ struct Migrate: ParsableCommand {
         list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// A `--files-from` list, streamed and bounded; what is wrong with it is one line and exit 2.
     static func readList(_ path: String) throws -> [String] {
-        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
-        return RunOptions.listedPaths(in: Array(data))
+        do {
+            return try BoundedInput.pathList(path)
+        } catch {
+            FileHandle.standardError.write(Data((error.line(path: path == "-" ? "(standard input)" : path) + "\n").utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    /// Standard input, at most `FileIO.maximumSize` bytes: more is one line and exit 2, read no further.
+    static func standardInput() throws -> [UInt8] {
+        guard let bytes = BoundedInput.standardInput() else {
+            FileHandle.standardError.write(Data("-: error: input too large (more than \(FileIO.maximumSize >> 20) MiB, the limit)\n".utf8))
+            throw ExitCode(2)
+        }
+        return bytes
     }
 }

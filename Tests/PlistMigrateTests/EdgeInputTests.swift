@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// Issue #44 §2 and §3: input bounded everywhere, and `report` never crashes on a report it did
+/// not write.
+@Suite struct BoundedInputTests {
+    func shell(_ script: String, in directory: URL) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: directory)
+    }
+
+    @Test(arguments: [["-"], ["lint", "-"], ["explain", "-"]])
+    func standardInputStopsAtTheLimit(_ arguments: [String]) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let command = ([Paths.executable.path] + arguments).joined(separator: " ")
+        let result = try shell("head -c 40000000 /dev/zero | /usr/bin/env time -f 'maxrss=%M' \(command) 2>&1; echo \"exit=${PIPESTATUS[1]}\"", in: directory)
+        #expect(result.text.contains("input too large (more than 32 MiB, the limit)"), "\(result.text.suffix(500))")
+        #expect(result.text.contains("exit=2"))
+        if let kb = result.text.split(separator: "\n").first(where: { $0.hasPrefix("maxrss=") }).flatMap({ Int($0.dropFirst(7)) }) {
+            #expect(kb < 200 * 1024, "stopped reading: \(kb) KB")
+        }
+    }
+
+    @Test(arguments: [
+        ("--files-from missing.txt", "missing.txt: error: cannot read the list: No such file or directory"),
+        ("--files-from .", ".: error: cannot read the list: it is a directory"),
+        ("--files-from /dev/zero", "/dev/zero:1:1: error: a NUL byte in a path"),
+        ("--files-from <(yes x | head -c 100000 | tr -d '\\n')", "error: a line longer than 4096 bytes is no path"),
+    ])
+    func aListThatIsNoListIsOneLineAndExit2(_ option: String, _ message: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try shell("\(Paths.executable.path) \(option)", in: directory)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.utf8.count < 300, "one short line, nothing echoed")
+    }
+
+    @Test func aListFromAPipeIsRead() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: directory, as: "A/Info.plist")
+        let result = try shell("\(Paths.executable.path) --files-from <(printf 'A/Info.plist\\r\\n\\n')", in: directory)
+        #expect(result.status == 0 && result.stderr.contains("1 file scanned"), "\(result.stderr)")
+    }
+}
+
+@Suite struct ReportNeverCrashesTests {
+    /// A real report of one changed file, as JSON to edit.
+    func report(in directory: URL) throws -> [String: Any] {
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: directory, as: "A/Info.plist")
+        let output = try tool(["--format", "json", "A"], in: directory)
+        return try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])
+    }
+
+    func merge(_ documents: [[String: Any]], in directory: URL) throws -> ProcessResult {
+        var names: [String] = []
+        for (index, document) in documents.enumerated() {
+            let name = "r\(index).json"
+            try JSONSerialization.data(withJSONObject: document).write(to: directory.appendingPathComponent(name))
+            names.append(name)
+        }
+        return try tool(["report", "--format", "text"] + names, in: directory)
+    }
+
+    @Test func aRepositoryIndexOutsideTheListIsRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var document = try report(in: directory)
+        var files = try #require(document["files"] as? [[String: Any]])
+        files[0]["repository"] = -1
+        document["files"] = files
+        let result = try merge([document], in: directory)
+        #expect(result.status == 2 && result.stderr.contains("names repository -1, which the report does not list"), "\(result.status) \(result.stderr)")
+    }
+
+    @Test func countsAreWorkedOutFromTheFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var document = try report(in: directory)
+        var summary = try #require(document["summary"] as? [String: Any])
+        summary["scanned"] = -5
+        summary["changed"] = Int.max
+        document["summary"] = summary
+        let result = try merge([document], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.text.hasPrefix("plist-migrate report: 1 reports, 1 files scanned, 1 would change"), "\(result.text)")
+    }
+
+    @Test func editCountsTooLargeToAddAreRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var document = try report(in: directory)
+        var files = try #require(document["files"] as? [[String: Any]])
+        var passes = try #require(files[0]["passes"] as? [[String: Any]])
+        passes[0]["editCount"] = Int.max
+        passes.append(passes[0])
+        files[0]["passes"] = passes
+        document["files"] = files
+        let result = try merge([document], in: directory)
+        #expect(result.status == 2 && result.stderr.contains("too large to add"), "\(result.status) \(result.stderr)")
+    }
+
+    @Test func aPassListedTwiceIsRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var document = try report(in: directory)
+        let passes = try #require(document["passes"] as? [[String: Any]])
+        document["passes"] = passes + [passes[0]]
+        let result = try merge([document], in: directory)
+        #expect(result.status == 2 && result.stderr.contains("lists a pass twice"), "\(result.status) \(result.stderr)")
+    }
+}
