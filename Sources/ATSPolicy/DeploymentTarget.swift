@@ -28,6 +28,11 @@ public struct DeploymentTarget: Sendable, Hashable {
         guard !items.isEmpty else { return nil }
         var eras: [OSEra] = []
         for item in items {
+            // A version is one to three numbers of at most four digits: `ios15.99999999999999999999` is none.
+            let parts = item.drop { $0.isLetter }.split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...3).contains(parts.count), parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+                return nil
+            }
             guard let era = OSEra(os: item) ?? Self.beforeATS(item) else { return nil }
             eras.append(era)
         }

@@ -111,3 +111,39 @@ import Testing
         #expect(result.status == 2 && result.stderr.contains("lists a pass twice"), "\(result.status) \(result.stderr)")
     }
 }
+
+/// Issue #44 §7: small things said instead of silently taken.
+@Suite struct SaidNotTakenTests {
+    @Test func aConfigThatSaysAKeyTwiceOrAnImpossibleVersionIsRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: directory, as: "A/Info.plist")
+        try Data("{ \"skip\": [\"ATS001\"],\n  \"skip\": [] }".utf8).write(to: directory.appendingPathComponent("A/.plist-migrate.json"))
+        let twice = try tool(["A"], in: directory)
+        #expect(twice.status == 2 && twice.stderr.contains("\"skip\" is given twice (line 2)"), "\(twice.stderr)")
+        try Data("{ \"minimumOS\": \"ios15.99999999999999999999\" }".utf8).write(to: directory.appendingPathComponent("A/.plist-migrate.json"))
+        let version = try tool(["A"], in: directory)
+        #expect(version.status == 2 && version.stderr.contains("is not a deployment target"), "\(version.stderr)")
+    }
+
+    @Test(arguments: [["--to", "0"], ["--to=-3"], ["--skip", "ATS001,ATS002,ATS003,ATS004,ATS005,ATS006,ATS007,ATS008,ATS009,ATS010"]])
+    func optionsThatSelectNoPassSaySo(_ options: [String]) throws {
+        let result = try tool(options + ["Fixtures/demo"], in: Paths.repository)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("no pass"), "\(result.stderr)")
+    }
+
+    @Test func acceptedKindsTheRunDoesNotHaveAreListed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: directory, as: "A/Info.plist")
+        let report = try JSONSerialization.jsonObject(with: try tool(["--format", "json", "A"], in: directory).stdout) as? [String: Any]
+        let group = try #require(((report?["files"] as? [[String: Any]])?.first?["passes"] as? [[String: Any]])?.first?["group"] as? String)
+        let decision = ["schemaVersion": 1, "toolVersion": report?["tool"].flatMap { ($0 as? [String: Any])?["version"] } ?? "",
+                        "accepted": [group, "ATS009-000000000000"], "rejected": []] as [String: Any]
+        try JSONSerialization.data(withJSONObject: decision).write(to: directory.appendingPathComponent("decision.json"))
+        let result = try tool(["--accept", "decision.json", "A"], in: directory)
+        #expect(result.stderr.contains("warning: --accept names 1 kind of change this run does not have: ATS009-000000000000"), "\(result.stderr)")
+        #expect(!result.stderr.contains(group + ","), "the run's own kind is not listed")
+    }
+}

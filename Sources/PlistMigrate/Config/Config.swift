@@ -95,6 +95,9 @@ public struct Config: Sendable, Equatable {
         guard case .object(let dict) = root else {
             throw ConfigError(path: path, message: "expected a JSON object at the top level")
         }
+        if let duplicate = JSONDuplicateKeys.first(in: Array(data)) {
+            throw ConfigError(path: path, message: "\"\(duplicate.key)\" is given twice (line \(duplicate.line)): say it once")
+        }
         if let unknown = dict.keys.sorted().first(where: { !Self.knownKeys.contains($0) }) {
             throw ConfigError(path: path, message: "unknown key \"\(unknown)\" (known: \(Self.knownKeys.sorted().joined(separator: ", ")))")
         }

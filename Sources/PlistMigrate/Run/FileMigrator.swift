@@ -354,6 +354,7 @@ public struct FileMigrator: Sendable {
             let diff = context.gateOnly && migrator.accepted == nil ? nil : UnifiedDiff.make(from: current, to: next, path: headerPath())
             let group = diff.map { EditGroup.id(pass: migration.id, version: migration.version, diff: $0) }
             if let accepted = migrator.accepted, let group, !accepted.contains(group) {
+                result.notAcceptedGroups.append(group)
                 return holdBack(migration, because: "its edit here (\(group)) was not accepted in review")
             }
             result.diagnostics += session.diagnostics

@@ -73,6 +73,8 @@ public struct FileResult: Sendable {
     public var diffPath = ""
     /// The targets whose Info.plist this file is.
     public var targets: [ProjectTarget] = []
+    /// With `--accept`: the kinds of change this file had that the decision did not accept.
+    public var notAcceptedGroups: [String] = []
     /// Recipe passes this file is not for, by id, with why.
     public var outOfScope: [String: String] = [:]
 }

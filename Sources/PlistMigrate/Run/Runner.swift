@@ -25,6 +25,8 @@ public final class Runner {
     /// Output of the current batch, written in one go.
     @exclusivity(unchecked) private var pendingOutput: [UInt8] = []
     @exclusivity(unchecked) private var pendingErrors = ""
+    /// With `--accept`: every kind of change the run met, accepted or not.
+    @exclusivity(unchecked) private var seenGroups: Set<String> = []
 
     /// Whether a progress line is on stderr now: it is cleared before anything else is printed,
     /// so that it never mixes into a diff on the same terminal.
@@ -190,6 +192,10 @@ public final class Runner {
 
     private func emit(_ produced: FileResult) {
         var result = produced
+        if options.accepted != nil {
+            seenGroups.formUnion(result.passes.map(\.group))
+            seenGroups.formUnion(result.notAcceptedGroups)
+        }
         result.path = reportPaths.name(result.path)
         if result.path == "-" && options.write {
             if result.status != .error {
@@ -236,6 +242,14 @@ public final class Runner {
     private func finish() {
         let closing = reporter.finish(report)
         if !closing.isEmpty { sink.standardOutput(closing) }
+        // `--accept` ids that are no kind of change of this run: a decision for another tree, or
+        // one made before a pass's version changed (issue #44 §7).
+        if let accepted = options.accepted {
+            let unmatched = accepted.subtracting(seenGroups).sorted()
+            if !unmatched.isEmpty {
+                sink.standardError("plist-migrate: warning: --accept names \(unmatched.count) kind\(unmatched.count == 1 ? "" : "s") of change this run does not have: \(unmatched.joined(separator: ", "))\n")
+            }
+        }
         if !(options.write && options.paths == ["-"]) && !options.quiet {
             sink.standardError(report.summaryLine() + "\n")
         }

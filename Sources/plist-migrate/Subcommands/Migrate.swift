@@ -86,10 +86,15 @@ struct Migrate: ParsableCommand {
             only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
             allowPolicyChange: allowPolicyChange ? true : nil, minimumOS: target.minOS,
             recipes: recipe.isEmpty ? nil : try Self.loadRecipes(recipe))
+        if let to, to < 1 { throw ValidationError("--to \(to) selects no pass: pass versions start at 1 (see `plist-migrate list`)") }
+        let plan: MigrationPlan
         do {
-            _ = try selection.plan()
+            plan = try selection.plan()
         } catch {
             throw ValidationError(error.description)
+        }
+        if plan.selected.isEmpty && plan.heldBack.isEmpty {
+            throw ValidationError("no pass is left to run with these --only/--skip/--to options: nothing would be checked")
         }
         var options = RunOptions(paths: paths, selection: selection)
         options.write = write
