@@ -129,17 +129,9 @@ struct PlistValidator {
         return ParseError(message, at: lines.location(of: node.hasSource ? Int(node.start) : 0))
     }
 
+    /// A date as plistlib reads one: the shape, and a day and time that exist (`PlistDate`).
     static func isISO8601(_ text: Substring) -> Bool {
-        let pattern = Array("dddd-dd-ddTdd:dd:ddZ".utf8)
-        let bytes = Array(text.utf8)
-        guard bytes.count == pattern.count else { return false }
-        for (byte, shape) in zip(bytes, pattern) {
-            if shape == UInt8(ascii: "d") {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
-            } else if byte != shape {
-                return false
-            }
-        }
-        return true
+        PlistDate.isValid(String(text))
     }
+
 }

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import Migrations
+import PlistDOM
+@testable import PlistMigrate
 
 /// Issue #44 §2 and §3: input bounded everywhere, and `report` never crashes on a report it did
 /// not write.
@@ -145,5 +148,61 @@ import Testing
         let result = try tool(["--accept", "decision.json", "A"], in: directory)
         #expect(result.stderr.contains("warning: --accept names 1 kind of change this run does not have: ATS009-000000000000"), "\(result.stderr)")
         #expect(!result.stderr.contains(group + ","), "the run's own kind is not listed")
+    }
+}
+
+/// Issue #44 §4: values written as written.
+@Suite struct ValuesAsWrittenTests {
+    static func recipe(_ value: String) -> String {
+        "id: T001\nversion: 1\ntitle: test\nimpact: spelling\nsteps:\n  - set: A\n    value: \(value)\n"
+    }
+
+    @Test(arguments: [("!!str 42", "<string>42</string>"), ("!!str true", "<string>true</string>"), ("42", "<integer>42</integer>"),
+                      ("1.5", "<real>1.5</real>")])
+    func anExplicitTagDecidesTheType(_ value: String, _ written: String) throws {
+        let pass = try #require(try RecipeLoader.parse(Self.recipe(value), path: "r.yml").first?.0)
+        let plan = try MigrationPlan(skip: MigrationRegistry.all.map(\.id), recipes: [pass])
+        let result = FileMigrator(plan: plan).migrate(RecipeTests.plist(""), path: "Info.plist", skipIfNotApplicable: false)
+        #expect(String(decoding: result.output, as: UTF8.self).contains("<key>A</key>\n\t" + written) || String(decoding: result.output, as: UTF8.self).contains(written),
+                "\(String(decoding: result.output, as: UTF8.self))")
+    }
+
+    @Test(arguments: [
+        ("9223372036854775808", "r.yml:7:12: error: 9223372036854775808 is out of range for a plist integer"),
+        ("1e400", "r.yml:7:12: error: 1e400 is too large for a plist real"),
+        ("!!float .inf", "r.yml:7:12: error: !!float takes a finite number"),
+        ("!date 2026-13-45T99:99:99Z", "r.yml:7:12: error: !date takes a date that exists"),
+        ("!date 2026-02-30T12:00:00Z", "r.yml:7:12: error: !date takes a date that exists"),
+        ("!date 2026-01-01T24:00:00Z", "r.yml:7:12: error: !date takes a date that exists"),
+        ("!date 2026-01-01T12:00:60Z", "r.yml:7:12: error: !date takes a date that exists"),
+        ("!evil [1, 2]", "r.yml:7:12: error: unexpected tag !evil on a list"),
+        ("!!python/object:os.system {a: 1}", "r.yml:7:12: error: unexpected tag tag:yaml.org,2002:python/object:os.system on a mapping"),
+        ("!!omap [{a: 1}]", "r.yml:7:12: error: unexpected tag tag:yaml.org,2002:omap on a list"),
+        ("{<<: {a: 1}, b: 2}", "r.yml:7:13: error: a YAML merge key (<<) is not a plist key"),
+    ])
+    func valuesNoPlistHoldsAreErrorsAtTheirPlace(_ value: String, _ message: String) {
+        do {
+            _ = try RecipeLoader.parse(Self.recipe(value), path: "r.yml")
+            Issue.record("\(value) was taken")
+        } catch {
+            #expect(error.description.hasPrefix(message), "\(error.description)")
+        }
+    }
+
+    @Test(arguments: ["2026-13-45T99:99:99Z", "2026-02-30T12:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T12:00:60Z", "2023-02-29T00:00:00Z"])
+    func editRefusesADateThatDoesNotExist(_ date: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("Info.plist")
+        try Data(RecipeTests.plist("")).write(to: file)
+        let result = try tool(["edit", "Info.plist", "-c", "Add :D date \(date)"], in: directory)
+        #expect(result.status != 0 && result.stderr.contains("a date that exists"), "\(result.stderr)")
+        #expect(try Data(contentsOf: file) == Data(RecipeTests.plist("")))
+        #expect(PlistDate.isValid("2024-02-29T23:59:59Z") && !PlistDate.isValid(date))
+    }
+
+    /// The write check reads dates as plistlib does: a plist holding one that does not exist is refused.
+    @Test func aDateThatDoesNotExistIsNoValidPlist() {
+        #expect(throws: ParseError.self) { try PlistDocument(parsing: RecipeTests.plist("<key>D</key><date>2026-02-30T12:00:00Z</date>\n")) }
     }
 }

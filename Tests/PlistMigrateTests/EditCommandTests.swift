@@ -86,7 +86,7 @@ import PlistDOM
         ("Add :Build integer 1", "Add :Build: the entry already exists", 6),
         ("Add :UIRequiredDeviceCapabilities:5 string x", "Add :UIRequiredDeviceCapabilities:5: :UIRequiredDeviceCapabilities is an array of 2 items; give a position from 0 to 2, or end with :", 9),
         ("Delete :Build:0", "Delete :Build:0: :Build is an integer, not a dict or array", 7),
-        ("Add :When date tomorrow", "Add :When: \"tomorrow\" is not a date (ISO 8601 UTC, e.g. 2026-01-31T12:00:00Z)", 3),
+        ("Add :When date tomorrow", "Add :When: \"tomorrow\" is not a date that exists (ISO 8601 UTC, e.g. 2026-01-31T12:00:00Z)", 3),
     ])
     func aCommandThatCannotRunSaysWhereAndStopsEverything(_ command: String, _ message: String, _ line: Int) throws {
         do {

@@ -56,7 +56,7 @@ import PlistDOM
         ("id: X1\nversion: 1\ntitle: t\nimpact: spelling\nsteps:\n  - set: A\n    value: ~\n",
          "r.yml:7:12: error: a plist has no null: give a value"),
         ("id: X1\nversion: 1\ntitle: t\nimpact: spelling\nsteps:\n  - set: A\n    value: !date yesterday\n",
-         "r.yml:7:12: error: !date takes ISO 8601 UTC such as 2026-01-31T12:00:00Z"),
+         "r.yml:7:12: error: !date takes a date that exists, in ISO 8601 UTC such as 2026-01-31T12:00:00Z"),
         ("id: X1\nversion: 1\ntitle: t\nimpact: spelling\nsteps:\n  - move: A\n    to: B:*\n",
          "r.yml:7:9: error: \"to\" must name one dict: no * or [] in it"),
         ("passes:\n  - {id: X1, version: 1, title: t, impact: spelling, steps: [{remove: A}]}\n"

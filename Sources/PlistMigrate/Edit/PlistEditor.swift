@@ -168,8 +168,8 @@ public enum PlistEditor {
             default: throw fail("true or false")
             }
         case .date:
-            guard text.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil else {
-                throw fail("a date (ISO 8601 UTC, e.g. 2026-01-31T12:00:00Z)")
+            guard PlistDate.isValid(text) else {
+                throw fail("a date that exists (ISO 8601 UTC, e.g. 2026-01-31T12:00:00Z)")
             }
             return .date(text)
         case .data:

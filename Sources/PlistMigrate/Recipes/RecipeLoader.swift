@@ -409,8 +409,8 @@ private struct Reader {
             let text = scalar.string
             switch scalar.tag.rawValue {
             case "!date":
-                guard text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"#, options: .regularExpression) != nil else {
-                    throw fail(node, "!date takes ISO 8601 UTC such as 2026-01-31T12:00:00Z")
+                guard PlistDate.isValid(text) else {
+                    throw fail(node, "!date takes a date that exists, in ISO 8601 UTC such as 2026-01-31T12:00:00Z")
                 }
                 return .date(text)
             case "!data":
@@ -420,16 +420,23 @@ private struct Reader {
                 guard let flag = Self.bool(text) else { throw fail(node, "!!bool takes true or false") }
                 return .bool(flag)
             case Tag.Name.int.rawValue:
-                guard let number = Int(text) else { throw fail(node, "!!int takes a whole number") }
+                guard let number = Int(text) else { throw fail(node, "!!int takes a whole number from -2^63 to 2^63-1") }
                 return .integer(number)
             case Tag.Name.float.rawValue:
-                guard let number = Double(text) else { throw fail(node, "!!float takes a number") }
+                guard let number = Double(text), number.isFinite else { throw fail(node, "!!float takes a finite number") }
                 return .real(number)
-            case "", "?", "!", Tag.Name.str.rawValue:
+            case Tag.Name.str.rawValue:
+                // An explicit tag decides the type: `!!str 42` is the text 42.
+                return .string(try plistText(text, at: node))
+            case "", "?", "!":
                 guard scalar.style == .plain else { return .string(try plistText(text, at: node)) }
                 if let flag = Self.bool(text) { return .bool(flag) }
                 if let number = Int(text) { return .integer(number) }
+                if text.range(of: #"^[-+]?\d+$"#, options: .regularExpression) != nil {
+                    throw fail(node, "\(text) is out of range for a plist integer (-2^63 to 2^63-1); write it !!str \(text) for text")
+                }
                 if text.range(of: #"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$"#, options: .regularExpression) != nil, let number = Double(text) {
+                    guard number.isFinite else { throw fail(node, "\(text) is too large for a plist real") }
                     return .real(number)
                 }
                 if ["", "~", "null", "Null", "NULL"].contains(text) { throw fail(node, "a plist has no null: give a value") }
@@ -438,13 +445,23 @@ private struct Reader {
                 throw fail(node, "unknown tag \(scalar.tag.rawValue) (known: !!str, !!int, !!float, !!bool, !date, !data)")
             }
         case .sequence(let list):
+            // A tag on a list (`!evil [1, 2]`, `!!omap`) means something no plist holds.
+            guard ["", "?", "!", Tag.Name.seq.rawValue].contains(list.tag.rawValue) else {
+                throw fail(node, "unexpected tag \(list.tag.rawValue) on a list")
+            }
             var items: [NewValue] = []
             for item in list { items.append(try value(item, depth: depth + 1, nodes: &nodes)) }
             return .array(items)
         case .mapping(let mapping):
+            guard ["", "?", "!", Tag.Name.map.rawValue].contains(mapping.tag.rawValue) else {
+                throw fail(node, "unexpected tag \(mapping.tag.rawValue) on a mapping")
+            }
             var entries: [NewValue.Entry] = []
             var names: Set<String> = []
             for (key, item) in mapping {
+                if key.tag.rawValue == Tag.Name.merge.rawValue || (key.scalar?.string == "<<" && key.scalar?.style == .plain) {
+                    throw fail(key, "a YAML merge key (<<) is not a plist key; write the entries out")
+                }
                 guard let name = try plainText(key) else { throw fail(key, "dict keys must be text") }
                 if !names.insert(try plistText(name, at: key)).inserted { throw fail(key, "\"\(name)\" is given twice") }
                 entries.append(NewValue.Entry(name, try value(item, depth: depth + 1, nodes: &nodes)))
