@@ -2,7 +2,7 @@
 # Fuzz plist-migrate with libFuzzer + AddressSanitizer, for as long as asked, collecting every
 # finding.
 #
-# usage: Fuzz/run.sh [SECONDS] [TARGETS]   (default: 600 s, "migrate write recipe edit project")
+# usage: Fuzz/run.sh [SECONDS] [TARGETS]   (default: 600 s, "migrate write recipe edit project report")
 #   migrate  parse -> print -> migrate (default passes and every pass) -> a second run: the
 #            output parses, passes the engine's own check, and the run is idempotent as a whole
 #   write    the write path on a real file: temp file, last-moment check, rename; nothing left
@@ -13,6 +13,8 @@
 #   edit     `edit` commands, one a line -> parse -> run: never an internal error, output parses
 #   project  the project readers (first byte: pbxproj, xcconfig or project.yml; the rest, the
 #            file): every read ends within libFuzzer's limits and says a bounded amount
+#   report   a JSON report for `plist-migrate report` (merged with itself, rendered as HTML, JSON
+#            and text) and a review decision for --accept: never a crash
 # The targets run side by side (one libFuzzer fork worker each), each for SECONDS. libFuzzer's
 # fork mode keeps going after a finding; findings land in Fuzz/crashes/TARGET/, are replayed,
 # grouped by the violation they report (numbers and paths blanked) and summarised at the end,
@@ -21,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${2:-migrate write recipe edit project}
+targets=${2:-migrate write recipe edit project report}
 scratch=.build-fuzz
 # Swift's crash handler would otherwise set off a false AddressSanitizer report on a finding.
 export SWIFT_BACKTRACE=enable=no
@@ -31,7 +33,7 @@ swift build -c debug --scratch-path "$scratch" --product plist-fuzz \
     | grep -v "Cannot export local symbol" >&2
 binary=$scratch/debug/plist-fuzz
 seeds=$scratch/seeds
-mkdir -p "$seeds" "$seeds-recipe" "$seeds-edit" "$seeds-project"
+mkdir -p "$seeds" "$seeds-recipe" "$seeds-edit" "$seeds-project" "$seeds-report"
 if [ -z "$(ls -A "$seeds" 2>/dev/null)" ]; then
     find ../shared/corpus Fixtures Fuzz/regressions -name '*.plist' -size -64k -exec cp {} "$seeds/" \; 2>/dev/null || true
 fi
@@ -53,6 +55,11 @@ if [ -z "$(ls -A "$seeds-project" 2>/dev/null)" ]; then
     for file in $(find Fixtures -name '*.xcconfig' -size -64k); do { printf '\1'; cat "$file"; } > "$seeds-project/xcconfig-$((i++))"; done
     for file in $(find Fixtures -name project.yml -size -64k); do { printf '\2'; cat "$file"; } > "$seeds-project/yml-$((i++))"; done
 fi
+if [ -z "$(ls -A "$seeds-report" 2>/dev/null)" ]; then
+    # A real report and decision to start from.
+    .build/debug/plist-migrate --format json Fixtures/demo > "$seeds-report/demo.json" 2>/dev/null || true
+    printf '{"schemaVersion":1,"toolVersion":"0","accepted":["ATS001-000000000000"],"rejected":[]}' > "$seeds-report/decision.json"
+fi
 
 pids=()
 for target in $targets; do
@@ -60,7 +67,7 @@ for target in $targets; do
     work=$scratch/work-$target
     mkdir -p "$out" "$work/corpus"
     # Each target grows its own corpus, starting from the shared seeds.
-    case $target in recipe|edit|project) target_seeds=../seeds-$target ;; *) target_seeds=../seeds ;; esac
+    case $target in recipe|edit|project|report) target_seeds=../seeds-$target ;; *) target_seeds=../seeds ;; esac
     (cd "$work" && PLIST_FUZZ_TARGET=$target "../debug/plist-fuzz" corpus "$target_seeds" \
         -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
         -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \

@@ -24,6 +24,7 @@ enum FuzzCheck {
         case "recipe": Invariants.recipeViolation(in: data)
         case "edit": Invariants.editViolation(in: data)
         case "project": Invariants.projectViolation(in: data, directory: directory)
+        case "report": Invariants.reportViolation(in: data, directory: directory)
         default: Invariants.violation(in: data)
         }
         if let violation { preconditionFailure(violation) }

@@ -206,3 +206,33 @@ import PlistDOM
         #expect(throws: ParseError.self) { try PlistDocument(parsing: RecipeTests.plist("<key>D</key><date>2026-02-30T12:00:00Z</date>\n")) }
     }
 }
+
+/// Issue #44 §3: `report` knows a file by where it is, not by how a run spelled it.
+@Suite struct ReportPlacesTests {
+    @Test func theSameFilesFromAnotherWorkingDirectoryOverlap() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let repository = directory.appendingPathComponent("repoA")
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: repository, as: "App/Info.plist")
+        _ = try git(["init", "-q"], in: repository)
+        try tool(["--format", "json", "repoA"], in: directory).stdout.write(to: directory.appendingPathComponent("outside.json"))
+        try tool(["--format", "json", "."], in: repository).stdout.write(to: directory.appendingPathComponent("inside.json"))
+        let merged = try tool(["report", "--format", "text", "outside.json", "inside.json"], in: directory)
+        #expect(merged.status == 2 && merged.stderr.contains("the reports overlap"), "\(merged.status) \(merged.stderr) \(merged.text)")
+    }
+
+    @Test func aPathOutsideItsRepositoryIsRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let repository = directory.appendingPathComponent("repoA")
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: repository, as: "App/Info.plist")
+        _ = try git(["init", "-q"], in: repository)
+        var document = try #require(try JSONSerialization.jsonObject(with: try tool(["--format", "json", "."], in: repository).stdout) as? [String: Any])
+        var files = try #require(document["files"] as? [[String: Any]])
+        files[0]["path"] = "../../etc/Info.plist"
+        document["files"] = files
+        try JSONSerialization.data(withJSONObject: document).write(to: directory.appendingPathComponent("r.json"))
+        let merged = try tool(["report", "--format", "text", "r.json"], in: directory)
+        #expect(merged.status == 2 && merged.stderr.contains("lies outside its repository"), "\(merged.stderr)")
+    }
+}

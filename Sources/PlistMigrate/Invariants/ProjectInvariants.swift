@@ -39,3 +39,23 @@ extension Invariants {
         return nil
     }
 }
+
+extension Invariants {
+    /// `plist-migrate report` and `--accept` on bytes anyone can write (issue #44 §3): the input
+    /// is read as a JSON report (merged with itself and rendered in every format) and as a review
+    /// decision. Each must end with a result or an error, never a crash.
+    public static func reportViolation(in data: [UInt8], directory: String) -> String? {
+        let path = directory + "/report.json"
+        guard store(data, at: path) else { return nil }
+        defer { unlink(path) }
+        if let document = try? ReportMerge.read(path) {
+            for inputs in [[("a", document)], [("a", document), ("b", document)]] {
+                if let merged = try? ReportMerge.merge(inputs) {
+                    for format in ReportMerge.Format.allCases { _ = ReportMerge.render(merged, format: format) }
+                }
+            }
+        }
+        _ = try? ReviewDecision.load(path)
+        return nil
+    }
+}

@@ -127,6 +127,9 @@ struct Report {
         var repositories: [RepositoryRecord]?
         /// `plist-migrate report`: the reports merged into this one.
         var mergedFrom: [String]?
+        /// The absolute directory the files' paths are relative to (the repository holding the
+        /// working directory, or the working directory outside git).
+        var base: String? = nil
     }
 
     let options: RunOptions
@@ -224,7 +227,7 @@ struct Report {
             options: OptionsRecord(write: options.write, check: options.check, only: selection.only, skip: selection.skip, to: selection.to,
                                    allowPolicyChange: selection.allowPolicyChange ?? false, minimumOS: selection.minimumOS,
                                    accept: options.accepted != nil, paths: options.paths + options.listedPaths),
-            passes: passes, repositories: repositories)
+            passes: passes, repositories: repositories, base: ReportPaths.current.root)
     }
 
     static func timestamp(_ date: Date) -> String {

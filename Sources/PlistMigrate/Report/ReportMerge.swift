@@ -100,7 +100,16 @@ public struct ReportMerge {
                         file.repository = merged.repositories!.count - 1
                     }
                 }
-                let key = (repository.map { "\($0.root)|\($0.remote ?? "")|\($0.commit ?? "")" } ?? "") + "\n" + file.path
+                // Where the file is, whatever directory the run was started in: `repoA/Info.plist`
+                // from above and `Info.plist` from inside are one file (issue #44 §3).
+                let absolute = document.base.map { base in
+                    file.path.hasPrefix("/") ? file.path : ((base == "/" ? "" : base) + "/" + file.path as NSString).standardizingPath
+                }
+                if let absolute, let repository, absolute != repository.root, !absolute.hasPrefix(repository.root == "/" ? "/" : repository.root + "/") {
+                    throw FileError("\(name): \(file.path) lies outside its repository \(repository.root)")
+                }
+                let key = absolute.map { (repository.map { "\($0.remote ?? "")|\($0.commit ?? "")" } ?? "") + "\n" + $0 }
+                    ?? (repository.map { "\($0.root)|\($0.remote ?? "")|\($0.commit ?? "")" } ?? "") + "\n" + file.path
                 if let other = seen[key] {
                     throw FileError("\(file.path) is in both \(other) and \(name): the reports overlap")
                 }
