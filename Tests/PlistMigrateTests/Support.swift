@@ -127,5 +127,6 @@ func pythonHas(_ module: String) -> Bool {
 /// A JSON report without its `generatedAt` line: two runs a second apart differ only there.
 func withoutRunTime(_ data: Data) -> Data {
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-    return Data(lines.filter { !$0.contains("\"generatedAt\" : ") }.joined(separator: "\n").utf8)
+    // When the run was made, and where (`base`: the directory its paths are relative to).
+    return Data(lines.filter { !$0.contains("\"generatedAt\" : ") && !$0.contains("\"base\" : ") }.joined(separator: "\n").utf8)
 }
