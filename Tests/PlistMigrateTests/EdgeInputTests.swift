@@ -221,6 +221,21 @@ import PlistDOM
         #expect(merged.status == 2 && merged.stderr.contains("the reports overlap"), "\(merged.status) \(merged.stderr) \(merged.text)")
     }
 
+    @Test func aMergedReportHasABaseOnlyWhenItsReportsShareOne() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["one", "two"] {
+            let folder = directory.appendingPathComponent(name)
+            _ = try copyFixture("demo/ShopApp/Info.plist", to: folder, as: "App/Info.plist")
+            try tool(["--format", "json", "."], in: folder).stdout.write(to: directory.appendingPathComponent("\(name).json"))
+        }
+        let merged = try tool(["report", "--format", "json", "one.json", "two.json"], in: directory)
+        let json = try #require(try JSONSerialization.jsonObject(with: merged.stdout) as? [String: Any], "\(merged.stderr)")
+        #expect(json["base"] == nil && (json["files"] as? [Any])?.count == 2)
+        let single = try tool(["report", "--format", "json", "one.json"], in: directory)
+        #expect((try JSONSerialization.jsonObject(with: single.stdout) as? [String: Any])?["base"] as? String != nil)
+    }
+
     @Test func aPathOutsideItsRepositoryIsRefused() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -125,6 +125,8 @@ public struct ReportMerge {
             if let at = document.generatedAt, at > (merged.generatedAt ?? "") { merged.generatedAt = at }
         }
         merged.mergedFrom = inputs.map(\.name)
+        // One base only when every report shares it: otherwise paths are relative to each their own.
+        if Set(inputs.map(\.document.base)).count > 1 { merged.base = nil }
         return merged
     }
 
