@@ -87,6 +87,12 @@ public struct ATSConfiguration: Sendable, Equatable {
         pinnedDomains = Self.domains(ats[key: "NSPinnedDomains"], parent: "NSPinnedDomains", skipped: &skippedDomainEntries)
     }
 
+    /// The keys whose presence makes iOS 10+/macOS 10.12+ ignore NSAllowsArbitraryLoads, as
+    /// Apple's reader counts presence (a Boolean or number), in that order.
+    public var laterKeySettings: [Setting<Bool>] {
+        [allowsArbitraryLoadsForMedia, allowsArbitraryLoadsInWebContent, allowsLocalNetworking].compactMap { $0 }
+    }
+
     static let globalBooleanKeys = ["NSAllowsArbitraryLoads", "NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent",
                                     "NSAllowsLocalNetworking"]
 

@@ -148,10 +148,9 @@ public enum PolicyEngine {
             self.config = config
             exceptions = DomainRuleIndex(config.exceptionDomains)
             pins = DomainRuleIndex(config.pinnedDomains)
-            // Present as Apple's reader counts presence: with a number or Boolean value (a
-            // `<string>YES</string>` is absent to it; `unreadLaterKeys` says so).
-            laterKeysPresent = [config.allowsArbitraryLoadsForMedia, config.allowsArbitraryLoadsInWebContent, config.allowsLocalNetworking]
-                .compactMap { $0.map { ($0.key, $0.line) } }
+            // Present as Apple's reader counts presence (a `<string>YES</string>` is absent to it;
+            // `unreadGlobalKeys` says so).
+            laterKeysPresent = config.laterKeySettings.map { ($0.key, $0.line) }
             holdsInMediaKey = config.keyLines["NSAllowsArbitraryLoadsInMedia"] != nil
             pinnedDomainsLine = config.keyLines["NSPinnedDomains"]
         }

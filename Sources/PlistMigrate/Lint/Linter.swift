@@ -56,8 +56,7 @@ public enum Linter {
         let configuration = ATSConfiguration(document: document)
         if let arbitrary = configuration.allowsArbitraryLoads, arbitrary.value, let entry = ats.entry(ATSKey.allowsArbitraryLoads) {
             // iOS 10+/macOS 10.12+ ignore it when a later key is present.
-            let later = [configuration.allowsArbitraryLoadsForMedia, configuration.allowsArbitraryLoadsInWebContent,
-                         configuration.allowsLocalNetworking].compactMap { $0?.key }.first
+            let later = configuration.laterKeySettings.first?.key
             let effect = later.map { "it turns ATS off only on iOS 9/macOS 10.11 (later systems ignore it because \($0) is present)" }
                 ?? "ATS is off for every host without an exception"
             add("L005", entry.key, "NSAllowsArbitraryLoads is true: \(effect); App Review asks for a justification")

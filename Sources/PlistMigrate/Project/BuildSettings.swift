@@ -222,7 +222,7 @@ enum XCConfig {
     ) -> SettingsLevel {
         var level = SettingsLevel()
         let canonical: String
-        switch canonicalPath(path) {
+        switch FileIO.canonicalPath(path) {
         case .success(let found): canonical = found
         case .failure(let error):
             problems.append(error.code == ELOOP ? "\(display(path)) is in a loop of symbolic links" : "\(display(path)) cannot be read")
@@ -273,16 +273,5 @@ enum XCConfig {
         }
         return level
     }
-
-    /// The path with every symbolic link and `.`/`..` resolved, or the `errno` that stopped it.
-    static func canonicalPath(_ path: String) -> Result<String, SystemError> {
-        guard let resolved = realpath(path, nil) else { return .failure(SystemError(code: errno)) }
-        defer { free(resolved) }
-        return .success(String(cString: resolved))
-    }
 }
 
-/// An `errno` value.
-struct SystemError: Error {
-    var code: Int32
-}

@@ -36,9 +36,7 @@ final class ProjectDeploymentTargets: @unchecked Sendable {
             }
             visited.append(directory)
             let facts = directories.facts(of: directory)
-            let base = directory.isEmpty ? "" : directory
-            let projects = facts.projects.map { base + "/" + $0 + "/project.pbxproj" } + facts.specs.sorted().map { base + "/" + $0 }
-            if let target = target(of: projects) {
+            if let target = target(of: ProjectIndex.projectFiles(in: directory, facts)) {
                 found = target
                 break
             }
@@ -54,7 +52,7 @@ final class ProjectDeploymentTargets: @unchecked Sendable {
         var targets: [DeploymentTarget] = []
         var sources: [String] = []
         for project in projects where !project.hasSuffix("/Project.swift") {
-            let found = index.targets(ofProject: project).compactMap(\.deploymentTarget)
+            let found = index.targets(of: project).compactMap(\.deploymentTarget)
             if !found.isEmpty {
                 targets += found
                 sources.append(ConfigResolver.relative(project))

@@ -65,12 +65,17 @@ final class ProjectIndex: @unchecked Sendable {
 
     /// The project files (`…/X.xcodeproj/project.pbxproj`, `…/project.yml`, `…/Project.swift`)
     /// from the file's directory up to the repository root; one look per directory per run.
-    private func projectFiles(aroundFile path: String) -> [String] {
+    func projectFiles(aroundFile path: String) -> [String] {
         let directory = DirectoryFacts.parent(of: FileIO.absolute(path)) ?? ""
         if let known = lock.withLock({ around[directory] }) { return known }
         let found = projectFiles(from: directory)
         lock.withLock { around[directory] = found }
         return found
+    }
+
+    /// The project files of one directory (absolute, `""` for `/`): its `.xcodeproj`s, then its specs.
+    static func projectFiles(in directory: String, _ facts: DirectoryFacts.Facts) -> [String] {
+        facts.projects.map { directory + "/" + $0 + "/project.pbxproj" } + facts.specs.sorted().map { directory + "/" + $0 }
     }
 
     private func projectFiles(from start: String) -> [String] {
@@ -79,21 +84,16 @@ final class ProjectIndex: @unchecked Sendable {
         while true {
             // Directory facts are cached per directory: no directory is listed twice.
             let facts = directories.facts(of: directory)
-            files += facts.projects.map { directory + "/" + $0 + "/project.pbxproj" } + facts.specs.sorted().map { directory + "/" + $0 }
+            files += Self.projectFiles(in: directory, facts)
             guard !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
             directory = parent
         }
         return files
     }
 
-    /// The targets of one project file (none when it could not be read), read once per run.
-    func targets(ofProject project: String) -> [ProjectTarget] {
-        targets(of: project)
-    }
-
     /// A project's targets, read once per run: under the lock, so that threads asking for the
     /// same project at once wait for the one read (projects are few; plists are many).
-    private func targets(of project: String) -> [ProjectTarget] {
+    func targets(of project: String) -> [ProjectTarget] {
         if project.hasSuffix("/Project.swift") { return [] }
         return lock.withLock {
             if let known = read[project] { return known }

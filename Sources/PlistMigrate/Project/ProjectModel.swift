@@ -69,8 +69,7 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
 
     /// `iphoneos` → `ios`: the platform of a device SDK.
     static func platform(ofSDK sdk: String?) -> String? {
-        guard let sdk else { return nil }
-        return ["iphoneos": "ios", "macosx": "macos", "appletvos": "tvos", "xros": "visionos", "watchos": "watchos"][sdk]
+        deploymentSettings.first { $0.sdk == sdk }?.platform
     }
 
     /// The SDK names a `[sdk=…]` condition can start with (device and simulator).

@@ -118,15 +118,7 @@ public struct TargetsReport: Sendable {
                 add(path)
             } else {
                 // A plist: the projects around it, as a run looks them up.
-                var directory = (path as NSString).deletingLastPathComponent
-                let facts = DirectoryFacts()
-                while true {
-                    let here = facts.facts(of: directory)
-                    for project in here.projects { add(directory + "/" + project + "/project.pbxproj") }
-                    for spec in here.specs.sorted() { add(directory + "/" + spec) }
-                    guard !here.hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
-                    directory = parent
-                }
+                for project in ProjectIndex(directories: DirectoryFacts()).projectFiles(aroundFile: path) { add(project) }
             }
         }
         return found

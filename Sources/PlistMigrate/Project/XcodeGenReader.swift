@@ -21,11 +21,10 @@ import Foundation
 ///   XcodeGen takes the file system's order).
 /// Duplicate keys in a spec are refused with a note (the Yams XcodeGen pins keeps one of them).
 enum XcodeGenReader {
-    static let platformSettings: [String: String] = [
-        "ios": "IPHONEOS_DEPLOYMENT_TARGET", "macos": "MACOSX_DEPLOYMENT_TARGET", "tvos": "TVOS_DEPLOYMENT_TARGET",
-        "visionos": "XROS_DEPLOYMENT_TARGET", "watchos": "WATCHOS_DEPLOYMENT_TARGET",
-    ]
-    static let sdkRoots: [String: String] = ["ios": "iphoneos", "macos": "macosx", "tvos": "appletvos", "visionos": "xros", "watchos": "watchos"]
+    /// Each platform's deployment-target setting and SDK (`ios` → `IPHONEOS_DEPLOYMENT_TARGET`,
+    /// `iphoneos`), from the one table of them.
+    static let platformSettings = Dictionary(uniqueKeysWithValues: ProjectTarget.deploymentSettings.map { ($0.platform, $0.name) })
+    static let sdkRoots = Dictionary(uniqueKeysWithValues: ProjectTarget.deploymentSettings.map { ($0.platform, $0.sdk) })
 
     static func targets(projectYML path: String, display: @escaping (String) -> String) throws(FileError) -> [ProjectTarget] {
         var loader = SpecLoader(rootDirectory: (path as NSString).deletingLastPathComponent)
@@ -343,7 +342,7 @@ struct SpecLoader {
     /// root directory); `relative` is the directory its own includes are relative to.
     private mutating func load(file: String, base: String, relative: String, resolvedAs: String, isRoot: Bool) throws(FileError) -> [String: Any] {
         let path = file.hasPrefix("/") ? file : base + "/" + file
-        let canonical = (try? XCConfig.canonicalPath(path).get()) ?? path
+        let canonical = (try? FileIO.canonicalPath(path).get()) ?? path
         guard !inProgress.contains(canonical) else {
             problems.append("include: \(ReportPaths.current.name(path)) includes itself")
             return [:]

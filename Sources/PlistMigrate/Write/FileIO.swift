@@ -32,6 +32,13 @@ public enum FileIO {
     /// file would cost memory out of proportion.
     public static let maximumSize = 32 << 20
 
+    /// The path with every symbolic link and `.`/`..` resolved, or the `errno` that stopped it.
+    public static func canonicalPath(_ path: String) -> Result<String, SystemError> {
+        guard let resolved = realpath(path, nil) else { return .failure(SystemError(code: errno)) }
+        defer { free(resolved) }
+        return .success(String(cString: resolved))
+    }
+
     public static func load(_ path: String, limit maximumSize: Int = maximumSize) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
         let fd = open(PathBytes.c(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileError("cannot open: \(openFailureText(path))") }
@@ -152,4 +159,9 @@ extension FileIO {
         if pid == getpid() || kill(pid, 0) == 0 { return false }
         return unlink(PathBytes.c(path)) == 0
     }
+}
+
+/// An `errno` value.
+public struct SystemError: Error, Sendable {
+    public var code: Int32
 }

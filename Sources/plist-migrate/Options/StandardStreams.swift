@@ -80,12 +80,6 @@ struct ReportOutputOption: ParsableArguments {
     @Option(help: ArgumentHelp("Write the report (diffs, JSON, patch, SARIF, …) to FILE instead of standard output; never a file the run reads.", valueName: "FILE"))
     var output: String?
 
-    static func canonical(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// Refuses (exit 64, before anything is opened) an `--output` that is a file the run reads:
     /// the same file as one of `inputs` (by device and inode, however it is spelled), or a
     /// `.plist` inside a directory of `inputs` that the walk would read.
@@ -93,7 +87,7 @@ struct ReportOutputOption: ParsableArguments {
         guard let output, output != "-" else { return }
         var target = stat()
         guard stat(output, &target) == 0 else { return }
-        let canonicalOutput = Self.canonical(output) ?? output
+        let canonicalOutput = (try? FileIO.canonicalPath(output).get()) ?? output
         for input in inputs where input != "-" {
             var found = stat()
             guard stat(input, &found) == 0 else { continue }
@@ -101,7 +95,7 @@ struct ReportOutputOption: ParsableArguments {
                 throw ValidationError("--output \(output) is \(input), which this run reads: the report would replace it")
             }
             if (found.st_mode & S_IFMT) == S_IFDIR, output.hasSuffix(".plist"),
-                let directory = Self.canonical(input),
+                let directory = try? FileIO.canonicalPath(input).get(),
                 canonicalOutput.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
             {
                 throw ValidationError("--output \(output) lies in \(input), which this run walks and reads: the report would replace a plist it read")
