@@ -21,7 +21,7 @@ import Glibc
             #expect(PathBytes.c(path).dropLast().map { UInt8(bitPattern: $0) } == bytes, "\(bytes)")
         }
         #expect(PathBytes.string(Array("Café/Info.plist".utf8)) == "Café/Info.plist", "UTF-8 decodes as usual")
-        #expect(PathBytes.display(PathBytes.string([0x64, 0xFF, 0x2F, 0x61])) == "d\\xFF/a")
+        #expect(PathBytes.display(PathBytes.string([0x64, 0xFF, 0x2F, 0x61])) == "\"d\\377/a\"")
         let privateUse = Array("\u{10FF90}".utf8)
         #expect(PathBytes.c(PathBytes.string(privateUse)).dropLast().map { UInt8(bitPattern: $0) } == privateUse)
     }
@@ -58,8 +58,8 @@ import Glibc
         let check = try tool(["--check", "."], in: directory)
         #expect(check.status == 1, "a pending migration below a non-UTF-8 directory fails --check")
         #expect(check.stderr.contains("2 files scanned, 2 would change"), "\(check.stderr)")
-        #expect(check.text.contains("--- a/dir\\xFF/Info.plist"))
-        #expect(check.text.contains("--- a/f\\xFE.plist"))
+        #expect(check.text.contains("--- \"a/dir\\377/Info.plist\""))
+        #expect(check.text.contains("--- \"a/f\\376.plist\""))
         #expect(try tool(["--write", "."], in: directory).status == 0)
         let after = try tool(["--check", "."], in: directory)
         #expect(after.status == 0, "\(after.stderr)")
@@ -73,8 +73,8 @@ import Glibc
                              ["-c", "exec \"$0\" \"$(printf 'f\\376.plist')\" \"$(printf 'gone\\375.plist')\"", Paths.executable.path],
                              in: directory)
         #expect(result.status == 2)
-        #expect(result.text.contains("--- a/f\\xFE.plist"), "\(result.stderr)")
-        #expect(result.stderr.contains("gone\\xFD.plist: error: no such file or directory"), "\(result.stderr)")
+        #expect(result.text.contains("--- \"a/f\\376.plist\""), "\(result.stderr)")
+        #expect(result.stderr.contains("\"gone\\375.plist\": error: no such file or directory"), "\(result.stderr)")
     }
 }
 

@@ -30,7 +30,8 @@ public enum UnifiedDiff {
         let oldLines = Lines(old, window.start..<window.oldEnd)
         let newLines = Lines(new, window.start..<window.newEnd)
         let operations = editScript(from: oldLines, to: newLines)
-        var out: [UInt8] = Array("--- a/\(path)\n+++ b/\(path)\n".utf8)
+        // Names are quoted as `git diff` quotes them, which `git apply` reads (issue #44 §5).
+        var out: [UInt8] = Array("--- \(PathBytes.display("a/" + path))\n+++ \(PathBytes.display("b/" + path))\n".utf8)
         for hunk in hunks(operations) {
             appendHunk(hunk, operations: operations, oldLines: oldLines, newLines: newLines,
                        linesBefore: window.linesBefore, to: &out)

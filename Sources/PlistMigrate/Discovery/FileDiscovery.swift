@@ -58,11 +58,11 @@ public struct FileDiscovery: Sendable {
             }
             var info = stat()
             guard stat(PathBytes.c(raw), &info) == 0 else {
-                errors.append((PathBytes.display(path), FileError(FileIO.openFailureText(raw))))
+                errors.append((path, FileError(FileIO.openFailureText(raw))))
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR, path.hasSuffix(".plist") {
-                errors.append((PathBytes.display(path), FileError("is a directory, not a plist file")))
+                errors.append((path, FileError("is a directory, not a plist file")))
             } else if info.st_mode & S_IFMT == S_IFDIR {
                 let join = { (relative: String) in path == "." ? relative : path + "/" + relative }
                 // A listing names every file the repository has: only those a name could keep

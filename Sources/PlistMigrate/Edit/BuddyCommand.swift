@@ -21,7 +21,7 @@ public enum BuddyCommand: Equatable, Sendable {
     /// hold (controls other than tab, line feed and carriage return; U+FFFE, U+FFFF), a
     /// trailing backslash and an unterminated quote.
     public init(parsing line: String) throws(SyntaxError) {
-        func fail(_ message: String) -> SyntaxError { SyntaxError(command: PathBytes.display(line), message: message) }
+        func fail(_ message: String) -> SyntaxError { SyntaxError(command: PathBytes.hexEscaped(line), message: message) }
         if let problem = Self.unwritableCharacter(in: line) { throw fail(problem) }
         let words = try Self.words(line).get()
         guard let verb = words.first?.text else { throw fail("empty command") }

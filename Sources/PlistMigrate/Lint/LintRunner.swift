@@ -112,7 +112,7 @@ public struct LintRunner {
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
         for (path, error) in missing {
-            findings.append(Finding(ruleID: "L009", severity: .error, path: ReportPaths.current.name(path), line: 1, column: 1, message: error.message))
+            findings.append(Finding(ruleID: "L009", severity: .error, path: PathBytes.display(ReportPaths.current.name(path)), line: 1, column: 1, message: error.message))
         }
         // Configs first, in order (an invalid one stops everything); then the files in parallel.
         var work: [WorkItem] = []

@@ -30,7 +30,11 @@ struct Report {
     }
 
     struct FileRecord: Codable, Equatable {
+        /// The name for people: quoted the way `git diff` quotes it when it holds bytes that are
+        /// not printable UTF-8, `"` or `\\` (`PathBytes.display`).
         var path: String
+        /// When `path` is quoted: the name's exact bytes, base64.
+        var pathBytes: String? = nil
         var status: String
         var skipReason: String?
         var error: DiagnosticRecord?
@@ -168,7 +172,9 @@ struct Report {
             return repositories.count - 1
         }
         files.append(FileRecord(
-            path: result.path, status: result.status.rawValue, skipReason: result.skipReason,
+            path: result.path,
+            pathBytes: PathBytes.isQuoted(result.path) ? PathBytes.unquoted(result.path).map(PathBytes.base64) : nil,
+            status: result.status.rawValue, skipReason: result.skipReason,
             error: result.error.map { DiagnosticRecord(migration: nil, line: $0.location?.line, column: $0.location?.column, message: $0.message) },
             passes: result.passes.map {
                 PassRecord(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, editCount: $0.editCount,

@@ -102,8 +102,9 @@ public struct ReportMerge {
                 }
                 // Where the file is, whatever directory the run was started in: `repoA/Info.plist`
                 // from above and `Info.plist` from inside are one file (issue #44 §3).
+                let raw = PathBytes.unquoted(file.path) ?? file.path
                 let absolute = document.base.map { base in
-                    file.path.hasPrefix("/") ? file.path : ((base == "/" ? "" : base) + "/" + file.path as NSString).standardizingPath
+                    raw.hasPrefix("/") ? raw : ((base == "/" ? "" : base) + "/" + raw as NSString).standardizingPath
                 }
                 if let absolute, let repository, absolute != repository.root, !absolute.hasPrefix(repository.root == "/" ? "/" : repository.root + "/") {
                     throw FileError("\(name): \(file.path) lies outside its repository \(repository.root)")

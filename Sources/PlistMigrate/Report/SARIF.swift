@@ -129,7 +129,9 @@ public enum SARIF {
 
     /// A report's name for a file (see `ReportPaths`: already relative to `root` unless it lies
     /// outside), relative to `root`, percent-encoded as a URI reference.
-    static func uri(_ path: String, root: String) -> String {
+    static func uri(_ shown: String, root: String) -> String {
+        // Reports show names quoted where needed (`PathBytes.display`); a URI holds the bytes.
+        let path = PathBytes.unquoted(shown) ?? shown
         guard path.hasPrefix("/") || path.hasPrefix("../") else { return percentEncoded(path) }
         let absolute = FileIO.absolute(path)
         let base = FileIO.absolute(root)
@@ -137,10 +139,16 @@ public enum SARIF {
         return percentEncoded(relative)
     }
 
+    /// Every byte of the path (its raw bytes, also those that are not UTF-8) that a URI path
+    /// may not hold as it is, as `%XX`.
     static func percentEncoded(_ text: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "%")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/!$&'()*+,;=:@".utf8)
+        var encoded = ""
+        for byte in PathBytes.c(text).dropLast().map({ UInt8(bitPattern: $0) }) {
+            if allowed.contains(byte) { encoded.unicodeScalars.append(Unicode.Scalar(byte)) }
+            else { encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
+        }
+        return encoded
     }
 
     /// The repository root holding the working directory, or the working directory outside git.

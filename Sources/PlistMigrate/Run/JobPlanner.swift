@@ -35,7 +35,7 @@ extension Runner {
         func diffPath() -> String? { diffPathText }
 
         var diffPathText: String {
-            file.path == "-" ? "-" : PathBytes.display(repositories.diffPath(for: file.path))
+            file.path == "-" ? "-" : repositories.diffPath(for: file.path)
         }
     }
 

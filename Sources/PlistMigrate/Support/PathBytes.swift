@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import PlistDOM
 
 /// File names are bytes; Swift strings are Unicode. A path read from the system (a directory
@@ -83,19 +84,128 @@ public enum PathBytes {
         return bytes
     }
 
-    /// The path for people: bytes that are not UTF-8 as `\xNN`.
-    public static func display(_ path: String) -> String {
-        guard mayHoldEscapes(path), path.unicodeScalars.contains(where: isEscaped) else { return path }
-        var text = ""
-        for scalar in path.unicodeScalars {
+    /// Text (not a path) for people: bytes that are not UTF-8 as `\xNN`, everything else as is.
+    public static func hexEscaped(_ text: String) -> String {
+        guard mayHoldEscapes(text), text.unicodeScalars.contains(where: isEscaped) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
             if isEscaped(scalar) {
-                let byte = scalar.value - base
-                text += "\\x" + String(byte, radix: 16, uppercase: true)
+                shown += "\\x" + String(scalar.value - base, radix: 16, uppercase: true)
             } else {
-                text.unicodeScalars.append(scalar)
+                shown.unicodeScalars.append(scalar)
             }
         }
-        return text
+        return shown
+    }
+
+    /// The path for people, in text, JSON and diff headers alike: one escaping that no two
+    /// names share (issue #44 §5). A name that is printable UTF-8 without `"` or `\` is shown
+    /// as it is; any other is quoted the way `git diff` quotes it (`"dir\377/a\tb"`): in
+    /// double quotes, `\"` `\\` `\a` `\b` `\t` `\n` `\v` `\f` `\r` for those characters,
+    /// and three octal digits for every other control byte, every byte that is not UTF-8 and
+    /// every byte of an invisible or bidirectional control character (which could make one
+    /// name read as another, or drive a terminal). `git apply` reads the quoted form back, and
+    /// `unquoted(_:)` gives the exact bytes again.
+    public static func display(_ path: String) -> String {
+        quoted(path, octalForNonASCII: false)
+    }
+
+    /// `display(_:)` with every byte above 0x7F in octal too: what `git diff` writes under its
+    /// default `core.quotePath` (patch headers use it, so a patch is plain ASCII).
+    public static func gitQuoted(_ path: String) -> String {
+        quoted(path, octalForNonASCII: true)
+    }
+
+    static func quoted(_ path: String, octalForNonASCII: Bool) -> String {
+        guard path.unicodeScalars.contains(where: { needsQuoting($0, octalForNonASCII) }) else { return path }
+        var text = "\""
+        for scalar in path.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\u{07}": text += "\\a"
+            case "\u{08}": text += "\\b"
+            case "\t": text += "\\t"
+            case "\n": text += "\\n"
+            case "\u{0B}": text += "\\v"
+            case "\u{0C}": text += "\\f"
+            case "\r": text += "\\r"
+            default:
+                if isEscaped(scalar) {
+                    text += octal(UInt8(scalar.value - base))
+                } else if needsQuoting(scalar, octalForNonASCII) {
+                    UTF8.encode(scalar) { text += octal($0) }
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return text + "\""
+    }
+
+    private static func octal(_ byte: UInt8) -> String {
+        "\\" + String(byte >> 6) + String((byte >> 3) & 7) + String(byte & 7)
+    }
+
+    private static func needsQuoting(_ scalar: Unicode.Scalar, _ octalForNonASCII: Bool) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x22, 0x5C, 0x7F: return true
+        case 0x20..<0x7F: return false
+        default: break
+        }
+        if octalForNonASCII || isEscaped(scalar) { return true }
+        switch scalar.value {
+        case 0x80...0x9F,  // C1 controls
+            0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0xFEFF,  // invisible, bidirectional
+            0xFFF9...0xFFFB, 0xE0000...0xE007F:  // interlinear annotations, tags
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether `display(_:)` quoted the name it shows.
+    public static func isQuoted(_ shown: String) -> Bool { shown.utf8.first == 0x22 }
+
+    /// The path `display(_:)` or `gitQuoted(_:)` showed (`nil` when `text` is not a quoted form
+    /// they write); a text that is not quoted is itself.
+    public static func unquoted(_ text: String) -> String? {
+        guard text.utf8.first == 0x22 else { return text }
+        guard text.utf8.count >= 2, text.utf8.last == 0x22 else { return nil }
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8.dropFirst().dropLast())[...]
+        while let byte = utf8.popFirst() {
+            guard byte == 0x5C else {
+                guard byte != 0x22 else { return nil }
+                bytes.append(byte)
+                continue
+            }
+            guard let next = utf8.popFirst() else { return nil }
+            switch next {
+            case 0x22, 0x5C: bytes.append(next)
+            case UInt8(ascii: "a"): bytes.append(0x07)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "v"): bytes.append(0x0B)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "0")...UInt8(ascii: "3"):
+                guard let second = utf8.popFirst(), let third = utf8.popFirst(),
+                    (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(second),
+                    (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(third)
+                else { return nil }
+                bytes.append((next - 48) << 6 | (second - 48) << 3 | (third - 48))
+            default: return nil
+            }
+        }
+        return string(bytes)
+    }
+
+    /// The exact bytes of a path, base64-encoded: the JSON report's `pathBytes`, beside a path
+    /// that `display(_:)` had to quote.
+    public static func base64(_ path: String) -> String {
+        Data(c(path).dropLast().map { UInt8(bitPattern: $0) }).base64EncodedString()
     }
 
     /// The first byte of `text` (as read by `string(_:)`) that was not part of valid UTF-8, and

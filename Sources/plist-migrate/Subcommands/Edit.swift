@@ -42,7 +42,8 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let parsed = try commands.map { try BuddyCommand(parsing: $0) }
-        let path = ReportPaths.current.name(FileDiscovery.displayPath(file))
+        let name = ReportPaths.current.name(FileDiscovery.displayPath(file))
+        let path = PathBytes.display(name)
         func fail(_ error: FileError) -> ExitCode {
             FileHandle.standardError.write(Data((error.line(path: path) + "\n").utf8))
             return ExitCode(2)
@@ -62,7 +63,7 @@ struct Edit: ParsableCommand {
         for text in outcome.printed { print(text) }
         guard outcome.output != bytes else { return }
         if dryRun || check {
-            if let diff = UnifiedDiff.make(from: bytes, to: outcome.output, path: path) { print(diff, terminator: "") }
+            if let diff = UnifiedDiff.make(from: bytes, to: outcome.output, path: name) { print(diff, terminator: "") }
             if check { throw ExitCode(1) }
             return
         }

@@ -52,7 +52,7 @@ struct Explain: ParsableCommand {
         let input = host.flatMap(HostInput.init)
         var explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: input?.host, kind: kind, minimumOS: target.minOS)
         explainer.hostNotes = input?.notes ?? []
-        let path = file == "-" ? (stdinPath ?? "<stdin>") : ReportPaths.current.name(FileDiscovery.displayPath(file))
+        let path = file == "-" ? (stdinPath ?? "<stdin>") : PathBytes.display(ReportPaths.current.name(FileDiscovery.displayPath(file)))
         // The file the input stands for: its config's minimumOS and its project's targets count.
         let standsFor = file == "-" ? stdinPath : file
         if target.minOS == nil, let standsFor, case .success(let config?) = try config.resolver()?.config(forFile: standsFor),
