@@ -123,7 +123,7 @@ public final class MigrationSession {
         if let container = document.parent(of: value), let path = document.path(of: container) {
             if container.kind == .array, let position = container.children.firstIndex(of: value) {
                 record(.replaceItem(array: path, index: position, value: newValue.plistValue), at: value)
-            } else if let entry = container.entries.first(where: { $0.value == value }) {
+            } else if let entry = container.entry(withValue: value) {
                 record(.replace(dict: path, key: entry.name, value: newValue.plistValue), at: value)
             }
         }
@@ -172,8 +172,8 @@ public final class MigrationSession {
     /// Renames `old` to `new` in `dict`. When `new` already exists with an equal value the old
     /// entry is redundant and goes; with a different value both stay and a conflict is reported.
     public func renameOrMerge(_ old: String, to new: String, in dict: PlistElement) {
-        guard let oldEntry = dict.entry(old) else { return }
-        guard let twin = dict.entry(new) else {
+        guard let oldEntry = entries(named: old, in: dict).last else { return }
+        guard let twin = entries(named: new, in: dict).last else {
             rename(oldEntry, to: new)
             return
         }
@@ -190,14 +190,41 @@ public final class MigrationSession {
     /// this session's edits, so a pass over every domain does not scan every domain for each.
     @exclusivity(unchecked) private var keyIndexes: [PlistElement: [String: [PlistElement]]] = [:]
 
+    private func buildKeyIndex(of dict: PlistElement) {
+        guard keyIndexes[dict] == nil else { return }
+        var index: [String: [PlistElement]] = [:]
+        for entry in dict.entries { index[entry.name, default: []].append(entry.key) }
+        keyIndexes[dict] = index
+    }
+
+    /// Look-ups by name per dict: the first scans, the second builds the dict's index.
+    @exclusivity(unchecked) private var lookups: [PlistElement: Int] = [:]
+    /// How many times `entries(named:in:)` walked a dict (the tests' measure of linearity).
+    @exclusivity(unchecked) private(set) var dictWalks = 0
+
+    /// The entries of `dict` named `name`, in document order. A pass that looks up many names
+    /// in one dict (a recipe of 10,000 `set` steps) uses the index, so it stays linear
+    /// (issue #44 §6).
+    public func entries(named name: String, in dict: PlistElement) -> [DictEntry] {
+        if keyIndexes[dict] == nil {
+            lookups[dict, default: 0] += 1
+            dictWalks += 1
+            guard lookups[dict]! > 1 else { return dict.entries(named: [name]).map(\.entry) }
+            buildKeyIndex(of: dict)
+        }
+        let keys = keyIndexes[dict]?[name] ?? []
+        // Several (a duplicate key, rare): which comes first is the document's order.
+        guard keys.count == 1 else {
+            if !keys.isEmpty { dictWalks += 1 }
+            return keys.isEmpty ? [] : dict.entries(named: [name]).map(\.entry)
+        }
+        return dict.entry(withKey: keys[0]).map { [$0] } ?? []
+    }
+
     /// The entry of `dict` named `name` other than the one whose key is `other`: the first in
     /// document order.
     func entryNamed(_ name: String, in dict: PlistElement, other: PlistElement) -> DictEntry? {
-        if keyIndexes[dict] == nil {
-            var index: [String: [PlistElement]] = [:]
-            for entry in dict.entries { index[entry.name, default: []].append(entry.key) }
-            keyIndexes[dict] = index
-        }
+        buildKeyIndex(of: dict)
         let candidates = keyIndexes[dict]?[name]?.filter { $0 != other } ?? []
         guard !candidates.isEmpty else { return nil }
         // Several twins (rare): which comes first is the document's order.

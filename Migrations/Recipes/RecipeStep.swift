@@ -43,7 +43,7 @@ public struct RecipeStep: Hashable, Sendable {
     private func apply(_ last: RecipePath.Component, inDict dict: PlistElement, _ session: MigrationSession) {
         switch last {
         case .key(let key):
-            let matching = dict.entries(named: [key]).map(\.entry)
+            let matching = session.entries(named: key, in: dict)
             if matching.count > 1 {
                 session.conflict(at: matching[1].key, "duplicate key \"\(key)\" (first at line \(matching[0].key.location?.line ?? 0)); "
                     + "a plist reader keeps the last one; resolve it by hand, the dict is left as it is")

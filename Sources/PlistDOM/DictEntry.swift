@@ -33,11 +33,44 @@ extension PlistElement {
         forEachPair { key, _, value in body(DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))) }
     }
 
-    /// The last entry of a `<dict>`, found without listing the entries.
+    /// The last entry of a `<dict>`, found from its end (as `forEachPair` pairs them: a value
+    /// with the key just before it; keys after the last value belong to no entry).
     public var lastEntry: DictEntry? {
-        var last: DictEntry?
-        forEachPair { key, _, value in last = DictEntry(key: PlistElement(document, key), value: PlistElement(document, value)) }
-        return last
+        guard node.kind == .dict else { return nil }
+        let nodes = document.nodes
+        var child = nodes[Int(index)].lastChild
+        while child >= 0 {
+            if nodes[Int(child)].kind != .key {
+                let previous = nodes[Int(child)].previous
+                if previous >= 0, nodes[Int(previous)].kind == .key {
+                    return DictEntry(key: PlistElement(document, previous), value: PlistElement(document, child))
+                }
+            }
+            child = nodes[Int(child)].previous
+        }
+        return nil
+    }
+
+    /// The entry of this `<dict>` whose key is `key` (an element of this dict), without a scan.
+    public func entry(withKey key: PlistElement) -> DictEntry? {
+        let nodes = document.nodes
+        guard node.kind == .dict, key.document === document, nodes[Int(key.index)].kind == .key,
+            nodes[Int(key.index)].parent == index
+        else { return nil }
+        let value = nodes[Int(key.index)].next
+        guard value >= 0, nodes[Int(value)].kind != .key else { return nil }
+        return DictEntry(key: key, value: PlistElement(document, value))
+    }
+
+    /// The entry of this `<dict>` whose value is `value` (an element of this dict), without a scan.
+    public func entry(withValue value: PlistElement) -> DictEntry? {
+        let nodes = document.nodes
+        guard node.kind == .dict, value.document === document, nodes[Int(value.index)].parent == index,
+            nodes[Int(value.index)].kind != .key
+        else { return nil }
+        let key = nodes[Int(value.index)].previous
+        guard key >= 0, nodes[Int(key)].kind == .key else { return nil }
+        return DictEntry(key: PlistElement(document, key), value: value)
     }
 
     /// The entries of a `<dict>`, in document order (empty for any other element).

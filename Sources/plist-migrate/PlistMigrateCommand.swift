@@ -20,7 +20,7 @@ struct PlistMigrateCommand: ParsableCommand {
             PathBytes.string(UnsafeRawBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)))
         }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(Edit.takingCommands(from: arguments))
             try command.run()
         } catch {
             exit(withError: error)

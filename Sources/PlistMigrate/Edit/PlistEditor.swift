@@ -40,7 +40,7 @@ public enum PlistEditor {
         for command in commands {
             switch command {
             case .print(let entry):
-                printed.append(describe(try element(at: entry, in: document, command: "Print"), indent: ""))
+                printed.append(describe(try element(at: entry, in: session, command: "Print"), indent: ""))
             case .set(let entry, let text):
                 try set(entry, text, session)
             case .add(let entry, let type, let text):
@@ -61,7 +61,7 @@ public enum PlistEditor {
     // MARK: - Commands
 
     private static func set(_ entry: BuddyEntry, _ text: String, _ session: MigrationSession) throws(FileError) {
-        let target = try element(at: entry, in: session.document, command: "Set")
+        let target = try element(at: entry, in: session, command: "Set")
         guard let kind = target.kind, kind != .dict, kind != .array else {
             throw FileError("Set \(entry): cannot set \(Self.a(target.name)); Delete it and Add it again", at: target.location)
         }
@@ -83,14 +83,14 @@ public enum PlistEditor {
             throw FileError("Add \(entry): the root already exists")
         }
         let parentEntry = BuddyEntry(components: entry.appends ? entry.components : Array(entry.components.dropLast()))
-        let parent = try element(at: parentEntry, in: session.document, command: "Add")
+        let parent = try element(at: parentEntry, in: session, command: "Add")
         let value = try newValue(type, text, entry: entry, command: "Add", at: parent.location)
         switch parent.kind {
         case .dict?:
             guard !entry.appends, let key = entry.components.last else {
                 throw FileError("Add \(entry): \(parentEntry) is a dict; name the key to add", at: parent.location)
             }
-            if let existing = parent.entry(key) {
+            if let existing = session.entries(named: key, in: parent).last {
                 throw FileError("Add \(entry): the entry already exists", at: existing.key.location)
             }
             session.insert(key: key, value: value, into: parent, after: parent.lastEntry)
@@ -108,13 +108,13 @@ public enum PlistEditor {
     }
 
     private static func delete(_ entry: BuddyEntry, _ session: MigrationSession) throws(FileError) {
-        let target = try element(at: entry, in: session.document, command: "Delete")
+        let target = try element(at: entry, in: session, command: "Delete")
         guard let parent = session.document.parent(of: target), parent.kind != nil else {
             throw FileError("Delete \(entry): the root value cannot be deleted", at: target.location)
         }
         if parent.kind == .array {
             session.remove(item: target, from: parent)
-        } else if let found = parent.entries.last(where: { $0.value == target }) {
+        } else if let found = parent.entry(withValue: target) {
             session.remove(found, from: parent)
         }
     }
@@ -122,14 +122,16 @@ public enum PlistEditor {
     // MARK: - Entries and values
 
     /// The value an entry names; an error at the last element found when it names nothing.
-    static func element(at entry: BuddyEntry, in document: PlistDocument, command: String) throws(FileError) -> PlistElement {
-        var current = document.rootValue
+    /// Names are looked up through the session's index of each dict, so thousands of commands
+    /// into one dict stay linear (issue #44 §6); with duplicate keys the last is the one read.
+    static func element(at entry: BuddyEntry, in session: MigrationSession, command: String) throws(FileError) -> PlistElement {
+        var current = session.document.rootValue
         var walked: [String] = []
         for component in entry.components {
             let here = BuddyEntry(components: walked)
             switch current.kind {
             case .dict?:
-                guard let next = current[key: component] else {
+                guard let next = session.entries(named: component, in: current).last?.value else {
                     throw FileError("\(command) \(entry): \(component) does not exist in \(here)", at: current.location)
                 }
                 current = next
