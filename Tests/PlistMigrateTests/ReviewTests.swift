@@ -114,6 +114,16 @@ import Migrations
         _ = try tool(["--format", "json", "--output", "recipe.json", "--recipe", Paths.repository.appendingPathComponent("Recipes/drop-armv7.yml").path, "gamma"], in: root)
         let recipe = try tool(["report", "alpha.json", "recipe.json"], in: root)
         #expect(recipe.status == 2 && recipe.stderr.contains("different pass sets") && recipe.stderr.contains("CAP001"), "\(recipe.stderr)")
+        // A run of some passes only (issue #41 §1): merged with a full run, the other
+        // repository's other edits would vanish from the page.
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: root, as: "delta/Info.plist")
+        _ = try tool(["--format", "json", "--output", "only.json", "--only", "ATS009", "delta"], in: root)
+        let only = try tool(["report", "alpha.json", "only.json"], in: root)
+        #expect(only.status == 2 && only.stderr.contains("different passes") && only.stderr.contains("--only (not given / ATS009)"),
+                "\(only.stderr)")
+        _ = try tool(["--format", "json", "--output", "policy.json", "--allow-policy-change", "delta"], in: root)
+        let policy = try tool(["report", "alpha.json", "policy.json"], in: root)
+        #expect(policy.status == 2 && policy.stderr.contains("--allow-policy-change (not given / given)"), "\(policy.stderr)")
         let overlap = try tool(["report", "alpha.json", "alpha.json"], in: root)
         #expect(overlap.status == 2 && overlap.stderr.contains("the reports overlap"))
         try Data("{}".utf8).write(to: root.appendingPathComponent("bogus.json"))
@@ -174,6 +184,59 @@ import Migrations
         try Data("[]".utf8).write(to: root.appendingPathComponent("bad.json"))
         #expect(try tool(["--accept", "bad.json", "alpha"], in: root).stderr.hasPrefix("bad.json: error: not a review decision"))
     }
+
+    /// Accepting a kind but not the kind it follows in a file (issue #41 §1): ATS006 cleans the
+    /// domain keys of the NSExceptionDomains that ATS005 spells right. Without ATS005, ATS006
+    /// cannot be applied there, and the run says so per file and fails.
+    @Test func anAcceptedKindThatCannotBeAppliedFailsLoudly() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            	<key>NSAppTransportSecurity</key>
+            	<dict>
+            		<key>NSExceptionDomain</key>
+            		<dict>
+            			<key>https://example.com/</key>
+            			<dict>
+            				<key>NSIncludesSubdomains</key>
+            				<true/>
+            			</dict>
+            		</dict>
+            	</dict>
+            </dict>
+            </plist>
+
+            """
+        let file = root.appendingPathComponent("App/Info.plist")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(plist.utf8).write(to: file)
+        let report = try Self.json(try tool(["--no-config", "--format", "json", "App"], in: root).stdout)
+        let passes = ((report["files"] as? [[String: Any]]) ?? []).flatMap { ($0["passes"] as? [[String: Any]]) ?? [] }
+        let ats005 = try #require(passes.first { $0["id"] as? String == "ATS005" }?["group"] as? String)
+        let ats006 = try #require(passes.first { $0["id"] as? String == "ATS006" }?["group"] as? String)
+        try JSONEncoder().encode(ReviewDecision(accepted: [ats006], rejected: [ats005])).write(to: root.appendingPathComponent("decision.json"))
+        let expected = "App/Info.plist: error: accepted \(ats006) cannot be applied here: it applies after \(ats005), which the decision does not accept"
+        let check = try tool(["--no-config", "--check", "--accept", "decision.json", "App"], in: root)
+        #expect(check.status == 1, "the accepted edit is still pending: \(check.stderr)")
+        #expect(check.stderr.contains(expected), "\(check.stderr)")
+        #expect(!check.stderr.contains("does not have"), "the kind is the run's, only not applicable")
+        let write = try tool(["--no-config", "--write", "--accept", "decision.json", "App"], in: root)
+        #expect(write.status == 2 && write.stderr.contains(expected), "\(write.stderr)")
+        #expect(write.stderr.contains("1 with accepted kinds that cannot be applied"), "\(write.stderr)")
+        #expect(try Data(contentsOf: file) == Data(plist.utf8), "nothing accepted could be written")
+        let json = try Self.json(try tool(["--no-config", "--format", "json", "--accept", "decision.json", "App"], in: root).stdout)
+        let record = try #require((json["files"] as? [[String: Any]])?.first)
+        #expect((record["acceptedNotApplied"] as? [[String: Any]])?.first?["after"] as? [String] == [ats005])
+        #expect((json["summary"] as? [String: Any])?["acceptedNotApplied"] as? Int == 1)
+        // Accepting both applies both, and nothing is left.
+        try JSONEncoder().encode(ReviewDecision(accepted: [ats005, ats006], rejected: [])).write(to: root.appendingPathComponent("both.json"))
+        #expect(try tool(["--no-config", "--write", "--accept", "both.json", "App"], in: root).status == 0)
+        #expect(try tool(["--no-config", "--check", "--accept", "both.json", "App"], in: root).status == 0)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("<key>example.com</key>"))
+    }
 }
 
 extension URL {
@@ -181,6 +244,7 @@ extension URL {
         try FileManager.default.createDirectory(at: deletingLastPathComponent(), withIntermediateDirectories: true)
         return self
     }
+
 }
 
 /// `--write -` prints the plist on standard output: another format's report cannot share it.

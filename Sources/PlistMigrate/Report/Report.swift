@@ -54,6 +54,8 @@ struct Report {
         var repository: Int?
         /// What could not be read of the projects around the file (absent when nothing).
         var projectNotes: [String]? = nil
+        /// With `--accept`: accepted kinds the file has that could not be applied (absent when none).
+        var acceptedNotApplied: [AcceptedKindNotApplied]? = nil
     }
 
     /// A git repository files of the run are in: its root, and its remote and commit where git
@@ -115,6 +117,8 @@ struct Report {
         /// Files with an ATS dict whose projects were read only in part, or that no target of
         /// the projects around them claims (`projectNotes` says why).
         var projectsReadInPart: Int? = nil
+        /// With `--accept`: files with an accepted kind that could not be applied.
+        var acceptedNotApplied: Int? = nil
     }
 
     struct Document: Codable, Equatable {
@@ -160,6 +164,7 @@ struct Report {
         if result.hasConflict { summary.conflicts += 1 }
         if result.notWritten { summary.notWritten += 1 }
         if !result.heldBack.isEmpty { summary.heldBack += 1 }
+        if !result.acceptedNotApplied.isEmpty { summary.acceptedNotApplied = (summary.acceptedNotApplied ?? 0) + 1 }
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
         let target = Self.targetRecord(result)
         if let target { summary.deploymentTargetSources[Self.sourceKind(target.source), default: 0] += 1 }
@@ -186,7 +191,8 @@ struct Report {
             heldBack: result.heldBack, heldBackReasons: result.heldBackReasons, deploymentTarget: target,
             written: result.written, targets: result.targets.isEmpty ? nil : result.targets,
             outOfScope: result.outOfScope.isEmpty ? nil : result.outOfScope, repository: repository,
-            projectNotes: result.projectNotes.isEmpty ? nil : result.projectNotes))
+            projectNotes: result.projectNotes.isEmpty ? nil : result.projectNotes,
+            acceptedNotApplied: result.acceptedNotApplied.isEmpty ? nil : result.acceptedNotApplied))
     }
 
     /// The root, and what git says of its `origin` remote and checked-out commit.
@@ -217,8 +223,11 @@ struct Report {
     }
 
     func exitStatus(check: Bool, strict: Bool = false) -> Int32 {
-        if summary.errors > 0 || summary.conflicts > 0 { return 2 }
-        if check && (summary.changed > 0 || (strict && summary.heldBack > 0)) { return 1 }
+        // An accepted kind that cannot be applied: the decision is not what gets written. `--check`
+        // counts it as pending (exit 1, as the README says); any other run fails (issue #41 §1).
+        let unapplied = (summary.acceptedNotApplied ?? 0) > 0
+        if summary.errors > 0 || summary.conflicts > 0 || (unapplied && !check) { return 2 }
+        if check && (summary.changed > 0 || unapplied || (strict && summary.heldBack > 0)) { return 1 }
         return 0
     }
 
@@ -264,6 +273,9 @@ struct Report {
         parts.append("\(summary.errors) error\(summary.errors == 1 ? "" : "s")")
         if summary.notWritten > 0 { parts.append("\(summary.notWritten) not written") }
         if summary.conflicts > 0 { parts.append("\(summary.conflicts) with conflicts") }
+        if let unapplied = summary.acceptedNotApplied, unapplied > 0 {
+            parts.append("\(unapplied) with accepted kinds that cannot be applied")
+        }
         var line = "plist-migrate: " + parts.joined(separator: ", ")
         if !summary.editsPerPass.isEmpty {
             line += "; edits: " + summary.editsPerPass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

@@ -58,6 +58,20 @@ public struct ReportMerge {
         return document
     }
 
+    /// The options choosing the passes that differ between two reports (`--only (ATS009 / all)`),
+    /// or `nil` when they ran the same passes.
+    static func passSelectionDifference(_ a: Report.OptionsRecord?, _ b: Report.OptionsRecord?) -> String? {
+        func list(_ ids: [String]?) -> String { ids.map { $0.isEmpty ? "none" : $0.map { $0.uppercased() }.sorted().joined(separator: ",") } ?? "not given" }
+        var differ: [String] = []
+        if list(a?.only) != list(b?.only) { differ.append("--only (\(list(a?.only)) / \(list(b?.only)))") }
+        if list(a?.skip) != list(b?.skip) { differ.append("--skip (\(list(a?.skip)) / \(list(b?.skip)))") }
+        if a?.to != b?.to { differ.append("--to (\(a?.to.map(String.init) ?? "not given") / \(b?.to.map(String.init) ?? "not given"))") }
+        if (a?.allowPolicyChange ?? false) != (b?.allowPolicyChange ?? false) {
+            differ.append("--allow-policy-change (\(a?.allowPolicyChange ?? false ? "given" : "not given") / \(b?.allowPolicyChange ?? false ? "given" : "not given"))")
+        }
+        return differ.isEmpty ? nil : differ.joined(separator: ", ")
+    }
+
     static func merge(_ inputs: [(name: String, document: Report.Document)]) throws(FileError) -> Report.Document {
         guard var merged = inputs.first?.document else { throw FileError("no report to merge") }
         let first = inputs[0]
@@ -81,6 +95,11 @@ public struct ReportMerge {
                 let theirs = Set((document.passes ?? []).map { "\($0.id) v\($0.version)" })
                 let differ = ours.symmetricDifference(theirs).sorted().joined(separator: ", ")
                 throw FileError("reports with different pass sets cannot be merged: \(first.name) and \(name) differ in \(differ)")
+            }
+            // --only, --skip, --to and --allow-policy-change choose which passes ran: a run of
+            // ATS009 alone merged with a full run would lose the other passes' edits from view.
+            if let differ = Self.passSelectionDifference(first.document.options, document.options) {
+                throw FileError("reports of runs with different passes cannot be merged: \(first.name) and \(name) differ in \(differ)")
             }
             if document.mode != first.document.mode {
                 throw FileError("a \(first.document.mode) report (\(first.name)) and a \(document.mode) report (\(name)) cannot be merged")
@@ -181,6 +200,7 @@ extension Report.Summary {
             }
             if let target = file.deploymentTarget { deploymentTargetSources[Report.sourceKind(target.source), default: 0] += 1 }
             if file.projectNotes != nil { projectsReadInPart = (projectsReadInPart ?? 0) + 1 }
+            if file.acceptedNotApplied != nil { acceptedNotApplied = (acceptedNotApplied ?? 0) + 1 }
         }
         editsPerPass = edits
     }
@@ -204,5 +224,6 @@ extension Report.Summary {
         for (key, value) in other.editsPerPass { editsPerPass[key] = try sum(editsPerPass[key] ?? 0, value) }
         for (key, value) in other.deploymentTargetSources { deploymentTargetSources[key] = try sum(deploymentTargetSources[key] ?? 0, value) }
         if let partial = other.projectsReadInPart { projectsReadInPart = try sum(projectsReadInPart ?? 0, partial) }
+        if let unapplied = other.acceptedNotApplied { acceptedNotApplied = try sum(acceptedNotApplied ?? 0, unapplied) }
     }
 }

@@ -34,6 +34,9 @@ public struct FileMigrator: Sendable {
     /// file is not one of them is held back there. `nil`: every edit may be applied.
     var accepted: Set<String>? { storage.accepted }
 
+    /// The same plan without a review decision: what the file would get, every kind applied.
+    var withoutDecision: FileMigrator { FileMigrator(plan: plan) }
+
     public init(plan: MigrationPlan, accepted: Set<String>? = nil) {
         let passes = plan.selected + plan.heldBack
         var keys: [String] = []

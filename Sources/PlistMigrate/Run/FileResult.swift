@@ -65,7 +65,7 @@ public struct FileResult: Sendable {
     public var projectNotes: [String] = []
 
     public var hasConflict: Bool { !diagnostics.isEmpty }
-    public var isFailure: Bool { status == .error || hasConflict }
+    public var isFailure: Bool { status == .error || hasConflict || !acceptedNotApplied.isEmpty }
     public var combinedDiff: String? { UnifiedDiff.make(from: original, to: output, path: diffPath) }
     /// The path in diff headers (`a/PATH`): relative to the root of the git repository holding
     /// the file, else to the working directory. Worked out only for a file a pass changed
@@ -77,6 +77,39 @@ public struct FileResult: Sendable {
     public var notAcceptedGroups: [String] = []
     /// Recipe passes this file is not for, by id, with why.
     public var outOfScope: [String: String] = [:]
+    /// With `--accept`: accepted kinds this file has (in a run without the decision) that could
+    /// not be applied, each with the kinds before it here that the decision did not accept
+    /// (issue #41 §1). Each is an error of the file.
+    public var acceptedNotApplied: [AcceptedKindNotApplied] = []
+}
+
+/// An accepted kind of change that a file has, but that `--accept` could not apply there: it
+/// comes after kinds the decision did not accept, and without them the pass edits the file
+/// differently (or not at all).
+public struct AcceptedKindNotApplied: Sendable, Codable, Equatable {
+    public var group: String
+    /// The kinds before it in this file that the decision did not accept, in pass order.
+    public var after: [String]
+
+    /// Compares the passes of the run without the decision (`reference`) with those applied.
+    static func find(reference: [PassResult], applied: [PassResult], accepted: Set<String>) -> [AcceptedKindNotApplied] {
+        let appliedGroups = Set(applied.map(\.group))
+        var found: [AcceptedKindNotApplied] = []
+        for (position, pass) in reference.enumerated() where accepted.contains(pass.group) && !appliedGroups.contains(pass.group) {
+            var before: [String] = []
+            for earlier in reference[..<position] where !accepted.contains(earlier.group) && !before.contains(earlier.group) {
+                before.append(earlier.group)
+            }
+            found.append(AcceptedKindNotApplied(group: pass.group, after: before))
+        }
+        return found
+    }
+
+    /// `accepted ATS006-… cannot be applied here: it applies after ATS005-…, which the decision does not accept`.
+    var message: String {
+        guard !after.isEmpty else { return "accepted \(group) cannot be applied here: the passes before it edit this file otherwise" }
+        return "accepted \(group) cannot be applied here: it applies after \(after.joined(separator: ", ")), which the decision does not accept"
+    }
 }
 
 /// A one-line, `path:line:column`-ready error.

@@ -160,8 +160,13 @@ public final class Runner {
                 return result
             }
         }
-        var result = job.migrator.migrate(bytes, FileContext(path: shown, skipIfNotApplicable: !file.explicit,
-                                                              deploymentTarget: job.deploymentTarget, lookups: job))
+        let context = FileContext(path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget, lookups: job)
+        var result = job.migrator.migrate(bytes, context)
+        // An accepted kind the decision cannot apply is said, per file, with what it follows.
+        if let accepted = job.migrator.accepted, result.status != .error {
+            let reference = job.migrator.withoutDecision.migrate(bytes, context)
+            result.acceptedNotApplied = AcceptedKindNotApplied.find(reference: reference.passes, applied: result.passes, accepted: accepted)
+        }
         result.fingerprint = fingerprint
         if write { Self.write(&result, to: file.path) }
         return result
@@ -195,6 +200,7 @@ public final class Runner {
         if options.accepted != nil {
             seenGroups.formUnion(result.passes.map(\.group))
             seenGroups.formUnion(result.notAcceptedGroups)
+            seenGroups.formUnion(result.acceptedNotApplied.map(\.group))
         }
         result.path = reportPaths.name(result.path)
         if result.path == "-" && options.write {
@@ -226,6 +232,7 @@ public final class Runner {
             lines.append("\(result.path):\(diagnostic.location.line):\(diagnostic.location.column): error: "
                 + "\(diagnostic.migrationID): \(diagnostic.message)")
         }
+        for kind in result.acceptedNotApplied { lines.append("\(result.path): error: \(kind.message)") }
         for note in result.notes { lines.append("\(result.path): note: \(note)") }
         for id in result.heldBack {
             // A built-in changesPolicy pass is named with its label; any other (a recipe's too)
