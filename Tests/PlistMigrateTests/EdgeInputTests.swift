@@ -87,7 +87,11 @@ import PlistDOM
         document["summary"] = summary
         let result = try merge([document], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.text.hasPrefix("plist-migrate report: 1 reports, 1 files scanned, 1 would change"), "\(result.text)")
+        #expect(result.text.hasPrefix("plist-migrate report: 1 report, 1 file scanned, 1 would change, 0 errors"), "\(result.text)")
+        // Plurals right everywhere (issue #41 §3): one of anything is singular.
+        for wrong in ["1 reports", "1 files", "1 items", "1 item need ", "1 kinds", "1 edits", "(1 files)"] {
+            #expect(!result.text.contains(wrong), "\(wrong): \(result.text)")
+        }
     }
 
     @Test func editCountsTooLargeToAddAreRefused() throws {

@@ -122,6 +122,9 @@ import Glibc
             }
         }
         #expect(bytes == Set(Self.names.map { $0 + Array("/Info.plist".utf8) }), "pathBytes are the names' bytes")
+        // The same edit is one kind of change whatever the name in its diff's header.
+        let groups = Set(files.flatMap { ($0["passes"] as? [[String: Any]] ?? []).map { $0["group"] as! String } })
+        #expect(groups.count == Set(files.flatMap { ($0["passes"] as? [[String: Any]] ?? []).map { $0["id"] as! String } }).count, "\(groups)")
         let report = directory.appendingPathComponent("run.json")
         try Data(json.text.utf8).write(to: report)
         let merged = try tool(["report", "--format", "json", "run.json"], in: directory)

@@ -29,6 +29,8 @@ struct ReviewPageBrowserTests {
         #expect((summary["keyboard_controls"] as? Int ?? 0) >= 10)
         #expect(summary["downloaded"] as? Bool == true)
         #expect((summary["search"] as? [Int])?.first == 1, "only the ATS001 kind holds the widget: \(summary)")
+        #expect((summary["search"] as? [Int])?[1] == 1, "and one file, the widget's: \(summary)")
+        #expect(summary["follows_warning"] as? Bool == true, "\(summary)")
 
         // Two copies of the fleet: one written with the page's decision (every ATS001 kind
         // accepted), one with --only ATS001. plistlib reads both trees: they must agree.

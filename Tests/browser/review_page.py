@@ -45,11 +45,14 @@ def expected_model(report):
 
 def counts(groups, attention, pass_id="", repo=None, impact="", path_query=""):
     shown, files, edits = 0, set(), 0
-    for g in groups.values():
+    for gid, g in groups.items():
         if pass_id and g["pass"] != pass_id: continue
         if impact and g["impact"] != impact: continue
-        kept = [(i, fr) for i, fr in enumerate(g["files"]) if repo is None or fr[1] == repo]
-        if path_query and not any(path_query in fr[0].lower() for _, fr in kept): continue
+        # A search that names the kind keeps all its files; one that names a path keeps the
+        # files whose path holds it, and every count follows (issue #41 §1).
+        whole = not path_query or path_query in gid.lower() or path_query in g["pass"].lower()
+        kept = [(i, fr) for i, fr in enumerate(g["files"])
+                if (repo is None or fr[1] == repo) and (whole or path_query in fr[0].lower())]
         if not kept: continue
         shown += 1
         for i, fr in kept:
@@ -159,6 +162,19 @@ def main():
             summary["search"] = check("search " + args.search, path_query=args.search.lower())
             box.clear(); box.send_keys(" "); box.send_keys(Keys.BACKSPACE)
         summary["reset"] = check("after reset")
+
+        # A kind accepted while a kind it follows in the same files is rejected: a warning on it.
+        follower = next((a for a in articles if a.get_attribute("data-follows")), None)
+        if follower is not None:
+            first = follower.get_attribute("data-follows").split()[0]
+            leader = driver.find_element(By.CSS_SELECTOR, 'article.group[data-group="%s"]' % first)
+            radio = lambda article, value: article.find_element(By.CSS_SELECTOR, "input[type=radio][value='%s']" % value)
+            driver.execute_script("arguments[0].click(); arguments[1].click();", radio(follower, "accept"), radio(leader, "reject"))
+            warning = follower.find_element(By.CSS_SELECTOR, ".follows-warning")
+            if not warning.is_displayed() or first not in warning.text: fail("no warning on a kind accepted after a rejected one")
+            driver.execute_script("arguments[0].click(); arguments[1].click();", radio(follower, ""), radio(leader, ""))
+            if warning.is_displayed(): fail("the warning stays once the decision is undone")
+            summary["follows_warning"] = True
 
         # Keyboard only: Tab from the top reaches every control (one radio per group).
         focusable = driver.execute_script("""

@@ -19,8 +19,8 @@ public enum EditGroup {
     /// The removed and added lines of a unified diff (headers and hunk lines left out), trimmed.
     public static func lines(of diff: String) -> (removed: [String], added: [String]) {
         var removed: [String] = [], added: [String] = []
-        for line in diff.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("--- a/") || line.hasPrefix("+++ b/") { continue }
+        // The headers are the lines before the first hunk (a quoted name, `--- "a/x\ty"`, too).
+        for line in diff.split(separator: "\n", omittingEmptySubsequences: false).drop(while: { !$0.hasPrefix("@@") }) {
             if line.hasPrefix("-") { removed.append(trimmed(line.dropFirst())) }
             else if line.hasPrefix("+") { added.append(trimmed(line.dropFirst())) }
         }

@@ -157,17 +157,18 @@ public struct ReportMerge {
         case .text:
             let model = ReviewModel(document)
             let summary = document.summary
-            var out = "plist-migrate report: \(document.mergedFrom?.count ?? 1) reports, \(summary.scanned) files scanned, "
-                + "\(summary.changed) \(document.mode == "write" ? "changed" : "would change"), \(summary.errors) errors, "
+            let count = ReviewPage.plural
+            var out = "plist-migrate report: \(count(document.mergedFrom?.count ?? 1, "report")), \(count(summary.scanned, "file")) scanned, "
+                + "\(summary.changed) \(document.mode == "write" ? "changed" : "would change"), \(count(summary.errors, "error")), "
                 + "\(summary.conflicts) with conflicts, \(summary.heldBack) with held-back passes\n"
-            out += "\(model.attention.count) item\(model.attention.count == 1 ? "" : "s") need a person first:\n"
+            out += "\(count(model.attention.count, "item")) \(model.attention.count == 1 ? "needs" : "need") a person first:\n"
             for item in model.attention {
                 out += "  \(item.kind.rawValue): \(item.location)" + (item.kind == .error || item.kind == .conflict ? ": \(item.message)" : "")
-                    + (item.files.count > 1 || item.kind == .heldBack || item.kind == .skipped ? " (\(item.files.count) files)" : "") + "\n"
+                    + (item.files.count > 1 || item.kind == .heldBack || item.kind == .skipped ? " (\(count(item.files.count, "file")))" : "") + "\n"
             }
-            out += "\(model.groups.count) kind\(model.groups.count == 1 ? "" : "s") of change:\n"
+            out += "\(count(model.groups.count, "kind")) of change:\n"
             for group in model.groups {
-                out += "  \(group.id)  \(group.pass) \(group.name) (\(group.impact)): \(group.edits) edits in \(group.files.count) files\n"
+                out += "  \(group.id)  \(group.pass) \(group.name) (\(group.impact)): \(count(group.edits, "edit")) in \(count(group.files.count, "file"))\n"
             }
             return Array(out.utf8)
         }

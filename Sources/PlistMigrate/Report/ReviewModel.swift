@@ -25,6 +25,9 @@ struct ReviewModel {
         var deltas: [(lines: [String], files: Int)]
         var files: [Place]
         var edits: Int { files.reduce(0) { $0 + ($1.edits ?? 0) } }
+        /// The kinds that come before this one in the same files (earlier passes there), each
+        /// with in how many files: `--accept` applies this kind there only after them.
+        var follows: [(id: String, files: Int)] = []
     }
 
     /// Something a person must look at before anything is applied.
@@ -71,9 +74,16 @@ struct ReviewModel {
                 skipped[reason] = attention.count
                 attention.append(Attention(kind: .skipped, location: reason, pass: nil, message: reason, files: [place]))
             }
+            var before: [String] = []
             for pass in file.passes {
                 let id = pass.group ?? EditGroup.id(pass: pass.id, version: pass.version, diff: pass.diff)
+                defer { if !before.contains(id) { before.append(id) } }
+                let earlier = before.filter { $0 != id }
                 if let at = byID[id] {
+                    for kind in earlier {
+                        if let known = groups[at].follows.firstIndex(where: { $0.id == kind }) { groups[at].follows[known].files += 1 }
+                        else { groups[at].follows.append((kind, 1)) }
+                    }
                     groups[at].files.append(Place(path: file.path, repository: file.repository, edits: pass.editCount))
                     if let known = groups[at].deltas.firstIndex(where: { $0.lines == pass.policyDelta }) {
                         groups[at].deltas[known].files += 1
@@ -84,7 +94,8 @@ struct ReviewModel {
                 }
                 byID[id] = groups.count
                 groups.append(Group(id: id, pass: pass.id, version: pass.version, name: pass.name, impact: pass.impact,
-                                    body: Self.body(of: pass.diff), deltas: [(pass.policyDelta, 1)], files: [Place(path: file.path, repository: file.repository, edits: pass.editCount)]))
+                                    body: Self.body(of: pass.diff), deltas: [(pass.policyDelta, 1)], files: [Place(path: file.path, repository: file.repository, edits: pass.editCount)],
+                                    follows: earlier.map { ($0, 1) }))
                 if !passOrder.contains(pass.id) { passOrder.append(pass.id) }
             }
         }
@@ -105,7 +116,8 @@ struct ReviewModel {
     /// The diff's hunks (headers left out): what the edit does, shown once per kind.
     static func body(of diff: String) -> [String] {
         diff.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("--- a/") && !$0.hasPrefix("+++ b/") && !$0.isEmpty }
+            .drop { !$0.hasPrefix("@@") }
+            .filter { !$0.isEmpty }
             .map(String.init)
     }
 

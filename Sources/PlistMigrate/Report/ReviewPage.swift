@@ -98,7 +98,9 @@ enum ReviewPage {
         out += "<ul class=\"attention\">\n"
         for item in model.attention {
             let repos = Set(item.files.compactMap(\.repository)).sorted().map(String.init).joined(separator: " ")
-            let search = ([item.kind.rawValue, item.location, item.message, item.pass ?? ""] + item.files.map(\.path)).joined(separator: " ").lowercased()
+            // A single file's path is part of the item's text; a list's paths are searched per file.
+            let search = ([item.kind.rawValue, item.location, item.message, item.pass ?? ""]
+                + (item.files.count == 1 ? item.files.map(\.path) : [])).joined(separator: " ").lowercased()
             out += "<li class=\"item \(item.kind == .error || item.kind == .conflict ? "severe" : "")\" data-pass=\"\(html(item.pass ?? ""))\" "
                 + "data-repos=\"\(repos)\" data-search=\"\(html(search))\">"
             out += "<strong class=\"kind\">\(item.kind.rawValue)</strong> "
@@ -118,7 +120,7 @@ enum ReviewPage {
         let several = (model.document.repositories?.count ?? 0) > 1
         for file in files {
             let count = file.edits.map { " data-edits=\"\($0)\"" } ?? ""
-            out += "<li data-repo=\"\(file.repository.map(String.init) ?? "")\"\(count)><code>\(html(file.path))</code>"
+            out += "<li data-repo=\"\(file.repository.map(String.init) ?? "")\"\(count) data-path=\"\(html(file.path.lowercased()))\"><code>\(html(file.path))</code>"
             if several { out += " <span class=\"repo\">\(html(model.repositoryName(file.repository)))</span>" }
             out += "</li>"
         }
@@ -141,10 +143,13 @@ enum ReviewPage {
 
     static func groupArticle(_ group: ReviewModel.Group, _ model: ReviewModel) -> String {
         let repos = Set(group.files.compactMap(\.repository)).sorted().map(String.init).joined(separator: " ")
-        let search = ([group.id, group.pass, group.name, group.impact] + group.body + group.files.map(\.path)
+        // The kind's own text; each file's path is searched on its own line of the list, so a
+        // search for a folder shows only the files in it (issue #41 §1).
+        let search = ([group.id, group.pass, group.name, group.impact] + group.body
             + group.deltas.flatMap(\.lines)).joined(separator: " ").lowercased()
         var out = "<article class=\"group\" id=\"\(html(group.id))\" data-group=\"\(html(group.id))\" data-pass=\"\(html(group.pass))\" "
             + "data-impact=\"\(html(group.impact))\" data-repos=\"\(repos)\" "
+            + "data-follows=\"\(html(group.follows.map(\.id).joined(separator: " ")))\" "
             + "data-search=\"\(html(search))\">\n"
         out += "<h3><span class=\"pass\">\(html(group.pass))</span> \(html(group.name)) <span class=\"impact impact-\(html(group.impact))\">\(html(group.impact))</span> "
             + "<span class=\"size\">in <span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</span></h3>\n"
@@ -157,6 +162,12 @@ enum ReviewPage {
         }
         out += "</pre>\n"
         for delta in group.deltas { out += deltaTable(delta.lines, files: delta.files, of: group.files.count) }
+        if !group.follows.isEmpty {
+            out += "<p class=\"follows\">Applies after " + group.follows.map { kind in
+                "<a href=\"#\(html(kind.id))\"><code>\(html(kind.id))</code></a> in \(plural(kind.files, "file"))"
+            }.joined(separator: ", ") + ": where one of them is not accepted, <code>--accept</code> cannot apply this kind "
+                + "and says so.</p>\n<p class=\"follows-warning\" role=\"alert\" hidden></p>\n"
+        }
         out += "<details class=\"where\"><summary><span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</summary>"
             + fileList(group.files, model) + "</details>\n"
         out += "<fieldset class=\"decision js-only\" hidden><legend>Decision on \(html(group.id))</legend>"
@@ -169,7 +180,7 @@ enum ReviewPage {
 
     static func deltaTable(_ lines: [String], files: Int, of total: Int) -> String {
         let rows = lines.compactMap(ReviewModel.deltaRow)
-        let scope = files == total ? "" : " (\(files) of \(total) files)"
+        let scope = files == total ? "" : " (\(files) of \(plural(total, "file")))"
         guard !rows.isEmpty else {
             return "<p class=\"delta-none\">Policy: \(html(lines.joined(separator: "; ").isEmpty ? "no policy change" : lines.joined(separator: "; ")))\(scope)</p>\n"
         }
@@ -225,6 +236,7 @@ enum ReviewPage {
         .group { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 1rem 0; }
         .pass { font-family: ui-monospace, Menlo, monospace; } .impact { font-size: .8rem; border: 1px solid var(--muted); border-radius: 1rem; padding: 0 .5rem; font-weight: 600; }
         .impact-changesPolicy { border-style: dashed; } .size, .gid, .repo { color: var(--muted); }
+        .follows-warning { font-weight: 600; border-left: 4px solid currentColor; padding-left: .5rem; }
         pre.diff { background: #f6f8fa; border: 1px solid var(--line); padding: .5rem; overflow-x: auto; tab-size: 4; }
         .diff .add { background: var(--add); display: block; } .diff .del { background: var(--del); display: block; text-decoration: line-through; text-decoration-color: #8a1c12; }
         .diff .hunk { background: var(--hunk); display: block; } .diff .ctx { display: block; }
@@ -247,19 +259,25 @@ enum ReviewPage {
           var impact = document.getElementById('filter-impact'), search = document.getElementById('filter-search');
           var groups = Array.prototype.slice.call(document.querySelectorAll('article.group'));
           var items = Array.prototype.slice.call(document.querySelectorAll('#attention li.item'));
-          function filesIn(el, r) {
+          // The files of a kind or item that stay: those of the repository chosen and, unless the
+          // search matched the kind's own text, those whose path holds the search.
+          function filesIn(el, r, q, whole) {
             var lis = el.querySelectorAll('ul.files > li'), n = 0;
-            lis.forEach(function (li) { var show = r === '' || li.getAttribute('data-repo') === r; li.hidden = !show; if (show) { n++; } });
+            lis.forEach(function (li) {
+              var show = (r === '' || li.getAttribute('data-repo') === r) && (whole || (li.dataset.path || '').indexOf(q) >= 0);
+              li.hidden = !show; if (show) { n++; }
+            });
             el.querySelectorAll('summary .n').forEach(function (s) { s.textContent = String(n); });
             return n;
           }
+          function plural(n, noun) { return n + ' ' + noun + (n === 1 ? '' : 's'); }
           function apply() {
             var p = pass ? pass.value : '', r = repo ? repo.value : '', i = impact ? impact.value : '';
             var q = search ? search.value.trim().toLowerCase() : '';
             var shown = 0, edits = 0, files = {};
             groups.forEach(function (g) {
-              var ok = (!p || g.dataset.pass === p) && (!i || g.dataset.impact === i) && (!q || g.dataset.search.indexOf(q) >= 0);
-              var n = ok ? filesIn(g, r) : 0;
+              var ok = (!p || g.dataset.pass === p) && (!i || g.dataset.impact === i);
+              var n = ok ? filesIn(g, r, q, !q || g.dataset.search.indexOf(q) >= 0) : 0;
               if (ok && n === 0) { ok = false; }
               g.hidden = !ok;
               var size = g.querySelector('h3 .size .n'); if (size) { size.textContent = String(n); }
@@ -272,9 +290,10 @@ enum ReviewPage {
             });
             var attention = 0;
             items.forEach(function (it) {
-              var ok = (!p || it.dataset.pass === p) && (!q || it.dataset.search.indexOf(q) >= 0);
+              var matched = !q || it.dataset.search.indexOf(q) >= 0;
+              var ok = !p || it.dataset.pass === p;
               if (ok && r !== '') { ok = (' ' + it.dataset.repos + ' ').indexOf(' ' + r + ' ') >= 0; }
-              if (ok && it.querySelector('ul.files')) { ok = filesIn(it, r) > 0; }
+              if (ok && it.querySelector('ul.files')) { ok = filesIn(it, r, q, matched) > 0; } else { ok = ok && matched; }
               it.hidden = !ok; if (ok) { attention++; }
             });
             document.getElementById('groups-count').textContent = String(shown);
@@ -282,7 +301,7 @@ enum ReviewPage {
             document.getElementById('edits-count').textContent = String(edits);
             document.getElementById('attention-count').textContent = String(attention);
             var status = document.getElementById('filter-status');
-            if (status) { status.textContent = shown + ' of ' + groups.length + ' kinds of change shown; ' + attention + ' of ' + items.length + ' items need a person.'; }
+            if (status) { status.textContent = shown + ' of ' + plural(groups.length, 'kind') + ' of change shown; ' + attention + ' of ' + plural(items.length, 'item') + ' ' + (items.length === 1 ? 'needs' : 'need') + ' a person.'; }
           }
           [pass, repo, impact].forEach(function (el) { if (el) { el.addEventListener('change', apply); } });
           if (search) { search.addEventListener('input', apply); }
@@ -296,8 +315,20 @@ enum ReviewPage {
             var version = JSON.parse(document.getElementById('tool-version').textContent);
             return { schemaVersion: 1, toolVersion: version, accepted: accepted, rejected: rejected };
           }
+          // A kind accepted while a kind it follows in some files is rejected: say so on it.
+          function warnings(d) {
+            groups.forEach(function (g) {
+              var warning = g.querySelector('.follows-warning');
+              if (!warning) { return; }
+              var blocked = d.accepted.indexOf(g.dataset.group) >= 0
+                ? g.dataset.follows.split(' ').filter(function (id) { return id && d.rejected.indexOf(id) >= 0; }) : [];
+              warning.hidden = blocked.length === 0;
+              warning.textContent = blocked.length ? 'Accepted, but it follows ' + blocked.join(', ') + ', which you rejected: in the files where it does, --accept cannot apply it and fails.' : '';
+            });
+          }
           function refresh() {
             var d = decision();
+            warnings(d);
             document.getElementById('decided').textContent = d.accepted.length + ' accepted, ' + d.rejected.length + ' rejected';
             document.getElementById('decision-json').value = JSON.stringify(d, null, 2) + '\\n';
           }
