@@ -19,6 +19,10 @@ struct PlistMigrateCommand: ParsableCommand {
         let arguments = (1..<Int(CommandLine.argc)).map { index in
             PathBytes.string(UnsafeRawBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)))
         }
+        if let hint = CommandLineTypos.otherToolOption(in: arguments) {
+            FileHandle.standardError.write(Data("Error: \(hint)\n".utf8))
+            exit(withError: ExitCode(64))
+        }
         do {
             var command = try parseAsRoot(Edit.takingCommands(from: arguments))
             try command.run()

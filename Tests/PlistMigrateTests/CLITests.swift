@@ -190,8 +190,33 @@ import Testing
         #expect(named.status == 2)
         #expect(named.stderr.contains("Assets/binary.plist:1:1: error: binary property list: not supported, convert with `plutil -convert xml1 FILE`"))
         let missing = try tool(["nope.plist"], in: dir)
-        #expect(missing.status == 2)
-        #expect(missing.stderr.contains("nope.plist: error: no such file or directory"))
+        #expect(missing.status == 64, "a path that does not exist is a usage error: nothing runs")
+        #expect(missing.stderr.contains("nope.plist: no such file or directory. Nothing was run."), "\(missing.stderr)")
+    }
+
+    /// A typo never runs, let alone writes (issue #42 §1).
+    @Test func aTypoNeverRuns() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let widget = try copyFixture("ATS001/tabs.before.plist", to: dir, as: "Widget/Info.plist")
+        let before = try Data(contentsOf: widget)
+        for (typo, near) in [("lnt", "lint"), ("lsit", "list"), ("expalin", "explain"), ("rport", "report"), ("targts", "targets")] {
+            let result = try tool([typo, "--write", "Widget"], in: dir)
+            #expect(result.status == 64, "\(typo): \(result.stderr)")
+            #expect(result.stderr.contains("\(typo): no such file or directory; did you mean the subcommand `\(near)`?"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty, "nothing ran")
+            #expect(try Data(contentsOf: widget) == before, "\(typo): nothing was written")
+        }
+        let far = try tool(["Widgte", "--write", "Widget"], in: dir)
+        #expect(far.status == 64 && !far.stderr.contains("did you mean"), "\(far.stderr)")
+        #expect(try Data(contentsOf: widget) == before)
+        // SwiftLint's spellings get ours.
+        for (option, hint) in [("--reporter", "--format"), ("--use-stdin", "give - as the path"), ("--fix", "--write"), ("--path", "give paths as arguments")] {
+            let result = try tool([option, "Widget"], in: dir)
+            #expect(result.status == 64 && result.stderr.contains("unknown option '\(option)'") && result.stderr.contains(hint), "\(result.stderr)")
+        }
+        #expect(try tool(["lint", "--reporter=json", "Widget"], in: dir).status == 64)
+        #expect(try Data(contentsOf: widget) == before)
     }
 
     @Test func usageErrorsUseArgumentParsersCode() throws {

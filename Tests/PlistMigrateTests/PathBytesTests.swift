@@ -72,9 +72,10 @@ import Glibc
         let result = try run(URL(fileURLWithPath: "/bin/sh"),
                              ["-c", "exec \"$0\" \"$(printf 'f\\376.plist')\" \"$(printf 'gone\\375.plist')\"", Paths.executable.path],
                              in: directory)
-        #expect(result.status == 2)
-        #expect(result.text.contains("--- \"a/f\\376.plist\""), "\(result.stderr)")
-        #expect(result.stderr.contains("\"gone\\375.plist\": error: no such file or directory"), "\(result.stderr)")
+        #expect(result.status == 64, "a path that does not exist stops the run before anything runs")
+        #expect(result.stderr.contains("\"gone\\375.plist\": no such file or directory"), "\(result.stderr)")
+        let present = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" \"$(printf 'f\\376.plist')\"", Paths.executable.path], in: directory)
+        #expect(present.text.contains("--- \"a/f\\376.plist\""), "\(present.stderr)")
     }
 }
 

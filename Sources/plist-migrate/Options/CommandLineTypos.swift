@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import PlistMigrate
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Typos caught before anything runs (issue #42 §1): `plist-migrate lnt --write Widget` took
+/// `lnt` for a path of the default `migrate`, wrote `Widget`, and only then said "no such file".
+enum CommandLineTypos {
+    /// SwiftLint's spellings, and ours.
+    static let otherTools: [String: String] = [
+        "--reporter": "plist-migrate's is --format (text, json, patch, html; lint adds sarif, junit, checkstyle, gitlab)",
+        "--use-stdin": "give - as the path to read standard input",
+        "--fix": "plist-migrate's is --write (a dry run is the default)",
+        "--autocorrect": "plist-migrate's is --write (a dry run is the default)",
+        "--path": "give paths as arguments (plist-migrate PATH…)",
+    ]
+
+    /// A line for an option of another tool's spelling, before the arguments are parsed.
+    static func otherToolOption(in arguments: [String]) -> String? {
+        for argument in arguments {
+            if argument == "--" { return nil }
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if let hint = otherTools[name] { return "unknown option '\(name)': \(hint)" }
+        }
+        return nil
+    }
+
+    /// Every path named on the command line exists (or is `-`); a missing one is a usage error,
+    /// with the subcommand it is close to.
+    static func requireExisting(_ paths: [String], subcommands: [String]) throws {
+        for path in paths where path != "-" {
+            var info = stat()
+            guard stat(PathBytes.c(path), &info) != 0, errno == ENOENT || errno == ENOTDIR else { continue }
+            var message = "\(PathBytes.display(path)): no such file or directory"
+            let typed = path.lowercased()
+            if let near = subcommands.map({ ($0, distance($0, typed)) }).filter({ $0.1 <= 2 }).min(by: { $0.1 < $1.1 })?.0 {
+                message += "; did you mean the subcommand `\(near)`? (it comes first: plist-migrate \(near) …)"
+            }
+            throw ValidationError(message + ". Nothing was run.")
+        }
+    }
+
+    /// Levenshtein distance (short words only: subcommand names).
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard abs(a.count - b.count) <= 2, b.count <= 32 else { return .max }
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+}
