@@ -13,6 +13,29 @@ import Testing
         try #require((log["runs"] as? [[String: Any]])?.first)
     }
 
+    /// Every finding of a run has its own fingerprint, in SARIF and GitLab's report alike
+    /// (issue #42 §3: two ATS004 findings of the demo, lines 16 and 17, shared one, so GitHub
+    /// and GitLab merged them), over the demo and the whole shared corpus.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: Paths.corpus.path), "needs ../shared/corpus"))
+    func everyFindingOfARunHasItsOwnFingerprint() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (label, paths) in [("demo", [Paths.fixtures.appendingPathComponent("demo").path]),
+                               ("corpus", [Paths.corpus.appendingPathComponent("real").path, Paths.corpus.appendingPathComponent("wild").path])] {
+            let sarif = try tool(["lint", "--no-config", "--format", "sarif"] + paths, in: directory)
+            let log = try #require(try JSONSerialization.jsonObject(with: sarif.stdout) as? [String: Any])
+            let results = (try Self.firstRun(log)["results"] as? [[String: Any]]) ?? []
+            let prints = results.compactMap { ($0["partialFingerprints"] as? [String: String])?["plistMigrateFinding/v2"] }
+            #expect(prints.count == results.count && results.count > (label == "demo" ? 5 : 1000), "\(label): \(results.count)")
+            #expect(Set(prints).count == prints.count, "\(label): \(prints.count - Set(prints).count) SARIF fingerprints shared")
+            let gitlab = try tool(["lint", "--no-config", "--format", "gitlab"] + paths, in: directory)
+            let issues = try #require(try JSONSerialization.jsonObject(with: gitlab.stdout) as? [[String: Any]])
+            let fingerprints = issues.compactMap { $0["fingerprint"] as? String }
+            #expect(fingerprints.count == results.count)
+            #expect(Set(fingerprints).count == fingerprints.count, "\(label): \(fingerprints.count - Set(fingerprints).count) GitLab fingerprints shared")
+        }
+    }
+
     @Test func fingerprintsAreStableAcrossUnrelatedEditsAndRulesCarryWhatGitHubReads() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -23,7 +46,7 @@ import Testing
         try text.write(to: file, atomically: true, encoding: .utf8)
         let after = try Self.firstRun(try Self.sarif(directory))
         func prints(_ run: [String: Any]) -> [String] {
-            ((run["results"] as? [[String: Any]]) ?? []).compactMap { ($0["partialFingerprints"] as? [String: String])?["plistMigrateFinding/v1"] }
+            ((run["results"] as? [[String: Any]]) ?? []).compactMap { ($0["partialFingerprints"] as? [String: String])?["plistMigrateFinding/v2"] }
         }
         func lines(_ run: [String: Any]) -> [Int] {
             ((run["results"] as? [[String: Any]]) ?? []).compactMap {

@@ -51,6 +51,35 @@ public struct Finding: Sendable, Codable, Equatable {
     }
 }
 
+extension Finding {
+    /// What identifies each finding across runs, for SARIF's `partialFingerprints` and GitLab's
+    /// `fingerprint` (issue #42 §3): the rule, the file, the entry's key path and the message
+    /// (line numbers in it left out), so it is stable when unrelated lines move; findings that
+    /// are the same in all of these (two entries the same) are told apart by their order.
+    /// `location` names the file as the format does (a URI for SARIF).
+    static func identities(_ findings: [Finding], location: (Finding) -> String) -> [String] {
+        var seen: [String: Int] = [:]
+        return findings.map { finding in
+            let base = "\(finding.ruleID)|\(location(finding))|\(finding.keyPath ?? "")|\(withoutLineNumbers(finding.message))"
+            let occurrence = seen[base, default: 0]
+            seen[base] = occurrence + 1
+            return occurrence == 0 ? base : base + "#\(occurrence)"
+        }
+    }
+
+    /// `first at line 3` → `first at line #`: where a finding is may not change what it is.
+    static func withoutLineNumbers(_ message: String) -> String {
+        var out = "", rest = Substring(message)
+        while let range = rest.range(of: "line ") {
+            out += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty { out += "#"; rest = rest.dropFirst(digits.count) }
+        }
+        return out + rest
+    }
+}
+
 /// A lint rule: every migration is one (what it would change), plus checks no pass can fix.
 public struct LintRule: Sendable, Equatable {
     public var id: String

@@ -88,10 +88,10 @@ struct GitLabLintReporter: LintReporter {
     }
 
     func bytes(for findings: [Finding]) -> [UInt8] {
-        let issues = findings.map { finding in
-            // Stable across runs and unrelated edits: rule, file and where in the plist (not the line).
-            let identity = "\(finding.ruleID)|\(finding.path)|\(finding.keyPath ?? finding.message)"
-            return Issue(
+        let identities = Finding.identities(findings) { $0.path }
+        let issues = zip(findings, identities).map { finding, identity in
+            // Stable across runs and unrelated edits, and distinct within the run.
+            Issue(
                 description: finding.message, check_name: finding.ruleID,
                 fingerprint: String(FNV1a.hash(identity.utf8), radix: 16),
                 severity: finding.severity == .error ? "major" : finding.severity == .warning ? "minor" : "info",

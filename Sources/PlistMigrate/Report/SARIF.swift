@@ -52,15 +52,9 @@ public enum SARIF {
     /// L007 (malformed pins) has no computed exposure: a medium security alert.
     static let unbandedSecuritySeverity = "5.5"
 
-    /// Stable across unrelated edits: the rule, the file and the entry's key path (or the
-    /// message for findings about no entry), never the line. FNV-1a 64, hex.
-    static func fingerprint(_ finding: Finding, uri: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(finding.ruleID)|\(uri)|\(finding.keyPath ?? finding.message)".utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
+    /// Stable across unrelated edits and distinct within a run (`Finding.identities`): FNV-1a 64, hex.
+    static func fingerprint(_ identity: String) -> String {
+        String(FNV1a.hash(identity.utf8), radix: 16)
     }
 
     public static func document(
@@ -71,11 +65,13 @@ public enum SARIF {
             rule.id.hasPrefix("P") ? ExposureBand.allCases.map { (rule.id + "/" + $0.rawValue, rule, $0) } : [(rule.id, rule, nil)]
         }
         let ruleIndex = Dictionary(uniqueKeysWithValues: descriptors.enumerated().map { ($1.id, $0) })
-        let results: [[String: Any]] = findings.map { finding in
+        let identities = Finding.identities(findings) { uri($0.path, root: root) }
+        let results: [[String: Any]] = zip(findings, identities).map { finding, identity in
             let location = uri(finding.path, root: root)
             var result: [String: Any] = [
                 "ruleId": descriptorID(finding),
-                "partialFingerprints": ["plistMigrateFinding/v1": fingerprint(finding, uri: location)],
+                // v2: v1 left the message and order out, so two findings on one entry collided.
+                "partialFingerprints": ["plistMigrateFinding/v2": fingerprint(identity)],
                 "level": finding.severity.rawValue,
                 "message": ["text": finding.message + (finding.fix.map { " Fix: plist-migrate --only \($0)." } ?? "")],
                 "locations": [[
