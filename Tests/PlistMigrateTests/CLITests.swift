@@ -194,6 +194,23 @@ import Testing
         #expect(missing.stderr.contains("nope.plist: no such file or directory. Nothing was run."), "\(missing.stderr)")
     }
 
+    /// A diagnostic quoting a value with a line break is one line, as lint's findings are
+    /// (issue #42 §5).
+    @Test func aDiagnosticIsOneLine() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plist = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>NSAppTransportSecurity</key>\n\t<dict>\n"
+            + "\t\t<key>NSExceptionDomains</key>\n\t\t<dict>\n\t\t\t<key>example.com</key>\n\t\t\t<dict>\n"
+            + "\t\t\t\t<key>NSThirdPartyExceptionMinimumTLSVersion</key>\n\t\t\t\t<string>TLSv1.2\r\nsecond line</string>\n"
+            + "\t\t\t\t<key>NSExceptionMinimumTLSVersion</key>\n\t\t\t\t<string>TLSv1.0</string>\n\t\t\t</dict>\n\t\t</dict>\n\t</dict>\n</dict>\n</plist>\n"
+        try Data(plist.utf8).write(to: dir.appendingPathComponent("Info.plist"))
+        let result = try tool(["--no-config", "Info.plist"], in: dir)
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "the conflict and the summary: \(result.stderr)")
+        #expect(lines.first?.contains("\"TLSv1.2\\nsecond line\"") == true, "\(result.stderr)")
+    }
+
     /// A typo never runs, let alone writes (issue #42 §1).
     @Test func aTypoNeverRuns() throws {
         let dir = try temporaryDirectory()

@@ -44,9 +44,7 @@ public struct Finding: Sendable, Codable, Equatable {
     public var text: String {
         let fixText = fix.flatMap { MigrationRegistry.migration(id: $0) }.map { " (fix: \($0.id) \($0.name))" } ?? ""
         // One finding, one line: line breaks in a value the message quotes are written escaped.
-        let oneLine = message.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-            ? message.replacingOccurrences(of: "\r\n", with: "\\r\\n").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-            : message
+        let oneLine = OneLine.escaped(message)
         return "\(path):\(line):\(column): \(severity.rawValue): [\(ruleID)] \(oneLine)\(fixText)"
     }
 }

@@ -123,7 +123,7 @@ public struct FileError: Error, Sendable {
     }
 
     public func line(path: String) -> String {
-        if let location { "\(path):\(location.line):\(location.column): error: \(message)" }
-        else { "\(path): error: \(message)" }
+        if let location { "\(path):\(location.line):\(location.column): error: \(OneLine.escaped(message))" }
+        else { "\(path): error: \(OneLine.escaped(message))" }
     }
 }

@@ -230,17 +230,17 @@ public final class Runner {
         if let error = result.error { lines.append(error.line(path: result.path)) }
         for diagnostic in result.diagnostics {
             lines.append("\(result.path):\(diagnostic.location.line):\(diagnostic.location.column): error: "
-                + "\(diagnostic.migrationID): \(diagnostic.message)")
+                + "\(diagnostic.migrationID): \(OneLine.escaped(diagnostic.message))")
         }
         for kind in result.acceptedNotApplied { lines.append("\(result.path): error: \(kind.message)") }
-        for note in result.notes { lines.append("\(result.path): note: \(note)") }
+        for note in result.notes { lines.append("\(result.path): note: \(OneLine.escaped(note))") }
         for id in result.heldBack {
             // A built-in changesPolicy pass is named with its label; any other (a recipe's too)
             // by the reason it was held back.
             if let note = heldBackPolicyNotes[id.lowercased()] {
                 lines.append("\(result.path): note: \(note)")
             } else {
-                lines.append("\(result.path): note: \(id) held back: \(result.heldBackReasons[id] ?? "its policy delta exceeds its intent")")
+                lines.append("\(result.path): note: \(id) held back: \(OneLine.escaped(result.heldBackReasons[id] ?? "its policy delta exceeds its intent"))")
             }
         }
         return lines
