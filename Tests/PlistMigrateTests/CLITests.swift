@@ -211,6 +211,19 @@ import Testing
         #expect(lines.first?.contains("\"TLSv1.2\\nsecond line\"") == true, "\(result.stderr)")
     }
 
+    /// A recipe pass out of scope for a file named on the command line says so in text; for
+    /// walked files it stays quiet (most plists are not an app's Info.plist) (issue #42 §5).
+    @Test func aRecipeOutOfScopeForANamedFileSaysSo() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("ATS001/tabs.before.plist", to: dir, as: "App/Info.plist")
+        let recipe = Paths.repository.appendingPathComponent("Recipes/export-compliance.yml").path
+        let named = try tool(["--no-config", "--recipe", recipe, "--only", "ENC001", "App/Info.plist"], in: dir)
+        #expect(named.stderr.contains("App/Info.plist: note: ENC001 not applied to this file: not the Info.plist of an application target"), "\(named.stderr)")
+        let walked = try tool(["--no-config", "--recipe", recipe, "--only", "ENC001", "App"], in: dir)
+        #expect(!walked.stderr.contains("not applied"), "\(walked.stderr)")
+    }
+
     /// A typo never runs, let alone writes (issue #42 §1).
     @Test func aTypoNeverRuns() throws {
         let dir = try temporaryDirectory()

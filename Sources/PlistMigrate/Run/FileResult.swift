@@ -77,6 +77,9 @@ public struct FileResult: Sendable {
     public var notAcceptedGroups: [String] = []
     /// Recipe passes this file is not for, by id, with why.
     public var outOfScope: [String: String] = [:]
+    /// Named on the command line (not found by a walk): a recipe pass out of scope for it is
+    /// said in text too, since the user asked for this file.
+    public var named = false
     /// With `--accept`: accepted kinds this file has (in a run without the decision) that could
     /// not be applied, each with the kinds before it here that the decision did not accept
     /// (issue #41 §1). Each is an error of the file.

@@ -168,6 +168,7 @@ public final class Runner {
             result.acceptedNotApplied = AcceptedKindNotApplied.find(reference: reference.passes, applied: result.passes, accepted: accepted)
         }
         result.fingerprint = fingerprint
+        result.named = file.explicit
         if write { Self.write(&result, to: file.path) }
         return result
     }
@@ -234,6 +235,11 @@ public final class Runner {
         }
         for kind in result.acceptedNotApplied { lines.append("\(result.path): error: \(kind.message)") }
         for note in result.notes { lines.append("\(result.path): note: \(OneLine.escaped(note))") }
+        if result.named {
+            for (id, reason) in result.outOfScope.sorted(by: { $0.key < $1.key }) {
+                lines.append("\(result.path): note: \(id) not applied to this file: \(OneLine.escaped(reason))")
+            }
+        }
         for id in result.heldBack {
             // A built-in changesPolicy pass is named with its label; any other (a recipe's too)
             // by the reason it was held back.
