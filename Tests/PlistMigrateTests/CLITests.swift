@@ -224,6 +224,24 @@ import Testing
         #expect(!walked.stderr.contains("not applied"), "\(walked.stderr)")
     }
 
+    /// `SOURCE_DATE_EPOCH` makes two identical runs give identical JSON and HTML (issue #42 §5).
+    @Test func sourceDateEpochMakesReportsReproducible() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("ATS001/tabs.before.plist", to: dir, as: "App/Info.plist")
+        for format in ["json", "html"] {
+            var outputs: [Data] = []
+            for pause in [false, true] {
+                if pause { Thread.sleep(forTimeInterval: 1.1) }
+                let result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["SOURCE_DATE_EPOCH=1700000000", Paths.executable.path, "--no-config", "--format", format, "App"], in: dir)
+                #expect(result.status == 0, "\(result.stderr)")
+                outputs.append(result.stdout)
+            }
+            #expect(outputs[0] == outputs[1], "\(format): two runs a second apart are identical")
+            #expect(String(decoding: outputs[0], as: UTF8.self).contains("2023-11-14T22:13:20Z"), "\(format)")
+        }
+    }
+
     /// A typo never runs, let alone writes (issue #42 §1).
     @Test func aTypoNeverRuns() throws {
         let dir = try temporaryDirectory()

@@ -145,7 +145,17 @@ struct Report {
     var summary = Summary()
     var repositories: [RepositoryRecord] = []
     private var repositoryIndex: [String: Int] = [:]
-    let startedAt = Date()
+    let startedAt = Report.runDate(environment: ProcessInfo.processInfo.environment)
+
+    /// When the run happened, as reports say it: `SOURCE_DATE_EPOCH` (reproducible builds'
+    /// convention: seconds since 1970, UTC) when it is set, so two identical runs give identical
+    /// JSON and HTML; else now.
+    static func runDate(environment: [String: String]) -> Date {
+        if let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text), seconds >= 0, seconds < 253_402_300_800 {
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
+        }
+        return Date()
+    }
 
     init(options: RunOptions) {
         self.options = options
