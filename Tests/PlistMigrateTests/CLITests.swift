@@ -242,6 +242,30 @@ import Testing
         }
     }
 
+    /// `--force-exclude` (pre-commit's mode) treats named files as the walk does, and a file a
+    /// config excludes is not counted as checked (issue #42 §5).
+    @Test func forceExcludeTreatsNamedFilesAsTheWalkDoes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("#ifdef DEBUG\n<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n#endif\n<plist version=\"1.0\">\n<dict>\n<key>NSAppTransportSecurity</key><dict/>\n</dict>\n</plist>\n".utf8)
+            .write(to: dir.appendingPathComponent("Preprocessed.plist"))
+        try Data("{ CFBundleName = x; }\n".utf8).write(to: dir.appendingPathComponent("OpenStep.plist"))
+        let names = ["Preprocessed.plist", "OpenStep.plist"]
+        let walked = try tool(["--no-config", "."], in: dir)
+        #expect(walked.status == 0 && walked.stderr.contains("2 skipped"), "\(walked.stderr)")
+        let hook = try tool(["--no-config", "--force-exclude"] + names, in: dir)
+        #expect(hook.status == 0 && hook.stderr.contains("2 skipped (1 no NSAppTransportSecurity, 1 not an XML property list)"), "\(hook.stderr)")
+        #expect(try tool(["--no-config"] + names, in: dir).status == 2, "named without --force-exclude, they are errors")
+        #expect(try tool(["lint", "--no-config", "--force-exclude"] + names, in: dir).status == 0)
+
+        _ = try copyFixture("ATS005/tabs.before.plist", to: dir, as: "Pods/Info.plist")
+        try Data(#"{"exclude": ["Pods/**"]}"#.utf8).write(to: dir.appendingPathComponent(".plist-migrate.json"))
+        let lint = try tool(["lint", "--force-exclude", "Pods/Info.plist"], in: dir)
+        #expect(lint.status == 0 && lint.stderr.contains("0 files checked, 0 errors, 0 warnings, 0 notes; 1 excluded by config"), "\(lint.stderr)")
+        let migrate = try tool(["--force-exclude", "Pods/Info.plist"], in: dir)
+        #expect(migrate.status == 0 && migrate.stderr.contains("0 files scanned"), "\(migrate.stderr)")
+    }
+
     /// A typo never runs, let alone writes (issue #42 §1).
     @Test func aTypoNeverRuns() throws {
         let dir = try temporaryDirectory()

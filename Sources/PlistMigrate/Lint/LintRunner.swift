@@ -108,7 +108,9 @@ public struct LintRunner {
         let configs = ConfigResolver(directories: directories, explicit: explicitConfig)
         // --min-os, read once; else each file's config's minimumOS, as for migrate.
         let commandLineTarget = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
-        let (files, missing, _) = discovery.discoverAll(paths)
+        var (files, missing, _) = discovery.discoverAll(paths)
+        // `--force-exclude` (the hooks' mode) treats named files as the walk does (see `Runner`).
+        if forceExclude { files = files.map { $0.path == "-" ? $0 : DiscoveredFile(path: $0.path, explicit: false) } }
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
         for (path, error) in missing {
@@ -171,8 +173,10 @@ public struct LintRunner {
         let warnings = findings.filter { $0.severity == .warning }.count
         let notes = findings.filter { $0.severity == .note }.count
         if !quiet {
-            sink.standardError("plist-migrate lint: \(count(files.count, "file")) checked, \(count(errors, "error")), "
-                + "\(count(warnings, "warning")), \(count(notes, "note"))\n")
+            // Files a config excludes are not checked, and not counted as checked (issue #42 §5).
+            let excluded = files.count - work.count
+            sink.standardError("plist-migrate lint: \(count(work.count, "file")) checked, \(count(errors, "error")), "
+                + "\(count(warnings, "warning")), \(count(notes, "note"))" + (excluded > 0 ? "; \(excluded) excluded by config" : "") + "\n")
         }
         if unreadable { return 2 }
         return errors > 0 || (strict && warnings > 0) ? 1 : 0
