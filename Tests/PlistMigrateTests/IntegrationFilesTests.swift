@@ -33,7 +33,7 @@ import Testing
             import yaml
             action = yaml.safe_load(open('action.yml'))
             assert action['runs']['using'] == 'composite'
-            assert {'command', 'path', 'sarif-file', 'min-os'} <= set(action['inputs'])
+            assert {'command', 'path', 'sarif-file', 'min-os', 'config', 'strict', 'baseline', 'args'} <= set(action['inputs'])
             steps = action['runs']['steps']
             assert all('shell' in s for s in steps if 'run' in s), steps
             assert any('swift build -c release' in s.get('run', '') for s in steps)
@@ -60,19 +60,32 @@ import Testing
         try FileManager.default.createDirectory(at: actionPath.appendingPathComponent(".build/release"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: actionPath.appendingPathComponent(".build/release/plist-migrate"), withDestinationURL: Paths.executable)
         _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "My App/Info.plist")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", extracted.text]
-        process.currentDirectoryURL = directory
-        process.environment = ["GITHUB_ACTION_PATH": actionPath.path, "PM_COMMAND": "check", "PM_PATH": "My App/Info.plist\n",
-                               "PM_SARIF": "out.sarif", "PM_MIN_OS": "", "PATH": "/usr/bin:/bin"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "pending changes in the one file: \(stderr)")
-        #expect(stderr.contains("1 file scanned, 1 would change"), "\(stderr)")
+        func step(_ environment: [String: String]) throws -> (status: Int32, stderr: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", extracted.text]
+            process.currentDirectoryURL = directory
+            process.environment = ["GITHUB_ACTION_PATH": actionPath.path, "PM_COMMAND": "check", "PM_PATH": "My App/Info.plist\n",
+                                   "PM_SARIF": "out.sarif", "PM_MIN_OS": "", "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, stderr)
+        }
+        let plain = try step([:])
+        #expect(plain.status == 1, "pending changes in the one file: \(plain.stderr)")
+        #expect(plain.stderr.contains("1 file scanned, 1 would change"), "\(plain.stderr)")
+        // The inputs for a config, --strict, a baseline and extra arguments (issue #42 §5).
+        let only = try step(["PM_ARGS": "--only\nATS005\n", "PM_STRICT": "true"])
+        #expect(only.status == 0 && only.stderr.contains("0 would change"), "--only ATS005 leaves the ATS001 file alone: \(only.stderr)")
+        try Data(#"{"skip": ["ATS001"]}"#.utf8).write(to: directory.appendingPathComponent("ci.json"))
+        let config = try step(["PM_CONFIG": "ci.json"])
+        #expect(config.status == 0, "the config skips ATS001: \(config.stderr)")
+        #expect(try step(["PM_STRICT": "maybe"]).status == 64)
+        let lint = try step(["PM_COMMAND": "lint", "PM_BASELINE": "missing.json"])
+        #expect(lint.status != 0 && lint.stderr.contains("missing.json"), "the baseline is passed to lint: \(lint.stderr)")
     }
 }

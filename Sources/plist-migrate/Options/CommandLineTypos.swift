@@ -36,6 +36,8 @@ enum CommandLineTypos {
         for path in paths where path != "-" {
             var info = stat()
             guard stat(PathBytes.c(path), &info) != 0, errno == ENOENT || errno == ENOTDIR else { continue }
+            // A dangling symbolic link is a name that exists: the run says what is wrong with it.
+            if lstat(PathBytes.c(path), &info) == 0 { continue }
             var message = "\(PathBytes.display(path)): no such file or directory"
             let typed = path.lowercased()
             if let near = subcommands.map({ ($0, distance($0, typed)) }).filter({ $0.1 <= 2 }).min(by: { $0.1 < $1.1 })?.0 {
