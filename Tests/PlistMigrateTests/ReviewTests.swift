@@ -50,6 +50,14 @@ import Migrations
         // Context lines are not the edit: the same renames next to another domain are the same kind.
         #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff)
                 == EditGroup.id(pass: "ATS001", version: 1, diff: diff.replacingOccurrences(of: " Payments", with: " Billing")))
+        // The same edit in a CRLF file is the same kind; two different CRLF edits are two kinds
+        // (Swift's `split` on "\n" does not split "\r\n", so every CRLF edit of a pass was one
+        // kind, hashed from no line at all).
+        let crlf = diff.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: crlf) == EditGroup.id(pass: "ATS001", version: 1, diff: diff))
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: crlf)
+                != EditGroup.id(pass: "ATS001", version: 1, diff: crlf.replacingOccurrences(of: "MinimumTLSVersion", with: "MinimumTLSversion")))
+        #expect(EditGroup.lines(of: crlf).removed == EditGroup.lines(of: diff).removed && !EditGroup.lines(of: diff).removed.isEmpty)
     }
 
     @Test func thePageIsSelfContainedAndPutsWhatNeedsAPersonFirst() throws {

@@ -7,30 +7,56 @@ public enum EditGroup {
     /// version and the diff's removed and added lines (trimmed of surrounding blanks, so the
     /// same edit in a file indented with tabs and one indented with spaces is one kind).
     public static func id(pass: String, version: Int, diff: String) -> String {
-        let (removed, added) = lines(of: diff)
-        var content = "\(pass)@\(version)\n"
-        for line in removed { content += "-" + line + "\n" }
-        for line in added { content += "+" + line + "\n" }
-        let hash = String(FNV1a.hash(content.utf8), radix: 16)
-        let padded = String(repeating: "0", count: max(0, 16 - hash.count)) + hash
+        // The same bytes as hashing `lines(of:)` written out (`-line\n` for each removed line,
+        // then `+line\n` for each added one), fed to the hash straight from the diff's UTF-8:
+        // every changed file of a run gets an id, so no line strings are made (issue #43).
+        var hash = FNV1a.start
+        FNV1a.add("\(pass)@\(version)\n".utf8, to: &hash)
+        var diff = diff
+        diff.withUTF8 { bytes in
+            for marker in [UInt8(ascii: "-"), UInt8(ascii: "+")] {
+                forEachChangedLine(bytes, marker: marker) { line in
+                    FNV1a.add(CollectionOfOne(marker), to: &hash)
+                    FNV1a.add(line, to: &hash)
+                    FNV1a.add(CollectionOfOne(UInt8(ascii: "\n")), to: &hash)
+                }
+            }
+        }
+        let text = String(hash, radix: 16)
+        let padded = String(repeating: "0", count: max(0, 16 - text.count)) + text
         return pass + "-" + padded.prefix(12)
     }
 
-    /// The removed and added lines of a unified diff (headers and hunk lines left out), trimmed.
-    public static func lines(of diff: String) -> (removed: [String], added: [String]) {
-        var removed: [String] = [], added: [String] = []
-        // The headers are the lines before the first hunk (a quoted name, `--- "a/x\ty"`, too).
-        for line in diff.split(separator: "\n", omittingEmptySubsequences: false).drop(while: { !$0.hasPrefix("@@") }) {
-            if line.hasPrefix("-") { removed.append(trimmed(line.dropFirst())) }
-            else if line.hasPrefix("+") { added.append(trimmed(line.dropFirst())) }
+    /// Calls `body` with each line after the first hunk header that starts with `marker`, without
+    /// the marker and trimmed as `trimmed(_:)` trims.
+    private static func forEachChangedLine(_ bytes: UnsafeBufferPointer<UInt8>, marker: UInt8, _ body: (UnsafeBufferPointer<UInt8>.SubSequence) -> Void) {
+        var start = 0
+        var inHunks = false
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            if !inHunks {
+                inHunks = end - start >= 2 && bytes[start] == UInt8(ascii: "@") && bytes[start + 1] == UInt8(ascii: "@")
+            } else if end > start, bytes[start] == marker {
+                var from = start + 1, to = end
+                while to > from, bytes[to - 1] == 0x20 || bytes[to - 1] == 0x09 || bytes[to - 1] == 0x0D { to -= 1 }
+                while from < to, bytes[from] == 0x20 || bytes[from] == 0x09 { from += 1 }
+                body(bytes[from..<to])
+            }
+            start = end + 1
         }
-        return (removed, added)
     }
 
-    static func trimmed(_ text: Substring) -> String {
-        var text = text
-        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        return String(text)
+    /// The removed and added lines of a unified diff (headers and hunk lines left out), trimmed
+    /// of surrounding blanks and a CR: what `id` hashes. Lines end at LF, also in a CRLF file's
+    /// diff (Swift's `split` on "\n" would not split a "\r\n", one character to it).
+    public static func lines(of diff: String) -> (removed: [String], added: [String]) {
+        var removed: [String] = [], added: [String] = []
+        var diff = diff
+        diff.withUTF8 { bytes in
+            forEachChangedLine(bytes, marker: UInt8(ascii: "-")) { removed.append(String(decoding: $0, as: UTF8.self)) }
+            forEachChangedLine(bytes, marker: UInt8(ascii: "+")) { added.append(String(decoding: $0, as: UTF8.self)) }
+        }
+        return (removed, added)
     }
 }

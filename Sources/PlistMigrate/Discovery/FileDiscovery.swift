@@ -209,18 +209,17 @@ public struct FileDiscovery: Sendable {
     ) -> [String] {
         var directories: [String] = []
         var notable: [String] = []
-        while let entry = readdir(directory.handle) {
-            let name = PathBytes.name(of: entry)
-            if name == "." || name == ".." { continue }
+        directory.forEachEntry { name, type in
+            if name == "." || name == ".." { return }
             if listed.records, DirectoryFacts.isNotable(name) { notable.append(name) }
-            switch Int32(entry.pointee.d_type) {
+            switch type {
             case Int32(DT_DIR): directories.append(name)
-            case Int32(DT_LNK): continue
+            case Int32(DT_LNK): return
             case Int32(DT_UNKNOWN):
                 var info = stat()
-                guard fstatat(dirfd(directory.handle), PathBytes.c(name), &info, AT_SYMLINK_NOFOLLOW) == 0,
+                guard fstatat(directory.descriptor, PathBytes.c(name), &info, AT_SYMLINK_NOFOLLOW) == 0,
                     info.st_mode & S_IFMT != S_IFLNK
-                else { continue }
+                else { return }
                 if info.st_mode & S_IFMT == S_IFDIR { directories.append(name) } else { found.append(prefix + name) }
             default: found.append(prefix + name)
             }
@@ -256,34 +255,73 @@ private struct ListedDirectories {
     }
 }
 
-#if canImport(Darwin)
-private typealias DirectoryHandle = UnsafeMutablePointer<DIR>
-#else
-private typealias DirectoryHandle = OpaquePointer
-#endif
-
 /// A directory being walked, kept open while any of its subdirectories waits to be opened
 /// relative to it; closed when the last reference goes.
+///
+/// On Linux it is a bare descriptor read with `getdents64` into a 32 KiB buffer: a directory
+/// costs `openat`, `getdents64` until it returns 0, and `close`, where `fdopendir` and
+/// `readdir` added two `fcntl` and an `fstat` per directory and read 32 KiB at most anyway
+/// (issue #43: 20,038 directories for 10,000 files in a monorepo).
 private final class OpenDirectory: @unchecked Sendable {
-    let handle: DirectoryHandle
+    let descriptor: Int32
 
     /// Takes ownership of `descriptor`.
     init?(descriptor: Int32) {
-        guard let handle = fdopendir(descriptor) else {
-            close(descriptor)
-            return nil
-        }
-        self.handle = handle
+        guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
     }
 
     /// The subdirectory `name` of `parent`; `nil` if it cannot be opened or is (now) a link.
     convenience init?(named name: String, in parent: OpenDirectory) {
-        let fd = openat(dirfd(parent.handle), PathBytes.c(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        self.init(descriptor: fd)
+        self.init(descriptor: openat(parent.descriptor, PathBytes.c(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC))
     }
 
-    deinit { closedir(handle) }
+    deinit { close(descriptor) }
+
+    /// Calls `body` with each entry's name and type (`DT_DIR`, `DT_REG`, `DT_LNK`, `DT_UNKNOWN`…).
+    func forEachEntry(_ body: (String, Int32) -> Void) {
+        #if os(Linux)
+        if let getdents = Self.getdents64 {
+            withUnsafeTemporaryAllocation(byteCount: 32_768, alignment: 8) { buffer in
+                while true {
+                    let count = getdents(descriptor, buffer.baseAddress, buffer.count)
+                    guard count > 0 else { return }
+                    var offset = 0
+                    while offset < count {
+                        // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name.
+                        let record = buffer.baseAddress! + offset
+                        let length = Int(record.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
+                        let type = Int32(record.load(fromByteOffset: 18, as: UInt8.self))
+                        let name = (record + 19).assumingMemoryBound(to: CChar.self)
+                        body(PathBytes.string(UnsafeRawBufferPointer(start: name, count: strlen(name))), type)
+                        guard length > 0 else { return }
+                        offset += length
+                    }
+                }
+            }
+            return
+        }
+        #endif
+        // Elsewhere (and if the C library had no getdents64): a duplicate for readdir, which
+        // owns and closes what it is given.
+        let copy = dup(descriptor)
+        guard copy >= 0, let handle = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return
+        }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            body(PathBytes.name(of: entry), Int32(entry.pointee.d_type))
+        }
+    }
+
+    #if os(Linux)
+    /// glibc's `getdents64` (2.30 and later), which Swift's Glibc module does not declare.
+    private static let getdents64: (@convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getdents64") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int).self)
+    }()
+    #endif
 }
 
 /// A walk on several threads: every directory still to list is a task that any thread takes,

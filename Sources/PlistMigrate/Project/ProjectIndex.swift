@@ -22,9 +22,9 @@ final class ProjectIndex: @unchecked Sendable {
     /// a Tuist manifest (`Project.swift`, which only Tuist can evaluate), or a project read
     /// whole none of whose targets names the file — with the targets whose `INFOPLIST_FILE`
     /// could not be resolved, which may be the ones that do (issue #39 §3).
-    func notes(forFile path: String) -> [String] {
+    func notes(forFile path: String, projects: [String]? = nil) -> [String] {
         var notes: [String] = []
-        for project in projectFiles(aroundFile: path) {
+        for project in projects ?? projectFiles(aroundFile: path) {
             let shown = ConfigResolver.relative(project)
             if project.hasSuffix("/Project.swift") {
                 notes.append("\(shown) (Tuist) is not read: the targets it defines are unknown")
@@ -51,8 +51,8 @@ final class ProjectIndex: @unchecked Sendable {
     }
 
     /// The targets whose Info.plist `path` is, in project order.
-    func targets(claiming path: String) -> [ProjectTarget] {
-        let projects = projectFiles(aroundFile: path)
+    func targets(claiming path: String, projects known: [String]? = nil) -> [ProjectTarget] {
+        let projects = known ?? projectFiles(aroundFile: path)
         // Most plists of a monorepo have no project around them: no path work for those.
         guard !projects.isEmpty else { return [] }
         let absolute = FileIO.absolute(path)

@@ -15,21 +15,32 @@ extension Runner {
         /// directory).
         var repositories: RepositoryRoots
 
+        /// The project files around the file, looked up once for the three questions below
+        /// (issue #43): most files of a monorepo have none, and then nothing else is asked.
+        let around = ProjectsAround()
+
+        private func projectFiles() -> [String] {
+            guard let index, file.path != "-" else { return [] }
+            return around.files { index.projectFiles(aroundFile: file.path) }
+        }
+
         /// Looked up while the files are processed (in parallel), and only for a file that
         /// holds the ATS dict.
         func projectTarget() -> DeploymentTarget? {
-            guard let projects, file.path != "-" else { return nil }
+            guard let projects, !projectFiles().isEmpty else { return nil }
             return projects.target(forFile: file.path)
         }
 
         func claimingTargets() -> [ProjectTarget] {
-            guard let index, file.path != "-" else { return [] }
-            return index.targets(claiming: file.path)
+            let files = projectFiles()
+            guard let index, !files.isEmpty else { return [] }
+            return index.targets(claiming: file.path, projects: files)
         }
 
         func projectNotes() -> [String] {
-            guard let index, file.path != "-" else { return [] }
-            return index.notes(forFile: file.path)
+            let files = projectFiles()
+            guard let index, !files.isEmpty else { return [] }
+            return index.notes(forFile: file.path, projects: files)
         }
 
         func diffPath() -> String? { diffPathText }
@@ -41,6 +52,17 @@ extension Runner {
 
     /// Pairs each file with the plan its nearest config and the command line give it. Used by
     /// one thread.
+    /// One file's project files, once looked up (a job is processed on one thread).
+    final class ProjectsAround: @unchecked Sendable {
+        private var known: [String]?
+        func files(_ lookUp: () -> [String]) -> [String] {
+            if let known { return known }
+            let found = lookUp()
+            known = found
+            return found
+        }
+    }
+
     final class JobPlanner {
         private let options: RunOptions
         private let resolver: ConfigResolver
