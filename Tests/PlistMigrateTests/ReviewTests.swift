@@ -274,6 +274,28 @@ extension URL {
 
 /// What a plist or its name holds is text on the review page, never markup or script.
 @Suite struct ReviewPageEscapingTests {
+    /// A host with a right-to-left override (U+202E) reads as another domain; zero-width and
+    /// other invisible characters hide a difference. The page shows each as a mark (issue #41 §2).
+    @Test func invisibleAndBidirectionalCharactersAreShownAsMarks() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let host = "*.moc.\u{202E}elpmaxe.com"
+        let plist = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>NSAppTransportSecurity</key>\n\t<dict>\n"
+            + "\t\t<key>NSExceptionDomains</key>\n\t\t<dict>\n\t\t\t<key>\(host)</key>\n\t\t\t<dict>\n"
+            + "\t\t\t\t<key>NSThirdPartyExceptionAllowsInsecureHTTPLoads</key>\n\t\t\t\t<true/>\n\t\t\t</dict>\n"
+            + "\t\t\t<key>zero\u{200B}width.example.com</key>\n\t\t\t<dict>\n\t\t\t\t<key>NSThirdPartyExceptionMinimumTLSVersion</key>\n"
+            + "\t\t\t\t<string>TLSv1.2</string>\n\t\t\t</dict>\n\t\t</dict>\n\t</dict>\n</dict>\n</plist>\n"
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("App\u{2066}"), withIntermediateDirectories: true)
+        try Data(plist.utf8).write(to: directory.appendingPathComponent("App\u{2066}/Info.plist"))
+        let page = try tool(["--no-config", "--format", "html", "."], in: directory).text
+        #expect(!page.isEmpty)
+        for scalar in ["\u{202E}", "\u{200B}", "\u{2066}"] {
+            #expect(!page.contains(scalar), "U+\(String(scalar.unicodeScalars.first!.value, radix: 16, uppercase: true)) is on the page as itself")
+        }
+        #expect(page.contains("⟦U+202E⟧elpmaxe") && page.contains("zero⟦U+200B⟧width"), "shown as marks")
+        #expect(page.contains("App⟦U+2066⟧") || page.contains("App\\342\\201\\246"), "the path too")
+    }
+
     @Test func namesAndValuesCannotInjectMarkup() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -304,7 +326,7 @@ extension URL {
         let page = try tool(["--format", "html", "."], in: directory).text
         #expect(page.contains("<article class=\"group\""), "the edits are on the page")
         // The page's own script is the only one; the hostile text is there, escaped.
-        #expect(page.components(separatedBy: "<script").count - 1 == 2, "the page's script and its JSON version only")
+        #expect(page.components(separatedBy: "<script").count - 1 == 3, "the page's script, its JSON version and report key only")
         #expect(!page.contains("<img") && !page.contains("alert(3)</script>") && !page.contains("</pre><script>"))
         #expect(page.contains("&lt;script&gt;alert(3)&lt;/script&gt;") && page.contains("&lt;img src=x onerror=alert(2)&gt;"))
     }

@@ -18,13 +18,18 @@ def fail(message):
 def expected_model(report):
     """What the page must show, worked out from the JSON report alone."""
     groups, attention = {}, []
-    held, skipped = {}, {}
+    held, skipped, conflicts = {}, {}, {}
     for f in report["files"]:
         repo = f.get("repository")
         if f.get("error"):
             attention.append({"pass": f["error"].get("migration") or "", "repos": {repo}, "files": [f["path"]]})
         for d in f["diagnostics"]:
-            attention.append({"pass": d.get("migration") or "", "repos": {repo}, "files": [f["path"]]})
+            # Identical conflicts (pass and message, line numbers aside) are one item.
+            key = ("conflict", d.get("migration") or "", re.sub(r"line \d+", "line #", d["message"]))
+            if key not in conflicts:
+                conflicts[key] = {"pass": d.get("migration") or "", "repos": set(), "files": []}
+                attention.append(conflicts[key])
+            conflicts[key]["repos"].add(repo); conflicts[key]["files"].append(f["path"])
         for pid in f["heldBack"]:
             key = (pid, f["heldBackReasons"].get(pid, "held back"))
             if key not in held:
@@ -66,12 +71,21 @@ def counts(groups, attention, pass_id="", repo=None, impact="", path_query=""):
     return shown, len(files), edits, items
 
 
+def axe(driver, script):
+    """axe-core's violations of the page as it is: none allowed."""
+    driver.execute_script(open(script).read())
+    result = driver.execute_async_script("var done = arguments[arguments.length - 1]; axe.run(document).then(function (r) { done(r.violations.map(function (v) { return v.id + ' ' + v.nodes.length; })); });")
+    if result: fail("axe-core finds: %s" % result)
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("page"); parser.add_argument("report")
     parser.add_argument("--accept-pass"); parser.add_argument("--decision"); parser.add_argument("--screenshot")
     parser.add_argument("--download-dir"); parser.add_argument("--search")
     parser.add_argument("--load-only", action="store_true")
+    parser.add_argument("--axe", help="axe.min.js (axe-core) to run at both widths")
     args = parser.parse_args()
     try:
         from selenium import webdriver
@@ -79,6 +93,7 @@ def main():
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
         from selenium.webdriver.support.ui import Select
+        from selenium.webdriver.common.action_chains import ActionChains
     except ImportError as error:
         print(json.dumps({"skip": "selenium is not installed: %s" % error})); sys.exit(77)
     options = webdriver.ChromeOptions()
@@ -176,6 +191,63 @@ def main():
             if warning.is_displayed(): fail("the warning stays once the decision is undone")
             summary["follows_warning"] = True
 
+        # Decisions last (issue #41 §2): accept all shown under a filter, an "undecided" filter,
+        # a visible state on each kind, and the same decisions after a reload.
+        first_pass = articles[0].get_attribute("data-pass")
+        Select(driver.find_element(By.ID, "filter-pass")).select_by_value(first_pass)
+        driver.find_element(By.ID, "accept-shown").click()
+        shown_ids = sorted(a.get_attribute("data-group") for a in articles if a.get_attribute("data-pass") == first_pass)
+        Select(driver.find_element(By.ID, "filter-pass")).select_by_value("")
+        decided = json.loads(driver.find_element(By.ID, "decision-json").get_attribute("value"))
+        if sorted(decided["accepted"]) != shown_ids: fail("accept all shown accepted %s, not the shown %s" % (decided["accepted"], shown_ids))
+        states = {a.get_attribute("data-group"): a.find_element(By.CSS_SELECTOR, ".state").text for a in articles}
+        if any((states[g] == "Accepted") != (g in shown_ids) for g in states): fail("kinds' states %s" % states)
+        Select(driver.find_element(By.ID, "filter-decision")).select_by_value("undecided")
+        undecided = int(text("groups-count"))
+        if undecided != len(articles) - len(shown_ids): fail("undecided filter shows %d kinds, not %d" % (undecided, len(articles) - len(shown_ids)))
+        Select(driver.find_element(By.ID, "filter-decision")).select_by_value("")
+        driver.refresh()
+        articles = driver.find_elements(By.CSS_SELECTOR, "article.group")
+        kept = json.loads(driver.find_element(By.ID, "decision-json").get_attribute("value"))
+        if sorted(kept["accepted"]) != shown_ids: fail("after a reload the decision is %s, not %s" % (kept, shown_ids))
+        summary["persisted"] = True
+        for a in articles:
+            driver.execute_script("arguments[0].click();", a.find_element(By.CSS_SELECTOR, "input[type=radio][value='']"))
+        summary["after_reload"] = check("after reload")
+
+        # Invisible and bidirectional characters are shown as marks, never as themselves.
+        hidden_chars = driver.execute_script("""
+            var bad = /[\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]/;
+            var n = 0; document.querySelectorAll('body *').forEach(function (el) {
+              Array.prototype.forEach.call(el.childNodes, function (t) { if (t.nodeType === 3 && bad.test(t.textContent)) { n++; } });
+            }); return n;""")
+        if hidden_chars: fail("%d text nodes show invisible or bidirectional characters" % hidden_chars)
+
+        # 390 px wide (a phone): no horizontal scroll of the document; then the desktop again.
+        driver.set_window_size(390, 844)
+        width = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
+        if width[0] > width[1]: fail("at 390 px the document scrolls sideways: %s" % width)
+        summary["narrow_width"] = width
+        if args.axe:
+            summary["axe_narrow"] = axe(driver, args.axe)
+        driver.set_window_size(1280, 1600)
+
+        # The sticky bar never covers the focused control (WCAG 2.4.11): tab through the page.
+        obscured = []
+        driver.execute_script("window.scrollTo(0, 0);")
+        body = driver.find_element(By.TAG_NAME, "body")
+        for _ in range(60):
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+            covered = driver.execute_script("""
+                var el = document.activeElement, bar = document.getElementById('filters');
+                if (!el || bar.contains(el) || el === document.body) { return null; }
+                var r = el.getBoundingClientRect(), b = bar.getBoundingClientRect();
+                return r.top < b.bottom && r.bottom > b.top ? el.tagName + ' ' + (el.id || el.name || '') : null;""")
+            if covered: obscured.append(covered)
+        if obscured: fail("the sticky bar covers focused controls: %s" % obscured[:5])
+        if args.axe:
+            summary["axe_desktop"] = axe(driver, args.axe)
+
         # Keyboard only: Tab from the top reaches every control (one radio per group).
         focusable = driver.execute_script("""
             var seen = {}, list = [];
@@ -190,7 +262,8 @@ def main():
         reached = set()
         active = body
         for _ in range(len(focusable) + 10):
-            active.send_keys(Keys.TAB)
+            # Key presses go to whatever has focus (send_keys on a file input would pick a file).
+            ActionChains(driver).send_keys(Keys.TAB).perform()
             active = driver.switch_to.active_element
             probe = active.get_attribute("data-probe")
             if probe: reached.add(probe)

@@ -77,6 +77,9 @@ struct Report {
         var version: Int
         var name: String
         var impact: String
+        /// What the pass changes and why (the review page shows them on its kinds).
+        var title: String? = nil
+        var description: String? = nil
     }
 
     /// The options the run was given (what the review page's header says was run).
@@ -244,8 +247,11 @@ struct Report {
     /// The whole report, as `--format json` prints it and the review page reads it.
     func document() -> Document {
         let selection = options.selection
-        let passes = MigrationRegistry.all.map { PassInfo(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue) }
-            + (selection.recipes ?? []).map { PassInfo(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue) }
+        let passes = MigrationRegistry.all.map {
+            PassInfo(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, title: $0.title, description: $0.rationale)
+        } + (selection.recipes ?? []).map {
+            PassInfo(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, title: $0.title, description: $0.rationale)
+        }
         return Document(
             schemaVersion: Self.schemaVersion, mode: options.write ? "write" : "dry-run", files: files, summary: summary,
             tool: ToolRecord(), generatedAt: Self.timestamp(startedAt),

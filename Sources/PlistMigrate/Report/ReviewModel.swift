@@ -39,6 +39,8 @@ struct ReviewModel {
         var pass: String?
         var message: String
         var files: [Place]
+        /// For conflicts met in several files: each file's `path:line:column`, in `files` order.
+        var locations: [String] = []
     }
 
     var document: Report.Document
@@ -52,15 +54,26 @@ struct ReviewModel {
         var byID: [String: Int] = [:]
         var heldBack: [String: Int] = [:]
         var skipped: [String: Int] = [:]
+        var conflicts: [String: Int] = [:]
         for file in document.files {
             let place = Place(path: file.path, repository: file.repository)
             if let error = file.error {
                 attention.append(Attention(kind: .error, location: Self.location(file.path, error.line, error.column), pass: error.migration,
                                            message: error.message, files: [place]))
             }
+            // Identical conflicts (the same pass and message, line numbers aside) are one item
+            // with every file where they occur, as kinds of change are (issue #41 §2).
             for diagnostic in file.diagnostics {
-                attention.append(Attention(kind: .conflict, location: Self.location(file.path, diagnostic.line, diagnostic.column),
-                                           pass: diagnostic.migration, message: diagnostic.message, files: [place]))
+                let location = Self.location(file.path, diagnostic.line, diagnostic.column)
+                let key = (diagnostic.migration ?? "") + "\n" + Finding.withoutLineNumbers(diagnostic.message)
+                if let at = conflicts[key] {
+                    attention[at].files.append(place)
+                    attention[at].locations.append(location)
+                    continue
+                }
+                conflicts[key] = attention.count
+                attention.append(Attention(kind: .conflict, location: location, pass: diagnostic.migration, message: diagnostic.message,
+                                           files: [place], locations: [location]))
             }
             for id in file.heldBack {
                 let reason = file.heldBackReasons[id] ?? "held back"
@@ -99,6 +112,10 @@ struct ReviewModel {
                 if !passOrder.contains(pass.id) { passOrder.append(pass.id) }
             }
         }
+        // What needs a person, most severe first: errors, conflicts, then held-back passes and
+        // unexpected skips, each group apart.
+        let rank: [Attention.Kind: Int] = [.error: 0, .conflict: 1, .heldBack: 2, .skipped: 3]
+        attention = attention.enumerated().sorted { (rank[$0.element.kind]!, $0.offset) < (rank[$1.element.kind]!, $1.offset) }.map(\.element)
         let order = Dictionary(uniqueKeysWithValues: passOrder.enumerated().map { ($1, $0) })
         groups.sort { a, b in
             let (x, y) = (order[a.pass] ?? .max, order[b.pass] ?? .max)
@@ -143,6 +160,21 @@ struct ReviewModel {
     }
 
     /// `nil` for a line that is not a change (`no policy change`, or a form this does not know).
+    /// Whether a policy delta blocks something that was allowed (HTTP allowed → blocked, a
+    /// higher minimum TLS, a requirement switched on): a kind with such a line can break loads
+    /// that work today, whatever its impact says (issue #41 §2).
+    static func tightens(_ lines: [String]) -> Bool {
+        lines.compactMap(deltaRow).contains { row in
+            row.changes.contains { change in
+                (change.before == "allowed" && change.after == "blocked")
+                    || (change.before == "not enforced" && change.after != "not enforced")
+                    || (change.before.hasPrefix("TLSv") && change.after.hasPrefix("TLSv") && change.after > change.before)
+                    || (change.before == "not required" && change.after == "required")
+                    || (change.before == "none" && change.after != "none")
+            }
+        }
+    }
+
     static func deltaRow(_ line: String) -> DeltaRow? {
         guard let colon = line.range(of: ": ") else { return nil }
         let os = String(line[..<colon.lowerBound])

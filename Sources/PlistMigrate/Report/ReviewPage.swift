@@ -24,8 +24,35 @@ enum ReviewPage {
         return Array(out.utf8)
     }
 
-    /// Markup characters as references (the same escaping as the XML reports: HTML reads it alike).
-    static func html(_ text: String) -> String { XMLText.escape(text) }
+    /// Markup characters as references (the same escaping as the XML reports: HTML reads it
+    /// alike), and characters a reader cannot see as visible marks (`⟦U+202E⟧`): bidirectional
+    /// controls would make a host read as another domain, and invisible ones hide a difference
+    /// (issue #41 §2). Used for every key, host, value and path the page shows.
+    static func html(_ text: String) -> String { XMLText.escape(visible(text)) }
+
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isInvisible(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "⟦U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟧"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: return false
+        case 0x00...0x1F, 0x7F...0x9F, 0xAD, 0x061C, 0x180E, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064,
+            0x2066...0x2069, 0xFEFF, 0xFFF9...0xFFFB, 0xE0000...0xE007F:
+            return true
+        default: return false
+        }
+    }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
@@ -83,6 +110,9 @@ enum ReviewPage {
         out += "</select></label>\n<label>Impact <select id=\"filter-impact\"><option value=\"\">all</option>"
         for impact in impacts { out += "<option value=\"\(impact)\">\(impact)</option>" }
         out += "</select></label>\n<label>Search <input id=\"filter-search\" type=\"search\" placeholder=\"key, host, path…\"></label>\n"
+        out += "<label>Decision <select id=\"filter-decision\"><option value=\"\">all</option><option value=\"undecided\">undecided</option>"
+            + "<option value=\"accept\">accepted</option><option value=\"reject\">rejected</option></select></label>\n"
+        out += "<button type=\"button\" id=\"accept-shown\">Accept all shown</button>\n"
         out += "</div>\n<p id=\"filter-status\" role=\"status\" aria-live=\"polite\"></p>\n</nav>\n"
         return out
     }
@@ -104,8 +134,11 @@ enum ReviewPage {
             out += "<li class=\"item \(item.kind == .error || item.kind == .conflict ? "severe" : "")\" data-pass=\"\(html(item.pass ?? ""))\" "
                 + "data-repos=\"\(repos)\" data-search=\"\(html(search))\">"
             out += "<strong class=\"kind\">\(item.kind.rawValue)</strong> "
-            if item.kind == .error || item.kind == .conflict {
+            if item.kind == .error || (item.kind == .conflict && item.files.count == 1) {
                 out += "<code>\(html(item.location))</code>: \(item.pass.map { html($0) + ": " } ?? "")\(html(item.message))"
+            } else if item.kind == .conflict {
+                out += "\(item.pass.map { "<code>\(html($0))</code>: " } ?? "")\(html(item.message)) "
+                out += "<details><summary><span class=\"n\">\(item.files.count)</span> files</summary>\(fileList(item.files, model, locations: item.locations))</details>"
             } else {
                 out += "\(item.pass.map { "<code>\(html($0))</code>: " } ?? "")\(html(item.message)) "
                 out += "<details><summary><span class=\"n\">\(item.files.count)</span> file\(item.files.count == 1 ? "" : "s")</summary>\(fileList(item.files, model))</details>"
@@ -115,12 +148,13 @@ enum ReviewPage {
         return out + "</ul>\n</section>\n"
     }
 
-    static func fileList(_ files: [ReviewModel.Place], _ model: ReviewModel) -> String {
+    static func fileList(_ files: [ReviewModel.Place], _ model: ReviewModel, locations: [String] = []) -> String {
         var out = "<ul class=\"files\">"
         let several = (model.document.repositories?.count ?? 0) > 1
-        for file in files {
+        for (index, file) in files.enumerated() {
             let count = file.edits.map { " data-edits=\"\($0)\"" } ?? ""
-            out += "<li data-repo=\"\(file.repository.map(String.init) ?? "")\"\(count) data-path=\"\(html(file.path.lowercased()))\"><code>\(html(file.path))</code>"
+            let shown = index < locations.count ? locations[index] : file.path
+            out += "<li data-repo=\"\(file.repository.map(String.init) ?? "")\"\(count) data-path=\"\(html(file.path.lowercased()))\"><code>\(html(shown))</code>"
             if several { out += " <span class=\"repo\">\(html(model.repositoryName(file.repository)))</span>" }
             out += "</li>"
         }
@@ -137,6 +171,12 @@ enum ReviewPage {
             + "\(model.groups.count) · edits: <span id=\"edits-count\">\(edits)</span> · files: <span id=\"files-count\">\(files)</span></p>\n"
         out += "<p class=\"howto\">Identical edits (same pass, same removed and added lines) are one kind, shown once. "
             + "Each kind has an id: the decision file lists the ids you accept.</p>\n"
+        out += "<dl class=\"legend\"><dt><span class=\"impact impact-spelling\">spelling</span></dt><dd>changes how a setting is written; "
+            + "what the OS allows stays the same</dd><dt><span class=\"impact impact-activatesIntent\">activatesIntent</span></dt>"
+            + "<dd>makes a setting take the effect its author meant (a misspelled key, ignored today, starts to count)</dd>"
+            + "<dt><span class=\"impact impact-changesPolicy\">changesPolicy</span></dt><dd>changes what the OS allows; applied only with "
+            + "<code>--allow-policy-change</code></dd><dt><span class=\"tightens\">tightens</span></dt><dd>the policy table blocks "
+            + "something allowed today (HTTP allowed → blocked, a higher minimum TLS): loads that work now may fail</dd></dl>\n"
         for group in model.groups { out += groupArticle(group, model) }
         return out + "</section>\n"
     }
@@ -151,10 +191,15 @@ enum ReviewPage {
             + "data-impact=\"\(html(group.impact))\" data-repos=\"\(repos)\" "
             + "data-follows=\"\(html(group.follows.map(\.id).joined(separator: " ")))\" "
             + "data-search=\"\(html(search))\">\n"
+        let info = model.document.passes?.first { $0.id == group.pass && $0.version == group.version }
+        let tightens = ReviewModel.tightens(group.deltas.flatMap(\.lines))
         out += "<h3><span class=\"pass\">\(html(group.pass))</span> \(html(group.name)) <span class=\"impact impact-\(html(group.impact))\">\(html(group.impact))</span> "
-            + "<span class=\"size\">in <span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</span></h3>\n"
+            + (tightens ? "<span class=\"tightens\">tightens</span> " : "")
+            + "<span class=\"size\">in <span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</span> "
+            + "<span class=\"state js-only\" hidden>Undecided</span></h3>\n"
+        if let title = info?.title { out += "<p class=\"why\"><strong>\(html(title))</strong>" + (info?.description.map { " " + html($0) } ?? "") + "</p>\n" }
         out += "<p class=\"gid\">Kind <code>\(html(group.id))</code> · pass version \(group.version) · \(plural(group.edits, "edit"))</p>\n"
-        out += "<pre class=\"diff\" aria-label=\"The edit\">"
+        out += "<pre class=\"diff\" tabindex=\"0\" aria-label=\"The edit\">"
         for line in group.body {
             let kind = line.hasPrefix("+") ? "add" : line.hasPrefix("-") ? "del" : line.hasPrefix("@@") ? "hunk" : "ctx"
             // Block spans: each is a line (copying the block keeps the line breaks).
@@ -207,7 +252,10 @@ enum ReviewPage {
         var out = "<section id=\"export\" aria-labelledby=\"export-title\">\n<h2 id=\"export-title\">Apply what you accepted</h2>\n"
         out += "<div class=\"js-only\" hidden><p><span id=\"decided\">0 accepted, 0 rejected</span>. "
             + "<button type=\"button\" id=\"export-button\">Download the decision</button></p>\n"
-            + "<label for=\"decision-json\">Decision file</label>\n<textarea id=\"decision-json\" readonly rows=\"6\"></textarea></div>\n"
+            + "<label for=\"decision-json\">Decision file</label>\n<textarea id=\"decision-json\" readonly rows=\"6\"></textarea>\n"
+            + "<p><label>Load a decision file <input type=\"file\" id=\"decision-file\" accept=\".json,application/json\"></label> "
+            + "<span id=\"decision-loaded\" role=\"status\"></span></p>\n"
+            + "<p class=\"kept\">Decisions are kept in this browser for this report (local storage) until you export them.</p></div>\n"
         let example = "{ \"schemaVersion\": 1, \"toolVersion\": \"\(version)\", \"accepted\": [\"" + (model.groups.first?.id ?? "ATS001-…") + "\"], \"rejected\": [] }"
         out += "<div class=\"nojs\"><p>Write the decision file by hand, listing the kinds you accept by their ids (each kind above shows its id):</p>\n"
             + "<pre>\(html(example))</pre></div>\n"
@@ -217,6 +265,9 @@ enum ReviewPage {
         // Script text is not entity-decoded: the version is written as a JSON string, `<` escaped.
         let json = String(decoding: (try? JSONEncoder().encode(version)) ?? Data("\"\"".utf8), as: UTF8.self)
         out += "<script type=\"application/json\" id=\"tool-version\">\(json.replacingOccurrences(of: "<", with: "\\u003c"))</script>\n"
+        // The key decisions are kept under in the browser: this report's run and its kinds.
+        let identity = (model.document.generatedAt ?? "") + "|" + version + "|" + model.groups.map(\.id).joined(separator: ",")
+        out += "<script type=\"application/json\" id=\"report-key\">\"\(String(FNV1a.hash(identity.utf8), radix: 16))\"</script>\n"
         return out + "</section>\n"
     }
 
@@ -247,6 +298,24 @@ enum ReviewPage {
         .decision { border: 1px solid var(--line); margin-top: .5rem; } textarea { width: 100%; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         [hidden] { display: none !important; }
+        html { scroll-padding-top: 7rem; }
+        code, td, th, dd, li, p, h3, summary { overflow-wrap: anywhere; }
+        .legend { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .75rem; margin: .5rem 0; } .legend dd { margin: 0; }
+        .tightens { font-size: .8rem; border: 2px solid currentColor; border-radius: 1rem; padding: 0 .5rem; font-weight: 700; }
+        .state { font-size: .8rem; font-weight: 600; border-bottom: 2px solid currentColor; } .why { margin: .25rem 0 .5rem; }
+        @media (max-width: 40rem) {
+          nav#filters { position: static; } html { scroll-padding-top: 0; } body { padding: 0 .5rem 2rem; }
+          .filter-row > label, .filter-row > button { flex: 1 1 100%; } select, input[type=search] { min-width: 0; width: 100%; box-sizing: border-box; }
+          .facts, .legend { grid-template-columns: 1fr; } .group { padding: .5rem; }
+        }
+        @media (prefers-color-scheme: dark) {
+          :root { color-scheme: dark; --fg: #e6edf3; --muted: #a8b1bb; --bg: #0d1117; --line: #3d444d; --add: #12361f; --del: #4a1714; --hunk: #1b2a4a; --accent: #8ab4ff; }
+          pre.diff { background: #161b22; } .skip:focus { background: var(--bg); } .diff .del { text-decoration-color: #ff9a8f; }
+        }
+        @media print {
+          nav#filters, .decision, .js-only, .skip, #accept-shown, #export textarea { display: none !important; }
+          html { scroll-padding-top: 0; } pre.diff { white-space: pre-wrap; overflow: visible; } .group { break-inside: avoid; }
+        }
         """
 
     /// Filters and search (every count recomputed from what stays visible), decisions, export.
@@ -271,12 +340,16 @@ enum ReviewPage {
             return n;
           }
           function plural(n, noun) { return n + ' ' + noun + (n === 1 ? '' : 's'); }
+          var decisionFilter = document.getElementById('filter-decision');
+          function stateOf(g) { var c = g.querySelector('input[type=radio]:checked'); return c ? c.value : ''; }
           function apply() {
             var p = pass ? pass.value : '', r = repo ? repo.value : '', i = impact ? impact.value : '';
+            var d = decisionFilter ? decisionFilter.value : '';
             var q = search ? search.value.trim().toLowerCase() : '';
             var shown = 0, edits = 0, files = {};
             groups.forEach(function (g) {
-              var ok = (!p || g.dataset.pass === p) && (!i || g.dataset.impact === i);
+              var ok = (!p || g.dataset.pass === p) && (!i || g.dataset.impact === i)
+                && (!d || (d === 'undecided' ? stateOf(g) === '' : stateOf(g) === d));
               var n = ok ? filesIn(g, r, q, !q || g.dataset.search.indexOf(q) >= 0) : 0;
               if (ok && n === 0) { ok = false; }
               g.hidden = !ok;
@@ -303,7 +376,7 @@ enum ReviewPage {
             var status = document.getElementById('filter-status');
             if (status) { status.textContent = shown + ' of ' + plural(groups.length, 'kind') + ' of change shown; ' + attention + ' of ' + plural(items.length, 'item') + ' ' + (items.length === 1 ? 'needs' : 'need') + ' a person.'; }
           }
-          [pass, repo, impact].forEach(function (el) { if (el) { el.addEventListener('change', apply); } });
+          [pass, repo, impact, decisionFilter].forEach(function (el) { if (el) { el.addEventListener('change', apply); } });
           if (search) { search.addEventListener('input', apply); }
           function decision() {
             var accepted = [], rejected = [];
@@ -326,13 +399,71 @@ enum ReviewPage {
               warning.textContent = blocked.length ? 'Accepted, but it follows ' + blocked.join(', ') + ', which you rejected: in the files where it does, --accept cannot apply it and fails.' : '';
             });
           }
+          // Decisions last: kept in local storage under this report's key, and restored on load.
+          var storageKey = 'plist-migrate-decision:' + JSON.parse(document.getElementById('report-key').textContent);
+          function choose(g, value) {
+            var radio = g.querySelector('input[type=radio][value="' + value + '"]');
+            if (radio) { radio.checked = true; }
+          }
+          function load(d) {
+            var known = 0;
+            groups.forEach(function (g) {
+              var id = g.dataset.group, value = d.accepted.indexOf(id) >= 0 ? 'accept' : (d.rejected || []).indexOf(id) >= 0 ? 'reject' : '';
+              if (value) { known++; }
+              choose(g, value);
+            });
+            return known;
+          }
+          try { var kept = JSON.parse(localStorage.getItem(storageKey) || 'null'); if (kept && kept.accepted) { load(kept); } } catch (e) { /* storage unavailable */ }
+          var names = { accept: 'Accepted', reject: 'Rejected', '': 'Undecided' };
           function refresh() {
             var d = decision();
             warnings(d);
+            groups.forEach(function (g) { var s = g.querySelector('.state'); if (s) { s.textContent = names[stateOf(g)]; } });
+            try { localStorage.setItem(storageKey, JSON.stringify({ accepted: d.accepted, rejected: d.rejected })); } catch (e) { /* storage unavailable */ }
             document.getElementById('decided').textContent = d.accepted.length + ' accepted, ' + d.rejected.length + ' rejected';
             document.getElementById('decision-json').value = JSON.stringify(d, null, 2) + '\\n';
           }
-          document.querySelectorAll('fieldset.decision input').forEach(function (el) { el.addEventListener('change', refresh); });
+          document.querySelectorAll('fieldset.decision input').forEach(function (el) {
+            el.addEventListener('change', function () { refresh(); if (decisionFilter && decisionFilter.value) { apply(); } });
+          });
+          document.getElementById('accept-shown').addEventListener('click', function () {
+            groups.forEach(function (g) { if (!g.hidden) { choose(g, 'accept'); } });
+            refresh(); apply();
+          });
+          var file = document.getElementById('decision-file');
+          if (file) {
+            file.addEventListener('change', function () {
+              var chosen = file.files && file.files[0], status = document.getElementById('decision-loaded');
+              if (!chosen) { return; }
+              var reader = new FileReader();
+              reader.onload = function () {
+                try {
+                  var d = JSON.parse(String(reader.result));
+                  if (!d || d.schemaVersion !== 1 || !Array.isArray(d.accepted)) { throw new Error('not a review decision'); }
+                  var known = load(d), all = d.accepted.length + (d.rejected || []).length;
+                  status.textContent = 'Loaded: ' + d.accepted.length + ' accepted, ' + (d.rejected || []).length + ' rejected'
+                    + (all > known ? ' (' + (all - known) + ' not on this page)' : '') + '.';
+                } catch (e) { status.textContent = 'Not loaded: ' + e.message + '.'; }
+                refresh(); apply();
+              };
+              reader.readAsText(chosen);
+            });
+          }
+          // The sticky filter bar never covers a focused control or an anchor's heading (WCAG 2.4.11).
+          var bar = document.getElementById('filters');
+          function pad() {
+            var sticky = bar && getComputedStyle(bar).position === 'sticky';
+            document.documentElement.style.scrollPaddingTop = sticky ? (bar.offsetHeight + 8) + 'px' : '0px';
+          }
+          window.addEventListener('resize', pad);
+          document.addEventListener('focusin', function (event) {
+            if (!bar || getComputedStyle(bar).position !== 'sticky' || bar.contains(event.target)) { return; }
+            var box = event.target.getBoundingClientRect(), covered = bar.getBoundingClientRect().bottom;
+            if (box.top < covered) { window.scrollBy(0, box.top - covered - 8); }
+          });
+          window.addEventListener('beforeprint', function () { document.querySelectorAll('details').forEach(function (d) { d.open = true; }); });
+          pad();
           document.getElementById('export-button').addEventListener('click', function () {
             refresh();
             var blob = new Blob([document.getElementById('decision-json').value], { type: 'application/json' });
