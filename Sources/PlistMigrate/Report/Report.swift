@@ -182,7 +182,7 @@ struct Report {
         let target = Self.targetRecord(result)
         if let target { summary.deploymentTargetSources[Self.sourceKind(target.source), default: 0] += 1 }
         if !result.projectNotes.isEmpty { summary.projectsReadInPart = (summary.projectsReadInPart ?? 0) + 1 }
-        guard options.format == .json || options.format == .html else { return }
+        guard options.format == .json || options.format == .html || options.format == .markdown else { return }
         let repository = repositoryRoot.map { root in
             if let known = repositoryIndex[root] { return known }
             repositories.append(Self.repositoryRecord(root))

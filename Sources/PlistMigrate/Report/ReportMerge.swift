@@ -4,7 +4,7 @@ import Foundation
 /// repository from a CI matrix) made into one report, printed as a review page, JSON or text.
 /// Reports of different tool versions, pass sets or modes are refused, never mixed.
 public struct ReportMerge {
-    public enum Format: String, Sendable, CaseIterable { case html, json, text }
+    public enum Format: String, Sendable, CaseIterable { case html, json, text, markdown }
 
     public var paths: [String]
     public var format: Format = .html
@@ -154,6 +154,7 @@ public struct ReportMerge {
         switch format {
         case .json: return Report.encode(document)
         case .html: return ReviewPage.render(document)
+        case .markdown: return PullRequestBody.render(document)
         case .text:
             let model = ReviewModel(document)
             let summary = document.summary

@@ -18,6 +18,7 @@ extension RunOptions.Format {
         case .patch: PatchRunReporter()
         case .json: JSONRunReporter()
         case .html: HTMLRunReporter()
+        case .markdown: MarkdownRunReporter()
         }
     }
 }
@@ -53,6 +54,12 @@ struct PatchRunReporter: RunReporter {
 struct HTMLRunReporter: RunReporter {
     func bytes(for result: FileResult) -> [UInt8] { [] }
     func finish(_ report: Report) -> [UInt8] { ReviewPage.render(report.document()) }
+}
+
+/// A pull request's body (`PullRequestBody`), made from the JSON report at the end.
+struct MarkdownRunReporter: RunReporter {
+    func bytes(for result: FileResult) -> [UInt8] { [] }
+    func finish(_ report: Report) -> [UInt8] { PullRequestBody.render(report.document()) }
 }
 
 /// The JSON report (README "JSON report"), printed whole at the end.

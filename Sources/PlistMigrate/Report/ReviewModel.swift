@@ -9,6 +9,8 @@ struct ReviewModel {
         var path: String
         var repository: Int?
         var edits: Int?
+        /// Where in the file: the first changed line of a kind, a conflict's line.
+        var line: Int? = nil
     }
 
     /// One kind of change and every place it is made.
@@ -65,6 +67,8 @@ struct ReviewModel {
             // with every file where they occur, as kinds of change are (issue #41 §2).
             for diagnostic in file.diagnostics {
                 let location = Self.location(file.path, diagnostic.line, diagnostic.column)
+                var place = place
+                place.line = diagnostic.line
                 let key = (diagnostic.migration ?? "") + "\n" + Finding.withoutLineNumbers(diagnostic.message)
                 if let at = conflicts[key] {
                     attention[at].files.append(place)
@@ -97,7 +101,8 @@ struct ReviewModel {
                         if let known = groups[at].follows.firstIndex(where: { $0.id == kind }) { groups[at].follows[known].files += 1 }
                         else { groups[at].follows.append((kind, 1)) }
                     }
-                    groups[at].files.append(Place(path: file.path, repository: file.repository, edits: pass.editCount))
+                    groups[at].files.append(Place(path: file.path, repository: file.repository, edits: pass.editCount,
+                                                  line: ForgeLinks.firstChangedLine(pass.diff)))
                     if let known = groups[at].deltas.firstIndex(where: { $0.lines == pass.policyDelta }) {
                         groups[at].deltas[known].files += 1
                     } else {
@@ -107,7 +112,8 @@ struct ReviewModel {
                 }
                 byID[id] = groups.count
                 groups.append(Group(id: id, pass: pass.id, version: pass.version, name: pass.name, impact: pass.impact,
-                                    body: Self.body(of: pass.diff), deltas: [(pass.policyDelta, 1)], files: [Place(path: file.path, repository: file.repository, edits: pass.editCount)],
+                                    body: Self.body(of: pass.diff), deltas: [(pass.policyDelta, 1)], files: [Place(path: file.path, repository: file.repository, edits: pass.editCount,
+                                                                 line: ForgeLinks.firstChangedLine(pass.diff))],
                                     follows: earlier.map { ($0, 1) }))
                 if !passOrder.contains(pass.id) { passOrder.append(pass.id) }
             }
@@ -136,6 +142,18 @@ struct ReviewModel {
             .drop { !$0.hasPrefix("@@") }
             .filter { !$0.isEmpty }
             .map(String.init)
+    }
+
+    /// The link to a place on its repository's forge at the reviewed commit, if the remote is
+    /// one the page knows (GitHub, GitLab, Bitbucket).
+    func link(_ place: Place) -> String? {
+        guard let index = place.repository, let repositories = document.repositories, index < repositories.count else { return nil }
+        let repository = repositories[index]
+        let raw = PathBytes.unquoted(place.path) ?? place.path
+        let absolute = raw.hasPrefix("/") ? raw : (document.base.map { ($0 == "/" ? "" : $0) + "/" + raw } ?? raw)
+        let root = repository.root == "/" ? "" : repository.root
+        guard absolute.hasPrefix(root + "/") else { return nil }
+        return ForgeLinks.link(remote: repository.remote, commit: repository.commit, path: String(absolute.dropFirst(root.count + 1)), line: place.line)
     }
 
     /// A repository's name on the page: its remote, else its folder.

@@ -16,6 +16,7 @@ enum ReviewPage {
         out += header(model)
         out += filters(model)
         out += "<main>\n"
+        out += repositoriesSection(model)
         out += attentionSection(model)
         out += groupsSection(model)
         out += exportSection(model)
@@ -117,6 +118,42 @@ enum ReviewPage {
         return out
     }
 
+    // MARK: repositories
+
+    /// One row per repository: what the run found there, and the one command that applies the
+    /// decision to its reviewed files (issue #41 §2).
+    static func repositoriesSection(_ model: ReviewModel) -> String {
+        guard let repositories = model.document.repositories, !repositories.isEmpty else { return "" }
+        var out = "<section id=\"repositories\" aria-labelledby=\"repositories-title\">\n<h2 id=\"repositories-title\">Repositories</h2>\n"
+        out += "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-labelledby=\"repositories-title\"><table class=\"repos\">\n<thead><tr>"
+            + "<th scope=\"col\">Repository</th><th scope=\"col\">Commit</th><th scope=\"col\">Changed</th><th scope=\"col\">Held back</th>"
+            + "<th scope=\"col\">Errors</th><th scope=\"col\">Kinds</th><th scope=\"col\">Apply the decision there</th></tr></thead>\n<tbody>\n"
+        for (index, repository) in repositories.enumerated() {
+            let files = model.document.files.filter { $0.repository == index }
+            let changed = files.filter { !$0.passes.isEmpty }
+            let kinds = Set(changed.flatMap { $0.passes.compactMap(\.group) }).count
+            let root = repository.root == "/" ? "" : repository.root
+            let relative = changed.compactMap { file -> String? in
+                let raw = PathBytes.unquoted(file.path) ?? file.path
+                let absolute = raw.hasPrefix("/") ? raw : (model.document.base.map { ($0 == "/" ? "" : $0) + "/" + raw } ?? raw)
+                return absolute.hasPrefix(root + "/") ? String(absolute.dropFirst(root.count + 1)) : nil
+            }
+            let command = relative.isEmpty ? "nothing to apply"
+                : "cd \(shellQuoted(repository.root)) && plist-migrate --write --accept plist-migrate-decision.json "
+                    + relative.map(shellQuoted).joined(separator: " ")
+            out += "<tr><th scope=\"row\">\(html(model.repositoryName(index)))</th><td><code>\(html(repository.commit.map { String($0.prefix(12)) } ?? "—"))</code></td>"
+                + "<td>\(changed.count)</td><td>\(files.filter { !$0.heldBack.isEmpty }.count)</td><td>\(files.filter { $0.error != nil }.count)</td>"
+                + "<td>\(kinds)</td><td><code>\(html(command))</code></td></tr>\n"
+        }
+        return out + "</tbody>\n</table></div>\n</section>\n"
+    }
+
+    /// A word for a POSIX shell: as it is when it is plain, else in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-+@:,=").contains($0) }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     // MARK: needs a person
 
     static func attentionSection(_ model: ReviewModel) -> String {
@@ -154,7 +191,9 @@ enum ReviewPage {
         for (index, file) in files.enumerated() {
             let count = file.edits.map { " data-edits=\"\($0)\"" } ?? ""
             let shown = index < locations.count ? locations[index] : file.path
-            out += "<li data-repo=\"\(file.repository.map(String.init) ?? "")\"\(count) data-path=\"\(html(file.path.lowercased()))\"><code>\(html(shown))</code>"
+            let name = "<code>\(html(shown))</code>"
+            out += "<li data-repo=\"\(file.repository.map(String.init) ?? "")\"\(count) data-path=\"\(html(file.path.lowercased()))\">"
+                + (model.link(file).map { "<a href=\"\(html($0))\">\(name)</a>" } ?? name)
             if several { out += " <span class=\"repo\">\(html(model.repositoryName(file.repository)))</span>" }
             out += "</li>"
         }
@@ -300,6 +339,7 @@ enum ReviewPage {
         [hidden] { display: none !important; }
         html { scroll-padding-top: 7rem; }
         code, td, th, dd, li, p, h3, summary { overflow-wrap: anywhere; }
+        .scroll { overflow-x: auto; } table.repos { border-collapse: collapse; } table.repos th, table.repos td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
         .legend { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .75rem; margin: .5rem 0; } .legend dd { margin: 0; }
         .tightens { font-size: .8rem; border: 2px solid currentColor; border-radius: 1rem; padding: 0 .5rem; font-weight: 700; }
         .state { font-size: .8rem; font-weight: 600; border-bottom: 2px solid currentColor; } .why { margin: .25rem 0 .5rem; }

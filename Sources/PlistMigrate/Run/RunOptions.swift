@@ -1,7 +1,7 @@
 /// Everything a run needs to know, already validated by the command line.
 public struct RunOptions: Sendable {
     public enum Format: String, Sendable, CaseIterable {
-        case text, json, patch, html
+        case text, json, patch, html, markdown
     }
 
     public var paths: [String]

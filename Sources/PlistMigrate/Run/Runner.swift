@@ -219,7 +219,7 @@ public final class Runner {
             pendingOutput.append(contentsOf: reporter.bytes(for: result))
         }
         for line in Self.diagnosticLines(result) where !(options.quiet && line.contains(": note: ")) { pendingErrors += line + "\n" }
-        let wantsRepository = options.format == .json || options.format == .html
+        let wantsRepository = options.format == .json || options.format == .html || options.format == .markdown
         report.add(result, repositoryRoot: wantsRepository ? repositories.root(forFile: produced.path) : nil)
     }
 

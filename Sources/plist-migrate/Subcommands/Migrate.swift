@@ -39,7 +39,7 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var target: DeploymentTargetOption
 
-    @Option(help: "Output: text (per-pass diffs), json (report), patch (one git-apply-able patch) or html (a review page).")
+    @Option(help: "Output: text (per-pass diffs), json (report), patch (one git-apply-able patch), html (a review page) or markdown (a pull request's body).")
     var format: RunOptions.Format = .text
 
     @OptionGroup var walk: WalkOptions

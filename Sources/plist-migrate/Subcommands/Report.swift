@@ -7,7 +7,7 @@ import PlistMigrate
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Merge JSON reports (from --format json) into one review page, JSON report or text summary.",
+        abstract: "Merge JSON reports (from --format json) into one review page, JSON report, text summary or Markdown body.",
         discussion: """
             Reports of different tool versions, pass sets or modes are refused. Exit status: 0, \
             or 2 when a report cannot be read or the reports cannot be merged.
@@ -16,7 +16,7 @@ struct Report: ParsableCommand {
     @Argument(help: "JSON reports written by plist-migrate --format json.")
     var reports: [String]
 
-    @Option(help: "html (a review page), json (one merged report) or text.")
+    @Option(help: "html (a review page), json (one merged report), text or markdown (a pull request's body).")
     var format: ReportMerge.Format = .html
 
     @OptionGroup var output: ReportOutputOption
