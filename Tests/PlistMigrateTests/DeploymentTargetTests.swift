@@ -74,7 +74,11 @@ import ATSPolicy
         #expect(text.contains("\"minimumOS\" : \"ios15.0\""))
         #expect(text.contains("\"source\" : \"App.xcodeproj/project.pbxproj\""))
         #expect(text.contains("iOS 14+/macOS 11+: HTTP to any other host (urlSession, webView): allowed → blocked"))
-        #expect(!text.contains("iOS 10+"), "eras before the target are not listed")
+        // The policy deltas (not the passes' descriptions, which the report now carries too).
+        let document = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let deltas = ((document["files"] as? [[String: Any]]) ?? []).flatMap { ($0["passes"] as? [[String: Any]]) ?? [] }
+            .flatMap { ($0["policyDelta"] as? [String]) ?? [] }
+        #expect(!deltas.isEmpty && !deltas.contains { $0.contains("iOS 10+") }, "eras before the target are not listed")
         #expect(result.stderr.contains("; deployment target: 1 from project.pbxproj"))
     }
 

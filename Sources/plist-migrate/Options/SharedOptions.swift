@@ -7,7 +7,7 @@ import PlistMigrate
 
 /// How the files of a run are found and how many are worked on at once (migrate and lint).
 struct WalkOptions: ParsableArguments {
-    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files processed in parallel (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: ArgumentHelp("Files processed in parallel (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Skip walked files matching GLOB (repeatable).", valueName: "GLOB"))

@@ -77,7 +77,7 @@ final class StandardStreams: OutputSink {
 
 /// `--output FILE`: the report to a file instead of standard output (CI artefacts).
 struct ReportOutputOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Write the report (diffs, JSON, patch, SARIF, …) to FILE instead of standard output; never a file the run reads.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write the report (diffs, JSON, patch, SARIF and the others) to FILE instead of standard output; never a file the run reads.", valueName: "FILE"))
     var output: String?
 
     /// Refuses (exit 64, before anything is opened) an `--output` that is a file the run reads:

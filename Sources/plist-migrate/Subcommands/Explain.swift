@@ -12,7 +12,8 @@ struct Explain: ParsableCommand {
         abstract: "Show the effective App Transport Security policy of a plist, and why.",
         discussion: """
             Without --host: a table for every listed domain, any other host and the local network, \
-            per OS era. With --host: the decision for that host and the keys that made it.
+            per OS era. With --host: the decision for that host and the keys that made it. Exit status: \
+            0 fine, 2 the file could not be read or parsed, 64 a usage error.
             """)
 
     @Argument(help: "The plist file; - reads standard input.")
@@ -24,13 +25,13 @@ struct Explain: ParsableCommand {
     @Option(help: ArgumentHelp("Only this OS, e.g. ios9, ios16, ipados17, tvos15, visionos1, macos10.11, macos14.", valueName: "OS"))
     var os: String?
 
-    @Option(help: "Explain the decision for this host name, IP address or URL (its host; a port is dropped).")
+    @Option(help: ArgumentHelp("Explain the decision for this host name, IP address or URL (its host; a port is dropped).", valueName: "HOST"))
     var host: String?
 
-    @Option(help: "Only this kind of load: urlSession, media or webView.")
+    @Option(help: ArgumentHelp("Only this kind of load: urlSession, media or webView.", valueName: "KIND"))
     var kind: LoadKind?
 
-    @Option(help: "text or json")
+    @Option(help: ArgumentHelp("text or json", valueName: "FORMAT"))
     var format: List.Format = .text
 
     @OptionGroup var target: DeploymentTargetOption

@@ -10,12 +10,12 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Report what is wrong with ATS settings, with the migration that fixes it.",
-        discussion: "Exit status: 0 no error-level findings, 1 error-level findings, 2 a file could not be read or parsed.")
+        discussion: "Exit status: 0 no error-level findings, 1 error-level findings (warnings too with --strict), 2 a file could not be read or parsed, 64 a usage error.")
 
     @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input.")
     var paths: [String]
 
-    @Option(help: "text, json, sarif (SARIF 2.1.0, for GitHub code scanning), github (workflow commands), junit (JUnit XML), checkstyle (Checkstyle XML), gitlab (GitLab Code Quality JSON) or xcode (text with absolute paths, for Xcode and IDEs).")
+    @Option(help: ArgumentHelp("text, json, sarif (SARIF 2.1.0, for GitHub code scanning), github (workflow commands), junit (JUnit XML), checkstyle (Checkstyle XML), gitlab (GitLab Code Quality JSON) or xcode (text with absolute paths, for Xcode and IDEs).", valueName: "FORMAT"))
     var format: LintRunner.Format = .text
 
     @Option(help: ArgumentHelp("Leave out the findings recorded in FILE (by rule, file and key path).", valueName: "FILE"))
@@ -30,7 +30,7 @@ struct Lint: ParsableCommand {
     @Flag(help: "No notes and no summary line.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Which rules run: all, checks (is each setting well-formed) or posture (what the settings allow: P001–P005, L007).",
+    @Option(help: ArgumentHelp("Which rules run: all, checks (is each setting well-formed) or posture (what the settings allow: P001 to P005, L007).",
                                valueName: "GROUP"))
     var rules: RuleGroup = .all
 
@@ -42,7 +42,7 @@ struct Lint: ParsableCommand {
     var stdinPath: String?
 
 
-    @Option(help: "Colour the text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), always, never.")
+    @Option(help: ArgumentHelp("Colour the text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), always, never.", valueName: "WHEN"))
     var color: Colour.Mode = .auto
 
     @OptionGroup var walk: WalkOptions

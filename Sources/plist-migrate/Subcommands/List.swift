@@ -7,11 +7,13 @@ import PlistMigrate
 
 /// `plist-migrate list`: the migrations (and recipe passes) with id, version, impact, title.
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the migrations in the order they run.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the migrations in the order they run.",
+        discussion: "Exit status: 0 fine, 2 a recipe file cannot be read, 64 a usage error.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
-    @Option(help: "text or json")
+    @Option(help: ArgumentHelp("text or json", valueName: "FORMAT"))
     var format: Format = .text
 
     @Option(help: ArgumentHelp("Also list the passes of this recipe file (repeatable).", valueName: "FILE"))

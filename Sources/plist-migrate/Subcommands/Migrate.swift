@@ -13,7 +13,7 @@ struct Migrate: ParsableCommand {
         discussion: """
             A dry run prints one unified diff per pass and writes nothing. Exit status: 0 fine, \
             1 --check found pending changes, 2 a file failed to parse, hit a conflict, or could \
-            not be read or written.
+            not be read or written, 64 a usage error (also a named path that does not exist: nothing runs).
             """)
 
     @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input.")
@@ -31,7 +31,7 @@ struct Migrate: ParsableCommand {
     @Option(help: ArgumentHelp("Never run these migrations.", valueName: "ID[,ID…]"))
     var skip: String?
 
-    @Option(help: "Apply only migrations with version <= VERSION.")
+    @Option(help: ArgumentHelp("Apply only migrations with version <= VERSION.", valueName: "VERSION"))
     var to: Int?
 
     @Flag(help: "Include migrations that change the effective policy (changesPolicy).")
@@ -39,7 +39,7 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var target: DeploymentTargetOption
 
-    @Option(help: "Output: text (per-pass diffs), json (report), patch (one git-apply-able patch), html (a review page) or markdown (a pull request's body).")
+    @Option(help: ArgumentHelp("Output: text (per-pass diffs), json (report), patch (one git-apply-able patch), html (a review page) or markdown (a pull request's body).", valueName: "FORMAT"))
     var format: RunOptions.Format = .text
 
     @OptionGroup var walk: WalkOptions
@@ -52,7 +52,7 @@ struct Migrate: ParsableCommand {
     @Option(help: ArgumentHelp("Process only shard I of N (by a stable hash of each path).", valueName: "I/N"))
     var shard: String?
 
-    @Option(help: "Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.")
+    @Option(help: ArgumentHelp("Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "WHEN"))
     var color: Colour.Mode = .auto
 
     @Flag(help: "No notes and no summary line: only diffs and errors.")

@@ -9,14 +9,14 @@ struct Report: ParsableCommand {
         commandName: "report",
         abstract: "Merge JSON reports (from --format json) into one review page, JSON report, text summary or Markdown body.",
         discussion: """
-            Reports of different tool versions, pass sets or modes are refused. Exit status: 0, \
-            or 2 when a report cannot be read or the reports cannot be merged.
+            Reports of different tool versions, pass sets or modes are refused. Exit status: 0 fine, \
+            2 a report cannot be read or the reports cannot be merged, 64 a usage error.
             """)
 
     @Argument(help: "JSON reports written by plist-migrate --format json.")
     var reports: [String]
 
-    @Option(help: "html (a review page), json (one merged report), text or markdown (a pull request's body).")
+    @Option(help: ArgumentHelp("html (a review page), json (one merged report), text or markdown (a pull request's body).", valueName: "FORMAT"))
     var format: ReportMerge.Format = .html
 
     @OptionGroup var output: ReportOutputOption

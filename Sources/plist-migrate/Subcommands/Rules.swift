@@ -6,9 +6,10 @@ import PlistMigrate
 /// PATH is (by the config that applies there), and what it checks.
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rules", abstract: "List the lint rules: id, severity, enabled, what each checks.")
+        commandName: "rules", abstract: "List the lint rules: id, severity, enabled, what each checks.",
+        discussion: "Exit status: 0 fine, 2 the config that applies cannot be read, 64 a usage error.")
 
-    @Option(help: "text or json")
+    @Option(help: ArgumentHelp("text or json", valueName: "FORMAT"))
     var format: List.Format = .text
 
     @Argument(help: "Where the listing applies: the config there decides enabled and severity (default: the working directory).")

@@ -10,7 +10,7 @@ struct Targets: ParsableCommand {
         discussion: """
             Xcode projects, XcodeGen specs and Tuist manifests (named, not read) are found under each \
             directory; a plist names the projects around it. What could not be understood is said. \
-            Exit status: 0, even when a project cannot be read (it is said).
+            Exit status: 0 fine, even when a project cannot be read (it is said), 64 a usage error.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -18,7 +18,7 @@ struct Targets: ParsableCommand {
     @Argument(help: "Directories to search, project files, or plists (default: the working directory).")
     var paths: [String] = []
 
-    @Option(help: "text or json")
+    @Option(help: ArgumentHelp("text or json", valueName: "FORMAT"))
     var format: Format = .text
 
     func run() throws {
