@@ -192,7 +192,7 @@ enum ReviewPage {
             let count = file.edits.map { " data-edits=\"\($0)\"" } ?? ""
             let shown = index < locations.count ? locations[index] : file.path
             let name = "<code>\(html(shown))</code>"
-            out += "<li data-repo=\"\(file.repository.map(String.init) ?? "")\"\(count) data-path=\"\(html(file.path.lowercased()))\">"
+            out += "<li" + (file.repository.map { " data-repo=\"\($0)\"" } ?? "") + "\(count)>"
                 + (model.link(file).map { "<a href=\"\(html($0))\">\(name)</a>" } ?? name)
             if several { out += " <span class=\"repo\">\(html(model.repositoryName(file.repository)))</span>" }
             out += "</li>"
@@ -216,27 +216,35 @@ enum ReviewPage {
             + "<dt><span class=\"impact impact-changesPolicy\">changesPolicy</span></dt><dd>changes what the OS allows; applied only with "
             + "<code>--allow-policy-change</code></dd><dt><span class=\"tightens\">tightens</span></dt><dd>the policy table blocks "
             + "something allowed today (HTTP allowed → blocked, a higher minimum TLS): loads that work now may fail</dd></dl>\n"
-        for group in model.groups { out += groupArticle(group, model) }
+        var firstOfPass: [String: String] = [:]
+        for group in model.groups {
+            out += groupArticle(group, model, firstOfPass: firstOfPass[group.pass])
+            if firstOfPass[group.pass] == nil { firstOfPass[group.pass] = group.id }
+        }
         return out + "</section>\n"
     }
 
-    static func groupArticle(_ group: ReviewModel.Group, _ model: ReviewModel) -> String {
+    /// One kind. `firstOfPass`: the id of the pass's first kind on the page when this is not it
+    /// (the pass's description is written once, there). The search reads the kind's own text
+    /// from the page (its heading, id, diff and delta table), and each file's path from its line
+    /// of the list, so a search for a folder shows only the files in it (issue #41 §1); nothing
+    /// is written twice for it.
+    static func groupArticle(_ group: ReviewModel.Group, _ model: ReviewModel, firstOfPass: String? = nil) -> String {
         let repos = Set(group.files.compactMap(\.repository)).sorted().map(String.init).joined(separator: " ")
-        // The kind's own text; each file's path is searched on its own line of the list, so a
-        // search for a folder shows only the files in it (issue #41 §1).
-        let search = ([group.id, group.pass, group.name, group.impact] + group.body
-            + group.deltas.flatMap(\.lines)).joined(separator: " ").lowercased()
         var out = "<article class=\"group\" id=\"\(html(group.id))\" data-group=\"\(html(group.id))\" data-pass=\"\(html(group.pass))\" "
             + "data-impact=\"\(html(group.impact))\" data-repos=\"\(repos)\" "
-            + "data-follows=\"\(html(group.follows.map(\.id).joined(separator: " ")))\" "
-            + "data-search=\"\(html(search))\">\n"
+            + "data-follows=\"\(html(group.follows.map(\.id).joined(separator: " ")))\">\n"
         let info = model.document.passes?.first { $0.id == group.pass && $0.version == group.version }
         let tightens = ReviewModel.tightens(group.deltas.flatMap(\.lines))
         out += "<h3><span class=\"pass\">\(html(group.pass))</span> \(html(group.name)) <span class=\"impact impact-\(html(group.impact))\">\(html(group.impact))</span> "
             + (tightens ? "<span class=\"tightens\">tightens</span> " : "")
             + "<span class=\"size\">in <span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</span> "
             + "<span class=\"state js-only\" hidden>Undecided</span></h3>\n"
-        if let title = info?.title { out += "<p class=\"why\"><strong>\(html(title))</strong>" + (info?.description.map { " " + html($0) } ?? "") + "</p>\n" }
+        if let title = info?.title {
+            out += "<p class=\"why\"><strong>\(html(title))</strong>"
+                + (firstOfPass.map { " (why: see <a href=\"#\(html($0))\">\(html(group.pass))'s first kind</a>)" }
+                    ?? info?.description.map { " " + html($0) } ?? "") + "</p>\n"
+        }
         out += "<p class=\"gid\">Kind <code>\(html(group.id))</code> · pass version \(group.version) · \(plural(group.edits, "edit"))</p>\n"
         out += "<pre class=\"diff\" tabindex=\"0\" aria-label=\"The edit\">"
         for line in group.body {
@@ -373,7 +381,8 @@ enum ReviewPage {
           function filesIn(el, r, q, whole) {
             var lis = el.querySelectorAll('ul.files > li'), n = 0;
             lis.forEach(function (li) {
-              var show = (r === '' || li.getAttribute('data-repo') === r) && (whole || (li.dataset.path || '').indexOf(q) >= 0);
+              if (li.path === undefined) { li.path = li.textContent.toLowerCase(); }
+              var show = (r === '' || li.getAttribute('data-repo') === r) && (whole || li.path.indexOf(q) >= 0);
               li.hidden = !show; if (show) { n++; }
             });
             el.querySelectorAll('summary .n').forEach(function (s) { s.textContent = String(n); });
@@ -390,7 +399,11 @@ enum ReviewPage {
             groups.forEach(function (g) {
               var ok = (!p || g.dataset.pass === p) && (!i || g.dataset.impact === i)
                 && (!d || (d === 'undecided' ? stateOf(g) === '' : stateOf(g) === d));
-              var n = ok ? filesIn(g, r, q, !q || g.dataset.search.indexOf(q) >= 0) : 0;
+              if (g.search === undefined) {
+                g.search = Array.prototype.map.call(g.querySelectorAll('h3, .gid, pre.diff, table.delta, .delta-none'),
+                  function (el) { return el.textContent; }).join(' ').toLowerCase();
+              }
+              var n = ok ? filesIn(g, r, q, !q || g.search.indexOf(q) >= 0) : 0;
               if (ok && n === 0) { ok = false; }
               g.hidden = !ok;
               var size = g.querySelector('h3 .size .n'); if (size) { size.textContent = String(n); }
