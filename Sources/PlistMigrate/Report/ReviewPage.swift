@@ -262,11 +262,8 @@ enum ReviewPage {
         }
         out += "<details class=\"where\"><summary><span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</summary>"
             + fileList(group.files, model) + "</details>\n"
-        out += "<fieldset class=\"decision js-only\" hidden><legend>Decision on \(html(group.id))</legend>"
-        for (value, label) in [("accept", "Accept"), ("reject", "Reject"), ("", "Undecided")] {
-            out += "<label><input type=\"radio\" name=\"d-\(html(group.id))\" value=\"\(value)\"\(value.isEmpty ? " checked" : "")> \(label)</label> "
-        }
-        out += "</fieldset>\n</article>\n"
+        // The accept/reject controls are made by the script (they need it), not written per kind.
+        out += "</article>\n"
         return out
     }
 
@@ -370,6 +367,18 @@ enum ReviewPage {
     static let script = """
         (function () {
           'use strict';
+          // Each kind's decision: Accept, Reject, Undecided (made here: without the script there is
+          // nothing to decide with).
+          document.querySelectorAll('article.group').forEach(function (g) {
+            var set = document.createElement('fieldset'), legend = document.createElement('legend');
+            set.className = 'decision'; legend.textContent = 'Decision on ' + g.dataset.group; set.appendChild(legend);
+            [['accept', 'Accept'], ['reject', 'Reject'], ['', 'Undecided']].forEach(function (choice) {
+              var label = document.createElement('label'), input = document.createElement('input');
+              input.type = 'radio'; input.name = 'd-' + g.dataset.group; input.value = choice[0]; input.checked = choice[0] === '';
+              label.appendChild(input); label.appendChild(document.createTextNode(' ' + choice[1] + ' ')); set.appendChild(label);
+            });
+            g.appendChild(set);
+          });
           document.querySelectorAll('.js-only, #filters').forEach(function (el) { el.hidden = false; });
           document.querySelectorAll('.nojs').forEach(function (el) { el.hidden = true; });
           var pass = document.getElementById('filter-pass'), repo = document.getElementById('filter-repo');
