@@ -191,7 +191,8 @@ enum ReviewPage {
         for (index, file) in files.enumerated() {
             let count = file.edits.map { " data-edits=\"\($0)\"" } ?? ""
             let shown = index < locations.count ? locations[index] : file.path
-            let name = "<code>\(html(shown))</code>"
+            // Monospace by the list's style: a `<code>` per file would be thousands of tags.
+            let name = html(shown)
             out += "<li" + (file.repository.map { " data-repo=\"\($0)\"" } ?? "") + "\(count)>"
                 + (model.link(file).map { "<a href=\"\(html($0))\">\(name)</a>" } ?? name)
             if several { out += " <span class=\"repo\">\(html(model.repositoryName(file.repository)))</span>" }
@@ -337,6 +338,7 @@ enum ReviewPage {
         .diff .hunk { background: var(--hunk); display: block; } .diff .ctx { display: block; }
         table.delta { border-collapse: collapse; margin: .5rem 0; } table.delta caption { text-align: left; font-weight: 600; }
         table.delta th, table.delta td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
+        ul.files { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; } ul.files .repo { font-family: -apple-system, "Segoe UI", Roboto, sans-serif; }
         ul.attention { padding-left: 1.2rem; } .attention .kind { text-transform: uppercase; font-size: .8rem; letter-spacing: .03em; }
         .attention .severe .kind::before { content: "\\26A0\\FE0E  "; }
         .decision { border: 1px solid var(--line); margin-top: .5rem; } textarea { width: 100%; }
