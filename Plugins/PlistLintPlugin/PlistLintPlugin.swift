@@ -11,22 +11,26 @@ import PackagePlugin
 struct PlistLintPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         let directory: URL
+        let sources: [URL]
         switch target {
-        case let swift as SwiftSourceModuleTarget: directory = swift.directoryURL
-        case let clang as ClangSourceModuleTarget: directory = clang.directoryURL
+        case let swift as SwiftSourceModuleTarget: (directory, sources) = (swift.directoryURL, swift.sourceFiles.map(\.url))
+        case let clang as ClangSourceModuleTarget: (directory, sources) = (clang.directoryURL, clang.sourceFiles.map(\.url))
         default: return []
         }
         let plists = Self.plists(under: directory)
         guard !plists.isEmpty else { return [] }
-        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.name, plists: plists)]
+        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.name, plists: plists, sources: sources)]
     }
 
-    static func command(tool: URL, name: String, plists: [URL]) -> Command {
+    /// The target's sources are inputs too, as SwiftLint's plugin does: with the plists alone, a
+    /// build after a change to a Swift file only did not run the command, and the warnings were
+    /// gone from that build (issue #42 §2).
+    static func command(tool: URL, name: String, plists: [URL], sources: [URL]) -> Command {
         .buildCommand(
             displayName: "plist-migrate lint \(name) (\(plists.count) plist\(plists.count == 1 ? "" : "s"))",
             executable: tool,
             arguments: ["lint", "--format", "xcode", "--quiet"] + plists.map(\.path),
-            inputFiles: plists,
+            inputFiles: plists + sources,
             outputFiles: [])
     }
 
@@ -55,7 +59,8 @@ extension PlistLintPlugin: XcodeBuildToolPlugin {
         var plists = target.inputFiles.map(\.url).filter { $0.pathExtension == "plist" }
         if plists.isEmpty { plists = Self.plists(under: context.xcodeProject.directoryURL) }
         guard !plists.isEmpty else { return [] }
-        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.displayName, plists: plists)]
+        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.displayName, plists: plists,
+                                 sources: target.inputFiles.map(\.url))]
     }
 }
 #endif

@@ -46,6 +46,10 @@ import Testing
         // Nothing changed: the findings are shown again, not lost to an up-to-date check.
         let again = try Self.build(in: directory)
         #expect(again.status == 0 && (again.text + again.stderr).contains("warning: [ATS001]"))
+        // A change to a Swift file only (issue #42 §2): the findings are shown again too.
+        try Data("public let x = 2\n".utf8).write(to: directory.appendingPathComponent("Sources/Demo/Demo.swift"))
+        let swiftOnly = try Self.build(in: directory)
+        #expect(swiftOnly.status == 0 && (swiftOnly.text + swiftOnly.stderr).contains("warning: [ATS001]"), "\(swiftOnly.text)\(swiftOnly.stderr)")
 
         _ = try FileManager.default.removeItem(at: plist)
         _ = try copyFixture("lint/everything.plist", to: directory, as: "Sources/Demo/Info.plist")
