@@ -107,7 +107,7 @@ public enum ATSKeyCatalog {
 
     /// Levenshtein distance of the UTF-8 bytes, stopping early past `limit` (any value above
     /// `limit` then stands for "too far").
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+    public static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         var a = a, b = b
         return a.withUTF8 { a in b.withUTF8 { b in editDistance(a, b, limit: limit) } }
     }

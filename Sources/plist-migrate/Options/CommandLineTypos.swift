@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Migrations
 import PlistMigrate
 
 #if canImport(Glibc)
@@ -40,27 +41,12 @@ enum CommandLineTypos {
             if lstat(PathBytes.c(path), &info) == 0 { continue }
             var message = "\(PathBytes.display(path)): no such file or directory"
             let typed = path.lowercased()
-            if let near = subcommands.map({ ($0, distance($0, typed)) }).filter({ $0.1 <= 2 }).min(by: { $0.1 < $1.1 })?.0 {
+            // The edit distance that spelling checks use (any value above the limit is "too far").
+            if let near = subcommands.map({ ($0, ATSKeyCatalog.editDistance($0, typed, limit: 2)) }).filter({ $0.1 <= 2 })
+                .min(by: { $0.1 < $1.1 })?.0 {
                 message += "; did you mean the subcommand `\(near)`? (it comes first: plist-migrate \(near) …)"
             }
             throw ValidationError(message + ". Nothing was run.")
         }
-    }
-
-    /// Levenshtein distance (short words only: subcommand names).
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard abs(a.count - b.count) <= 2, b.count <= 32 else { return .max }
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
     }
 }
