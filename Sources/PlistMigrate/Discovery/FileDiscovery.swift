@@ -9,7 +9,8 @@ import Darwin
 import Dispatch
 import PlistDOM
 
-/// A file to process, and whether the user named it (errors) or a walk found it (skips).
+/// A file to process, and whether the user named it (errors) or a walk found it (skips; so are
+/// named files under `--force-exclude`).
 public struct DiscoveredFile: Sendable, Hashable {
     public var path: String
     public var explicit: Bool
@@ -26,8 +27,10 @@ public struct FileDiscovery: Sendable {
     public var excludes: [Glob] = []
     public var includes: [Glob] = []
     public var useGit = true
-    /// `--force-exclude`: files named explicitly are held to `excludes` too (pre-commit names
-    /// every file it hands over).
+    /// `--force-exclude` (the hooks' mode: pre-commit names every file it hands over): files
+    /// named explicitly are held to `excludes` too, and are treated as the walk treats its files
+    /// (one that is preprocessed, not XML or without the keys is skipped with the reason, not an
+    /// error; a config's `exclude` applies; issue #42 §5).
     public var forceExclude = false
     /// Told what each walked directory holds, for the look-ups that run later.
     var directories: DirectoryFacts?
@@ -73,7 +76,7 @@ public struct FileDiscovery: Sendable {
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) { temporaryFiles.append(join(relative)) }
                 for relative in found where isWanted(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false)) }
             } else if !(forceExclude && excludes.contains(where: { $0.matches(path) })) {
-                files.append(DiscoveredFile(path: path, explicit: true))
+                files.append(DiscoveredFile(path: path, explicit: !forceExclude))
             }
         }
         if paths.count > 1 {

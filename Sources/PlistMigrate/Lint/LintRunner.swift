@@ -108,9 +108,7 @@ public struct LintRunner {
         let configs = ConfigResolver(directories: directories, explicit: explicitConfig)
         // --min-os, read once; else each file's config's minimumOS, as for migrate.
         let commandLineTarget = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
-        var (files, missing, _) = discovery.discoverAll(paths)
-        // `--force-exclude` (the hooks' mode) treats named files as the walk does (see `Runner`).
-        if forceExclude { files = files.map { $0.path == "-" ? $0 : DiscoveredFile(path: $0.path, explicit: false) } }
+        let (files, missing, _) = discovery.discoverAll(paths)
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
         for (path, error) in missing {

@@ -64,10 +64,6 @@ public final class Runner {
         discovery.jobs = options.jobs
         let planner = JobPlanner(options: options, directories: directories)
         var (files, missing, temporaryFiles) = discovery.discoverAll(options.paths)
-        // `--force-exclude` (the hooks' mode: a hook names every staged file) treats named files
-        // as the walk does: one that is preprocessed, not XML or without the keys is skipped
-        // with the reason, not an error (issue #42 §5).
-        if options.forceExclude { files = files.map { $0.path == "-" ? $0 : DiscoveredFile(path: $0.path, explicit: false) } }
         if options.write {
             for temp in temporaryFiles { FileIO.removeStaleTemporaryFile(temp) }
         }
