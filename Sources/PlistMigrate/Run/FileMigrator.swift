@@ -17,9 +17,12 @@ public struct FileMigrator: Sendable {
         let rootKeys: [String]
         let noRootKeyReason: String
         let accepted: Set<String>?
+        /// With `accepted`: the same plan without it, made once for every file's reference run.
+        let withoutDecision: FileMigrator?
         init(plan: MigrationPlan, rootKeyMarkers: [[UInt8]]?, rootKeys: [String], noRootKeyReason: String, accepted: Set<String>?) {
             self.plan = plan
             self.accepted = accepted
+            withoutDecision = accepted == nil ? nil : FileMigrator(plan: plan)
             self.rootKeyMarkers = rootKeyMarkers
             self.rootKeys = rootKeys
             self.noRootKeyReason = noRootKeyReason
@@ -35,7 +38,7 @@ public struct FileMigrator: Sendable {
     var accepted: Set<String>? { storage.accepted }
 
     /// The same plan without a review decision: what the file would get, every kind applied.
-    var withoutDecision: FileMigrator { FileMigrator(plan: plan) }
+    var withoutDecision: FileMigrator { storage.withoutDecision ?? self }
 
     public init(plan: MigrationPlan, accepted: Set<String>? = nil) {
         let passes = plan.selected + plan.heldBack
