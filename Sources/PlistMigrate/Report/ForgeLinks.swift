@@ -39,9 +39,7 @@ enum ForgeLinks {
     /// The file (`path` relative to the repository's root) at `commit`, at `line` when known.
     static func link(remote: String?, commit: String?, path: String, line: Int?) -> String? {
         guard let remote, let commit, !commit.isEmpty, let (base, forge) = web(remote) else { return nil }
-        let encoded = path.split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#%"))) ?? String($0)
-        }.joined(separator: "/")
+        let encoded = PathBytes.percentEncoded(path)
         switch forge {
         case .github: return "\(base)/blob/\(commit)/\(encoded)" + (line.map { "#L\($0)" } ?? "")
         case .gitlab: return "\(base)/-/blob/\(commit)/\(encoded)" + (line.map { "#L\($0)" } ?? "")

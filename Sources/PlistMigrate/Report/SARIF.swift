@@ -117,7 +117,7 @@ public enum SARIF {
                 "columnKind": "unicodeCodePoints",
                 "automationDetails": ["id": "plist-migrate/lint/"],
                 "invocations": [["executionSuccessful": executionSuccessful]],
-                "originalUriBaseIds": ["%SRCROOT%": ["uri": "file://" + percentEncoded(root.hasSuffix("/") ? root : root + "/")]],
+                "originalUriBaseIds": ["%SRCROOT%": ["uri": "file://" + PathBytes.percentEncoded(root.hasSuffix("/") ? root : root + "/")]],
                 "results": results,
             ]],
         ]
@@ -128,23 +128,11 @@ public enum SARIF {
     static func uri(_ shown: String, root: String) -> String {
         // Reports show names quoted where needed (`PathBytes.display`); a URI holds the bytes.
         let path = PathBytes.unquoted(shown) ?? shown
-        guard path.hasPrefix("/") || path.hasPrefix("../") else { return percentEncoded(path) }
+        guard path.hasPrefix("/") || path.hasPrefix("../") else { return PathBytes.percentEncoded(path) }
         let absolute = FileIO.absolute(path)
         let base = FileIO.absolute(root)
         let relative = absolute.hasPrefix(base + "/") ? String(absolute.dropFirst(base.count + 1)) : absolute
-        return percentEncoded(relative)
-    }
-
-    /// Every byte of the path (its raw bytes, also those that are not UTF-8) that a URI path
-    /// may not hold as it is, as `%XX`.
-    static func percentEncoded(_ text: String) -> String {
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/!$&'()*+,;=:@".utf8)
-        var encoded = ""
-        for byte in PathBytes.c(text).dropLast().map({ UInt8(bitPattern: $0) }) {
-            if allowed.contains(byte) { encoded.unicodeScalars.append(Unicode.Scalar(byte)) }
-            else { encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
-        }
-        return encoded
+        return PathBytes.percentEncoded(relative)
     }
 
     /// The repository root holding the working directory, or the working directory outside git.

@@ -202,6 +202,19 @@ public enum PathBytes {
         return string(bytes)
     }
 
+    /// Every byte of the path (its raw bytes, also those that are not UTF-8) that a URI path
+    /// may not hold as it is, as `%XX`.
+    /// SARIF artifact URIs and forge links both use it.
+    public static func percentEncoded(_ text: String) -> String {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/!$&'()*+,;=:@".utf8)
+        var encoded = ""
+        for byte in c(text).dropLast().map({ UInt8(bitPattern: $0) }) {
+            if allowed.contains(byte) { encoded.unicodeScalars.append(Unicode.Scalar(byte)) }
+            else { encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
+        }
+        return encoded
+    }
+
     /// The exact bytes of a path, base64-encoded: the JSON report's `pathBytes`, beside a path
     /// that `display(_:)` had to quote.
     public static func base64(_ path: String) -> String {
