@@ -147,13 +147,19 @@ struct ReviewModel {
     /// The link to a place on its repository's forge at the reviewed commit, if the remote is
     /// one the page knows (GitHub, GitLab, Bitbucket).
     func link(_ place: Place) -> String? {
-        guard let index = place.repository, let repositories = document.repositories, index < repositories.count else { return nil }
-        let repository = repositories[index]
-        let raw = PathBytes.unquoted(place.path) ?? place.path
+        guard let index = place.repository, let repositories = document.repositories, index < repositories.count,
+            let path = pathInRepository(place.path, root: repositories[index].root)
+        else { return nil }
+        return ForgeLinks.link(remote: repositories[index].remote, commit: repositories[index].commit, path: path, line: place.line)
+    }
+
+    /// A report's path (as shown: quoted names are read back to their bytes) relative to a
+    /// repository's root; `nil` when it is not below it.
+    func pathInRepository(_ shown: String, root: String) -> String? {
+        let raw = PathBytes.unquoted(shown) ?? shown
         let absolute = raw.hasPrefix("/") ? raw : (document.base.map { ($0 == "/" ? "" : $0) + "/" + raw } ?? raw)
-        let root = repository.root == "/" ? "" : repository.root
-        guard absolute.hasPrefix(root + "/") else { return nil }
-        return ForgeLinks.link(remote: repository.remote, commit: repository.commit, path: String(absolute.dropFirst(root.count + 1)), line: place.line)
+        let root = root == "/" ? "" : root
+        return absolute.hasPrefix(root + "/") ? String(absolute.dropFirst(root.count + 1)) : nil
     }
 
     /// A repository's name on the page: its remote, else its folder.

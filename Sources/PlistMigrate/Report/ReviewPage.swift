@@ -132,12 +132,7 @@ enum ReviewPage {
             let files = model.document.files.filter { $0.repository == index }
             let changed = files.filter { !$0.passes.isEmpty }
             let kinds = Set(changed.flatMap { $0.passes.compactMap(\.group) }).count
-            let root = repository.root == "/" ? "" : repository.root
-            let relative = changed.compactMap { file -> String? in
-                let raw = PathBytes.unquoted(file.path) ?? file.path
-                let absolute = raw.hasPrefix("/") ? raw : (model.document.base.map { ($0 == "/" ? "" : $0) + "/" + raw } ?? raw)
-                return absolute.hasPrefix(root + "/") ? String(absolute.dropFirst(root.count + 1)) : nil
-            }
+            let relative = changed.compactMap { model.pathInRepository($0.path, root: repository.root) }
             let command = relative.isEmpty ? "nothing to apply"
                 : "cd \(shellQuoted(repository.root)) && plist-migrate --write --accept plist-migrate-decision.json "
                     + relative.map(shellQuoted).joined(separator: " ")
