@@ -7,7 +7,7 @@ browser cannot start.
 
 Usage: review_page.py PAGE REPORT [--accept-pass ID] [--decision OUT] [--screenshot PNG] [--download-dir DIR]
 """
-import argparse, json, os, shutil, sys, time
+import argparse, json, os, re, shutil, sys, time
 
 
 def fail(message):
@@ -71,6 +71,17 @@ def counts(groups, attention, pass_id="", repo=None, impact="", path_query=""):
     return shown, len(files), edits, items
 
 
+def ready(driver):
+    """Waits for the page's script to have read its compressed part (a large page's kinds and
+    file lists) and started; fails if it could not."""
+    for _ in range(200):
+        state = driver.execute_script("return document.documentElement.getAttribute('data-ready');")
+        if state == "true": return
+        if state == "failed": fail("the page could not read its compressed part: %s" % driver.find_element("id", "filter-status").text)
+        time.sleep(0.05)
+    fail("the page's script never said it was ready")
+
+
 def axe(driver, script):
     """axe-core's violations of the page as it is: none allowed."""
     driver.execute_script(open(script).read())
@@ -85,6 +96,7 @@ def main():
     parser.add_argument("--accept-pass"); parser.add_argument("--decision"); parser.add_argument("--screenshot")
     parser.add_argument("--download-dir"); parser.add_argument("--search")
     parser.add_argument("--load-only", action="store_true")
+    parser.add_argument("--skip-keyboard", action="store_true", help="leave out tabbing through every control (a large page's hundreds)")
     parser.add_argument("--axe", help="axe.min.js (axe-core) to run at both widths")
     args = parser.parse_args()
     try:
@@ -112,6 +124,7 @@ def main():
     try:
         started = time.time()
         driver.get("file://" + os.path.abspath(args.page))
+        ready(driver)
         summary["load_ms"] = driver.execute_script(
             "var n = performance.getEntriesByType('navigation')[0]; return n ? n.loadEventEnd : null;")
         summary["wall_ms"] = int((time.time() - started) * 1000)
@@ -121,7 +134,7 @@ def main():
         report = json.load(open(args.report))
         groups, attention = expected_model(report)
         articles = driver.find_elements(By.CSS_SELECTOR, "article.group")
-        if sorted(a.get_attribute("data-group") for a in articles) != sorted(groups):
+        if sorted(a.get_attribute("id") for a in articles) != sorted(groups):
             fail("groups on the page differ from the report's")
         summary["groups"] = len(articles)
         text = lambda i: driver.find_element(By.ID, i).text
@@ -139,8 +152,8 @@ def main():
             if not driver.find_elements(By.CSS_SELECTOR, selector): fail("no %s landmark" % selector)
         marks = driver.execute_script("""
             var bad = 0;
-            document.querySelectorAll('pre.diff .add').forEach(function (s) { if (s.textContent[0] !== '+') { bad++; } });
-            document.querySelectorAll('pre.diff .del').forEach(function (s) { if (s.textContent[0] !== '-') { bad++; } });
+            document.querySelectorAll('pre.diff ins').forEach(function (s) { if (s.textContent[0] !== '+') { bad++; } });
+            document.querySelectorAll('pre.diff del').forEach(function (s) { if (s.textContent[0] !== '-') { bad++; } });
             return bad;""")
         if marks: fail("%d diff lines are told apart by colour alone" % marks)
         low = driver.execute_script("""
@@ -182,7 +195,7 @@ def main():
         follower = next((a for a in articles if a.get_attribute("data-follows")), None)
         if follower is not None:
             first = follower.get_attribute("data-follows").split()[0]
-            leader = driver.find_element(By.CSS_SELECTOR, 'article.group[data-group="%s"]' % first)
+            leader = driver.find_element(By.ID, first)
             radio = lambda article, value: article.find_element(By.CSS_SELECTOR, "input[type=radio][value='%s']" % value)
             driver.execute_script("arguments[0].click(); arguments[1].click();", radio(follower, "accept"), radio(leader, "reject"))
             warning = follower.find_element(By.CSS_SELECTOR, ".follows-warning")
@@ -196,17 +209,18 @@ def main():
         first_pass = articles[0].get_attribute("data-pass")
         Select(driver.find_element(By.ID, "filter-pass")).select_by_value(first_pass)
         driver.find_element(By.ID, "accept-shown").click()
-        shown_ids = sorted(a.get_attribute("data-group") for a in articles if a.get_attribute("data-pass") == first_pass)
+        shown_ids = sorted(a.get_attribute("id") for a in articles if a.get_attribute("data-pass") == first_pass)
         Select(driver.find_element(By.ID, "filter-pass")).select_by_value("")
         decided = json.loads(driver.find_element(By.ID, "decision-json").get_attribute("value"))
         if sorted(decided["accepted"]) != shown_ids: fail("accept all shown accepted %s, not the shown %s" % (decided["accepted"], shown_ids))
-        states = {a.get_attribute("data-group"): a.find_element(By.CSS_SELECTOR, ".state").text for a in articles}
+        states = {a.get_attribute("id"): a.find_element(By.CSS_SELECTOR, ".state").text for a in articles}
         if any((states[g] == "Accepted") != (g in shown_ids) for g in states): fail("kinds' states %s" % states)
         Select(driver.find_element(By.ID, "filter-decision")).select_by_value("undecided")
         undecided = int(text("groups-count"))
         if undecided != len(articles) - len(shown_ids): fail("undecided filter shows %d kinds, not %d" % (undecided, len(articles) - len(shown_ids)))
         Select(driver.find_element(By.ID, "filter-decision")).select_by_value("")
         driver.refresh()
+        ready(driver)
         articles = driver.find_elements(By.CSS_SELECTOR, "article.group")
         kept = json.loads(driver.find_element(By.ID, "decision-json").get_attribute("value"))
         if sorted(kept["accepted"]) != shown_ids: fail("after a reload the decision is %s, not %s" % (kept, shown_ids))
@@ -233,6 +247,8 @@ def main():
         driver.set_window_size(1280, 1600)
 
         # The sticky bar never covers the focused control (WCAG 2.4.11): tab through the page.
+        if args.skip_keyboard:
+            print(json.dumps(summary)); return
         obscured = []
         driver.execute_script("window.scrollTo(0, 0);")
         body = driver.find_element(By.TAG_NAME, "body")
@@ -251,7 +267,7 @@ def main():
         # Keyboard only: Tab from the top reaches every control (one radio per group).
         focusable = driver.execute_script("""
             var seen = {}, list = [];
-            document.querySelectorAll('a[href], button, input, select, textarea, summary').forEach(function (el, i) {
+            document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex="0"]').forEach(function (el, i) {
               if (el.closest('[hidden]') || el.offsetParent === null && el.tagName !== 'SUMMARY') { return; }
               if (el.type === 'radio') { if (seen[el.name] || !el.checked) { return; } seen[el.name] = true; }
               el.setAttribute('data-probe', String(i)); list.push(String(i));
@@ -277,7 +293,7 @@ def main():
                 if article.get_attribute("data-pass") == args.accept_pass:
                     radio = article.find_element(By.CSS_SELECTOR, "input[type=radio][value=accept]")
                     radio.send_keys(Keys.SPACE) if False else driver.execute_script("arguments[0].click();", radio)
-                    accepted.append(article.get_attribute("data-group"))
+                    accepted.append(article.get_attribute("id"))
             driver.find_element(By.ID, "export-button").click()
             decision = json.loads(driver.find_element(By.ID, "decision-json").get_attribute("value"))
             if sorted(decision["accepted"]) != sorted(accepted): fail("exported decision %s, accepted %s" % (decision, accepted))

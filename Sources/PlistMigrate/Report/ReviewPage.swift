@@ -6,8 +6,20 @@ import Foundation
 /// filters, a search box and accept/reject per group with an export of the decision; without
 /// it the page is complete and says how to write the decision by hand.
 enum ReviewPage {
+    /// A page larger than this carries the kinds after its first `kindsInHTML` bytes of them,
+    /// and its long file lists, compressed (issue #41: under 300 KB for a 10,000-file tree).
+    static let compressAbove = 250_000
+    static let kindsInHTML = 90_000
+
     static func render(_ document: Report.Document) -> [UInt8] {
         let model = ReviewModel(document)
+        let whole = render(model, compressing: false)
+        return whole.utf8.count <= compressAbove ? Array(whole.utf8) : Array(render(model, compressing: true).utf8)
+    }
+
+    private static func render(_ model: ReviewModel, compressing: Bool) -> String {
+        let document = model.document
+        let lists = ReviewFileLists(model)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<meta name=\"generator\" content=\"plist-migrate \(html(document.tool?.version ?? ToolVersion.current))\">\n"
@@ -17,12 +29,23 @@ enum ReviewPage {
         out += filters(model)
         out += "<main>\n"
         out += repositoriesSection(model)
-        out += attentionSection(model)
-        out += groupsSection(model)
+        out += attentionSection(model, lists)
+        let (groups, more) = groupsSection(model, lists, inHTML: compressing ? kindsInHTML : nil)
+        out += groups
         out += exportSection(model)
+        if let more { out += "<script type=\"application/octet-stream\" id=\"more-kinds\">\(compressed(more))</script>\n" }
+        if !lists.isEmpty {
+            out += compressing ? "<script type=\"application/octet-stream\" id=\"file-lists\">\(compressed(lists.json()))</script>\n"
+                : "<script type=\"application/json\" id=\"file-lists\">\(lists.json())</script>\n"
+        }
         out += "</main>\n"
         out += "<script>\n\(script)</script>\n</body>\n</html>\n"
-        return Array(out.utf8)
+        return out
+    }
+
+    /// Raw DEFLATE, in base64: the script reads it with `DecompressionStream("deflate-raw")`.
+    static func compressed(_ text: String) -> String {
+        Data(Deflate.compress(Array(text.utf8))).base64EncodedString()
     }
 
     /// Markup characters as references (the same escaping as the XML reports: HTML reads it
@@ -30,6 +53,20 @@ enum ReviewPage {
     /// controls would make a host read as another domain, and invisible ones hide a difference
     /// (issue #41 §2). Used for every key, host, value and path the page shows.
     static func html(_ text: String) -> String { XMLText.escape(visible(text)) }
+
+    /// Element text (not attributes): only `&` and `<` escaped (`>` and quotes mean nothing
+    /// there), tabs as they are; invisible characters as marks.
+    static func text(_ text: String) -> String {
+        var out = ""
+        for scalar in visible(text).unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 
     static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isInvisible) else { return text }
@@ -151,7 +188,7 @@ enum ReviewPage {
 
     // MARK: needs a person
 
-    static func attentionSection(_ model: ReviewModel) -> String {
+    static func attentionSection(_ model: ReviewModel, _ lists: ReviewFileLists) -> String {
         var out = "<section id=\"attention\" aria-labelledby=\"attention-title\">\n"
         out += "<h2 id=\"attention-title\">Needs a person first (<span class=\"count\" id=\"attention-count\">\(model.attention.count)</span>)</h2>\n"
         guard !model.attention.isEmpty else {
@@ -170,20 +207,24 @@ enum ReviewPage {
                 out += "<code>\(html(item.location))</code>: \(item.pass.map { html($0) + ": " } ?? "")\(html(item.message))"
             } else if item.kind == .conflict {
                 out += "\(item.pass.map { "<code>\(html($0))</code>: " } ?? "")\(html(item.message)) "
-                out += "<details><summary><span class=\"n\">\(item.files.count)</span> files</summary>\(fileList(item.files, model, locations: item.locations))</details>"
+                out += "<details><summary><span class=\"n\">\(item.files.count)</span> files</summary>\(fileList(item.files, model, lists, locations: item.locations))</details>"
             } else {
                 out += "\(item.pass.map { "<code>\(html($0))</code>: " } ?? "")\(html(item.message)) "
-                out += "<details><summary><span class=\"n\">\(item.files.count)</span> file\(item.files.count == 1 ? "" : "s")</summary>\(fileList(item.files, model))</details>"
+                out += "<details><summary><span class=\"n\">\(item.files.count)</span> file\(item.files.count == 1 ? "" : "s")</summary>\(fileList(item.files, model, lists))</details>"
             }
             out += "</li>\n"
         }
         return out + "</ul>\n</section>\n"
     }
 
-    static func fileList(_ files: [ReviewModel.Place], _ model: ReviewModel, locations: [String] = []) -> String {
-        var out = "<ul class=\"files\">"
+    /// A list of files. A long one shows its first `ReviewFileLists.shownInHTML` files here and
+    /// how many more there are; the script lists them all from the page's JSON block.
+    static func fileList(_ files: [ReviewModel.Place], _ model: ReviewModel, _ lists: ReviewFileLists, locations: [String] = []) -> String {
+        let long = files.count > ReviewFileLists.shownInHTML
+        let number = long ? lists.add(files, shown: files.indices.map { $0 < locations.count ? locations[$0] : files[$0].path }) : nil
+        var out = "<ul class=\"files\"" + (number.map { " data-list=\"\($0)\"" } ?? "") + ">"
         let several = (model.document.repositories?.count ?? 0) > 1
-        for (index, file) in files.enumerated() {
+        for (index, file) in files.prefix(ReviewFileLists.shownInHTML).enumerated() {
             let count = file.edits.map { " data-edits=\"\($0)\"" } ?? ""
             let shown = index < locations.count ? locations[index] : file.path
             // Monospace by the list's style: a `<code>` per file would be thousands of tags.
@@ -193,96 +234,124 @@ enum ReviewPage {
             if several { out += " <span class=\"repo\">\(html(model.repositoryName(file.repository)))</span>" }
             out += "</li>"
         }
+        if long {
+            out += "<li class=\"more\">and \(plural(files.count - ReviewFileLists.shownInHTML, "more file")) (the page's script lists them; "
+                + "so does <code>--format text</code>)</li>"
+        }
         return out + "</ul>"
     }
 
     // MARK: groups
 
-    static func groupsSection(_ model: ReviewModel) -> String {
+    /// The kinds, each pass's under its heading. With `inHTML`, the kinds after that many
+    /// bytes of them are returned apart (`more`: whole sections, or `data-continues` the one
+    /// cut), for the page to carry compressed; the HTML says how many and how to see them.
+    static func groupsSection(_ model: ReviewModel, _ lists: ReviewFileLists, inHTML budget: Int? = nil) -> (html: String, more: String?) {
         let edits = model.groups.reduce(0) { $0 + $1.edits }
         let files = Set(model.groups.flatMap { $0.files.map(\.path) }).count
         var out = "<section id=\"changes\" aria-labelledby=\"changes-title\" tabindex=\"-1\">\n"
         out += "<h2 id=\"changes-title\">Changes by kind</h2>\n<p class=\"totals\">Kinds shown: <span id=\"groups-count\">\(model.groups.count)</span> of "
             + "\(model.groups.count) · edits: <span id=\"edits-count\">\(edits)</span> · files: <span id=\"files-count\">\(files)</span></p>\n"
         out += "<p class=\"howto\">Identical edits (same pass, same removed and added lines) are one kind, shown once. "
-            + "Each kind has an id: the decision file lists the ids you accept.</p>\n"
+            + "Each kind has an id: the decision file lists the ids you accept. A kind that applies after others in the same files "
+            + "needs them accepted too: where one is not, <code>--accept</code> cannot apply it and says so.</p>\n"
         out += "<dl class=\"legend\"><dt><span class=\"impact impact-spelling\">spelling</span></dt><dd>changes how a setting is written; "
             + "what the OS allows stays the same</dd><dt><span class=\"impact impact-activatesIntent\">activatesIntent</span></dt>"
             + "<dd>makes a setting take the effect its author meant (a misspelled key, ignored today, starts to count)</dd>"
             + "<dt><span class=\"impact impact-changesPolicy\">changesPolicy</span></dt><dd>changes what the OS allows; applied only with "
             + "<code>--allow-policy-change</code></dd><dt><span class=\"tightens\">tightens</span></dt><dd>the policy table blocks "
             + "something allowed today (HTTP allowed → blocked, a higher minimum TLS): loads that work now may fail</dd></dl>\n"
-        var firstOfPass: [String: String] = [:]
+        // Each pass (and version) once, with its title and description, then its kinds.
+        var sections: [(key: String, kinds: [ReviewModel.Group])] = []
         for group in model.groups {
-            out += groupArticle(group, model, firstOfPass: firstOfPass[group.pass])
-            if firstOfPass[group.pass] == nil { firstOfPass[group.pass] = group.id }
+            let key = "\(group.pass) v\(group.version)"
+            if sections.last?.key == key { sections[sections.count - 1].kinds.append(group) } else { sections.append((key, [group])) }
         }
-        return out + "</section>\n"
+        var written = 0, left = 0, spilled = false
+        var more = ""
+        for section in sections {
+            let first = section.kinds[0]
+            let info = model.document.passes?.first { $0.id == first.pass && $0.version == first.version }
+            let anchor = "pass-\(first.pass)-v\(first.version)"
+            var heading = "<section class=\"pass-kinds\" aria-labelledby=\"\(html(anchor))\">\n<h3 id=\"\(html(anchor))\"><span class=\"pass\">\(html(first.pass))</span> "
+                + "\(html(first.name)) <span class=\"version\">version \(first.version) · \(plural(section.kinds.count, "kind"))</span></h3>\n"
+            if let title = info?.title {
+                heading += "<p class=\"why\"><strong>\(html(title))</strong>\(info?.description.map { " " + html($0) } ?? "")</p>\n"
+            }
+            var inPage = "", apart = ""
+            for group in section.kinds {
+                let article = groupArticle(group, model, lists)
+                // At least the first kind is always in the HTML.
+                if let budget, spilled || (written > 0 && written + article.utf8.count > budget) {
+                    spilled = true
+                    apart += article
+                    left += 1
+                } else {
+                    inPage += article
+                    written += article.utf8.count
+                }
+            }
+            if !inPage.isEmpty { out += heading + inPage + "</section>\n" }
+            if !apart.isEmpty {
+                more += inPage.isEmpty ? heading + apart + "</section>\n"
+                    : "<section class=\"pass-kinds\" data-continues=\"\(html(anchor))\">\n" + apart + "</section>\n"
+            }
+        }
+        guard left > 0 else { return (out + "</section>\n", nil) }
+        out += "<p class=\"nojs more-kinds\">\(plural(left, "more kind")) of change (of \(model.groups.count)) are in this page compressed, to keep "
+            + "it small: they show when scripts run. Without them, <code>plist-migrate report --format markdown</code> on the JSON report "
+            + "lists every kind, and the run's <code>--format patch</code> every edit.</p>\n<div id=\"more-kinds-here\"></div>\n"
+        return (out + "</section>\n", more)
     }
 
-    /// One kind. `firstOfPass`: the id of the pass's first kind on the page when this is not it
-    /// (the pass's description is written once, there). The search reads the kind's own text
-    /// from the page (its heading, id, diff and delta table), and each file's path from its line
-    /// of the list, so a search for a folder shows only the files in it (issue #41 §1); nothing
-    /// is written twice for it.
-    static func groupArticle(_ group: ReviewModel.Group, _ model: ReviewModel, firstOfPass: String? = nil) -> String {
+    /// One kind, under its pass's heading. The search reads the kind's own text from the page
+    /// (its heading, diff and policy delta), and each file's path from the list, so a search
+    /// for a folder shows only the files in it (issue #41 §1); nothing is written twice for it.
+    static func groupArticle(_ group: ReviewModel.Group, _ model: ReviewModel, _ lists: ReviewFileLists) -> String {
         let repos = Set(group.files.compactMap(\.repository)).sorted().map(String.init).joined(separator: " ")
-        var out = "<article class=\"group\" id=\"\(html(group.id))\" data-group=\"\(html(group.id))\" data-pass=\"\(html(group.pass))\" "
-            + "data-impact=\"\(html(group.impact))\" data-repos=\"\(repos)\" "
-            + "data-follows=\"\(html(group.follows.map(\.id).joined(separator: " ")))\">\n"
-        let info = model.document.passes?.first { $0.id == group.pass && $0.version == group.version }
+        // The kind's id is its element's id (what anchors, the script and the decision use).
+        var out = "<article class=\"group\" id=\"\(html(group.id))\" data-pass=\"\(html(group.pass))\" data-impact=\"\(html(group.impact))\""
+            + (repos.isEmpty ? "" : " data-repos=\"\(repos)\"")
+            + (group.follows.isEmpty ? "" : " data-follows=\"\(html(group.follows.map(\.id).joined(separator: " ")))\"") + ">\n"
         let tightens = ReviewModel.tightens(group.deltas.flatMap(\.lines))
-        out += "<h3><span class=\"pass\">\(html(group.pass))</span> \(html(group.name)) <span class=\"impact impact-\(html(group.impact))\">\(html(group.impact))</span> "
+        out += "<h4><code>\(html(group.id))</code> <span class=\"impact impact-\(html(group.impact))\">\(html(group.impact))</span> "
             + (tightens ? "<span class=\"tightens\">tightens</span> " : "")
-            + "<span class=\"size\">in <span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</span> "
-            + "<span class=\"state js-only\" hidden>Undecided</span></h3>\n"
-        if let title = info?.title {
-            out += "<p class=\"why\"><strong>\(html(title))</strong>"
-                + (firstOfPass.map { " (why: see <a href=\"#\(html($0))\">\(html(group.pass))'s first kind</a>)" }
-                    ?? info?.description.map { " " + html($0) } ?? "") + "</p>\n"
-        }
-        out += "<p class=\"gid\">Kind <code>\(html(group.id))</code> · pass version \(group.version) · \(plural(group.edits, "edit"))</p>\n"
+            + "<span class=\"size\">in <span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</span> · \(plural(group.edits, "edit"))</h4>\n"
+        // Lines as text, each ending with its line break; added and removed lines in `<ins>` and
+        // `<del>`, which keep their `+` and `-` (colour is never the only sign).
         out += "<pre class=\"diff\" tabindex=\"0\" aria-label=\"The edit\">"
         for line in group.body {
-            let kind = line.hasPrefix("+") ? "add" : line.hasPrefix("-") ? "del" : line.hasPrefix("@@") ? "hunk" : "ctx"
-            // Block spans: each is a line (copying the block keeps the line breaks).
-            out += "<span class=\"\(kind)\">\(html(line))</span>"
+            let tag = line.hasPrefix("+") ? "ins" : line.hasPrefix("-") ? "del" : line.hasPrefix("@@") ? "b" : ""
+            out += tag.isEmpty ? text(line) + "\n" : "<\(tag)>\(text(line))</\(tag)>\n"
         }
         out += "</pre>\n"
-        for delta in group.deltas { out += deltaTable(delta.lines, files: delta.files, of: group.files.count) }
+        for delta in group.deltas { out += deltaList(delta.lines, files: delta.files, of: group.files.count) }
         if !group.follows.isEmpty {
             out += "<p class=\"follows\">Applies after " + group.follows.map { kind in
-                "<a href=\"#\(html(kind.id))\"><code>\(html(kind.id))</code></a> in \(plural(kind.files, "file"))"
-            }.joined(separator: ", ") + ": where one of them is not accepted, <code>--accept</code> cannot apply this kind "
-                + "and says so.</p>\n<p class=\"follows-warning\" role=\"alert\" hidden></p>\n"
+                "<a href=\"#\(html(kind.id))\">\(html(kind.id))</a> in \(plural(kind.files, "file"))"
+            }.joined(separator: ", ") + ".</p>\n"
         }
-        out += "<details class=\"where\"><summary><span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</summary>"
-            + fileList(group.files, model) + "</details>\n"
+        // One file is named as it is; more are folded.
+        out += group.files.count == 1 ? fileList(group.files, model, lists) + "\n"
+            : "<details class=\"where\"><summary><span class=\"n\">\(group.files.count)</span> files</summary>" + fileList(group.files, model, lists) + "</details>\n"
         // The accept/reject controls are made by the script (they need it), not written per kind.
         out += "</article>\n"
         return out
     }
 
-    static func deltaTable(_ lines: [String], files: Int, of total: Int) -> String {
+    /// A kind's policy delta: per OS era, host and kind of load, each setting's before → after.
+    static func deltaList(_ lines: [String], files: Int, of total: Int) -> String {
         let rows = lines.compactMap(ReviewModel.deltaRow)
         let scope = files == total ? "" : " (\(files) of \(plural(total, "file")))"
         guard !rows.isEmpty else {
             return "<p class=\"delta-none\">Policy: \(html(lines.joined(separator: "; ").isEmpty ? "no policy change" : lines.joined(separator: "; ")))\(scope)</p>\n"
         }
-        var out = "<table class=\"delta\">\n<caption>Policy delta\(html(scope))</caption>\n"
-        out += "<thead><tr><th scope=\"col\">OS</th><th scope=\"col\">Host</th><th scope=\"col\">Loads</th><th scope=\"col\">Setting</th>"
-            + "<th scope=\"col\">Before</th><th scope=\"col\">After</th></tr></thead>\n<tbody>\n"
+        var out = "<dl class=\"delta\"><dt class=\"title\">Policy delta\(html(scope))</dt>"
         for row in rows {
-            for (index, change) in row.changes.enumerated() {
-                out += "<tr>"
-                if index == 0 {
-                    let span = row.changes.count > 1 ? " rowspan=\"\(row.changes.count)\"" : ""
-                    out += "<th scope=\"row\"\(span)>\(html(row.os))</th><td\(span)>\(html(row.host))</td><td\(span)>\(html(row.loads))</td>"
-                }
-                out += "<td>\(html(change.setting))</td><td>\(html(change.before))</td><td>\(html(change.after))</td></tr>\n"
-            }
+            out += "<dt>\(html(row.os)) · \(html(row.host)) · \(html(row.loads))</dt>"
+            for change in row.changes { out += "<dd>\(html(change.setting)): \(html(change.before)) → \(html(change.after))</dd>" }
         }
-        return out + "</tbody>\n</table>\n"
+        return out + "</dl>\n"
     }
 
     // MARK: export
@@ -326,13 +395,13 @@ enum ReviewPage {
         :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
         .group { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 1rem 0; }
         .pass { font-family: ui-monospace, Menlo, monospace; } .impact { font-size: .8rem; border: 1px solid var(--muted); border-radius: 1rem; padding: 0 .5rem; font-weight: 600; }
-        .impact-changesPolicy { border-style: dashed; } .size, .gid, .repo { color: var(--muted); }
+        .impact-changesPolicy { border-style: dashed; } .size, .repo { color: var(--muted); }
         .follows-warning { font-weight: 600; border-left: 4px solid currentColor; padding-left: .5rem; }
         pre.diff { background: #f6f8fa; border: 1px solid var(--line); padding: .5rem; overflow-x: auto; tab-size: 4; }
-        .diff .add { background: var(--add); display: block; } .diff .del { background: var(--del); display: block; text-decoration: line-through; text-decoration-color: #8a1c12; }
-        .diff .hunk { background: var(--hunk); display: block; } .diff .ctx { display: block; }
-        table.delta { border-collapse: collapse; margin: .5rem 0; } table.delta caption { text-align: left; font-weight: 600; }
-        table.delta th, table.delta td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
+        .diff ins, .diff del, .diff b { display: inline-block; min-width: 100%; font-weight: normal; } .diff ins { background: var(--add); text-decoration: none; }
+        .diff del { background: var(--del); text-decoration: line-through; text-decoration-color: #8a1c12; } .diff b { background: var(--hunk); }
+        h4 { margin: 0 0 .25rem; font-size: 1rem; } .version { color: var(--muted); font-weight: normal; font-size: .9rem; }
+        dl.delta { margin: .5rem 0; } dl.delta dt { font-weight: 600; } dl.delta dt.title { font-weight: 700; } dl.delta dd { margin-left: 1.5rem; } ul.files li.more { font-family: -apple-system, "Segoe UI", Roboto, sans-serif; font-style: italic; }
         ul.files { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; } ul.files .repo { font-family: -apple-system, "Segoe UI", Roboto, sans-serif; }
         ul.attention { padding-left: 1.2rem; } .attention .kind { text-transform: uppercase; font-size: .8rem; letter-spacing: .03em; }
         .attention .severe .kind::before { content: "\\26A0\\FE0E  "; }
@@ -352,7 +421,7 @@ enum ReviewPage {
         }
         @media (prefers-color-scheme: dark) {
           :root { color-scheme: dark; --fg: #e6edf3; --muted: #a8b1bb; --bg: #0d1117; --line: #3d444d; --add: #12361f; --del: #4a1714; --hunk: #1b2a4a; --accent: #8ab4ff; }
-          pre.diff { background: #161b22; } .skip:focus { background: var(--bg); } .diff .del { text-decoration-color: #ff9a8f; }
+          pre.diff { background: #161b22; } .skip:focus { background: var(--bg); } .diff del { text-decoration-color: #ff9a8f; }
         }
         @media print {
           nav#filters, .decision, .js-only, .skip, #accept-shown, #export textarea { display: none !important; }
@@ -364,17 +433,59 @@ enum ReviewPage {
     static let script = """
         (function () {
           'use strict';
+          // A large page carries some kinds and its long file lists compressed (raw DEFLATE in
+          // base64): read them first, put the kinds in place, then start.
+          function blockText(id) {
+            var block = document.getElementById(id);
+            if (!block) { return Promise.resolve(null); }
+            if (block.type === 'application/json') { return Promise.resolve(block.textContent); }
+            var bytes = Uint8Array.from(atob(block.textContent.trim()), function (c) { return c.charCodeAt(0); });
+            return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).text();
+          }
+          function insertKinds(markup) {
+            var template = document.createElement('template'), here = document.getElementById('more-kinds-here');
+            template.innerHTML = markup;
+            Array.prototype.slice.call(template.content.children).forEach(function (section) {
+              var continued = section.getAttribute('data-continues'), heading = continued && document.getElementById(continued);
+              if (heading) {
+                var into = heading.closest('section');
+                while (section.firstChild) { into.appendChild(section.firstChild); }
+              } else {
+                here.parentNode.insertBefore(section, here);
+              }
+            });
+          }
+          Promise.all([blockText('more-kinds'), blockText('file-lists')]).then(function (texts) {
+            if (texts[0]) { insertKinds(texts[0]); }
+            start(texts[1] ? JSON.parse(texts[1]) : null);
+            document.documentElement.setAttribute('data-ready', 'true');
+          }, function (error) {
+            var status = document.getElementById('filter-status');
+            document.getElementById('filters').hidden = false;
+            if (status) { status.textContent = 'This browser could not read the compressed part of the page (' + error + '): the kinds above are all it shows.'; }
+            document.documentElement.setAttribute('data-ready', 'failed');
+          });
+          function start(lists) {
           // Each kind's decision: Accept, Reject, Undecided (made here: without the script there is
           // nothing to decide with).
+          // Each kind's state (in its heading) and, where it follows other kinds, the place for
+          // the warning when a decision accepts it but rejects one of those.
           document.querySelectorAll('article.group').forEach(function (g) {
             var set = document.createElement('fieldset'), legend = document.createElement('legend');
-            set.className = 'decision'; legend.textContent = 'Decision on ' + g.dataset.group; set.appendChild(legend);
+            set.className = 'decision'; legend.textContent = 'Decision on ' + g.id; set.appendChild(legend);
             [['accept', 'Accept'], ['reject', 'Reject'], ['', 'Undecided']].forEach(function (choice) {
               var label = document.createElement('label'), input = document.createElement('input');
-              input.type = 'radio'; input.name = 'd-' + g.dataset.group; input.value = choice[0]; input.checked = choice[0] === '';
+              input.type = 'radio'; input.name = 'd-' + g.id; input.value = choice[0]; input.checked = choice[0] === '';
               label.appendChild(input); label.appendChild(document.createTextNode(' ' + choice[1] + ' ')); set.appendChild(label);
             });
             g.appendChild(set);
+            var state = document.createElement('span'); state.className = 'state'; state.textContent = 'Undecided';
+            var heading = g.querySelector('h4'); heading.appendChild(document.createTextNode(' ')); heading.appendChild(state);
+            var follows = g.querySelector('p.follows');
+            if (follows) {
+              var warning = document.createElement('p'); warning.className = 'follows-warning'; warning.setAttribute('role', 'alert'); warning.hidden = true;
+              follows.parentNode.insertBefore(warning, follows.nextSibling);
+            }
           });
           document.querySelectorAll('.js-only, #filters').forEach(function (el) { el.hidden = false; });
           document.querySelectorAll('.nojs').forEach(function (el) { el.hidden = true; });
@@ -382,14 +493,76 @@ enum ReviewPage {
           var impact = document.getElementById('filter-impact'), search = document.getElementById('filter-search');
           var groups = Array.prototype.slice.call(document.querySelectorAll('article.group'));
           var items = Array.prototype.slice.call(document.querySelectorAll('#attention li.item'));
+          // Every file list as data: a short one read from its items, a long one (its first files
+          // only are in the HTML) from the page's JSON block, where each path is written once.
+          var fileData = (function (d) {
+            if (!d) { return null; }
+            var paths = [];
+            d.paths.forEach(function (p) {
+              var a = p.indexOf('|'), b = p.indexOf('|', a + 1), prev = paths.length ? paths[paths.length - 1] : '';
+              var suffix = Number(p.slice(a + 1, b));
+              paths.push(prev.slice(0, Number(p.slice(0, a))) + p.slice(b + 1) + (suffix ? prev.slice(prev.length - suffix) : ''));
+            });
+            d.decoded = paths;
+            return d;
+          }(lists));
+          var repoNames = repo ? Array.prototype.slice.call(repo.options, 1).map(function (o) { return o.textContent; }) : [];
+          function listOf(ul) {
+            if (ul.files) { return ul.files; }
+            var files = [], n = ul.getAttribute('data-list');
+            if (n !== null && fileData) {
+              var l = fileData.lists[Number(n)], at = 0;
+              l.i.forEach(function (delta, k) {
+                at += delta;
+                var r = fileData.repos ? fileData.repos[at] : -1, base = fileData.bases && r >= 0 ? fileData.bases[r] : null;
+                var text = fileData.decoded[at] + (l.t ? l.t[k] : '');
+                files.push({ text: text, key: text.toLowerCase(), repo: r >= 0 ? String(r) : null, edits: l.e ? l.e[k] : 1,
+                  url: base && l.u && l.u[k] !== null ? base + l.u[k] : null });
+              });
+              ul.lazy = true;
+              var details = ul.closest('details');
+              if (details) { details.addEventListener('toggle', function () { render(ul); }); }
+            } else {
+              ul.querySelectorAll('li').forEach(function (li) {
+                var text = li.firstChild ? li.firstChild.textContent : '';
+                files.push({ text: text, key: text.toLowerCase(), repo: li.getAttribute('data-repo'), edits: Number(li.dataset.edits || 0), li: li });
+              });
+            }
+            ul.files = files; ul.kept = files;
+            return files;
+          }
+          // A long list is written out when it is open (or printed), and again after a filter.
+          function render(ul, always) {
+            var details = ul.closest('details');
+            if (!ul.lazy || !ul.stale || (!always && details && !details.open)) { return; }
+            ul.stale = false;
+            var several = repoNames.length > 1, out = document.createDocumentFragment();
+            ul.kept.forEach(function (f) {
+              var li = document.createElement('li'), label;
+              if (f.url) { label = document.createElement('a'); label.href = f.url; label.textContent = f.text; } else { label = document.createTextNode(f.text); }
+              li.appendChild(label);
+              if (several && f.repo !== null) {
+                var tag = document.createElement('span'); tag.className = 'repo'; tag.textContent = repoNames[Number(f.repo)] || '';
+                li.appendChild(document.createTextNode(' ')); li.appendChild(tag);
+              }
+              out.appendChild(li);
+            });
+            ul.textContent = ''; ul.appendChild(out);
+          }
           // The files of a kind or item that stay: those of the repository chosen and, unless the
           // search matched the kind's own text, those whose path holds the search.
           function filesIn(el, r, q, whole) {
-            var lis = el.querySelectorAll('ul.files > li'), n = 0;
-            lis.forEach(function (li) {
-              if (li.path === undefined) { li.path = li.textContent.toLowerCase(); }
-              var show = (r === '' || li.getAttribute('data-repo') === r) && (whole || li.path.indexOf(q) >= 0);
-              li.hidden = !show; if (show) { n++; }
+            var n = 0;
+            el.querySelectorAll('ul.files').forEach(function (ul) {
+              var kept = [];
+              listOf(ul).forEach(function (f) {
+                var show = (r === '' || f.repo === r) && (whole || f.key.indexOf(q) >= 0);
+                if (f.li) { f.li.hidden = !show; }
+                if (show) { kept.push(f); }
+              });
+              n += kept.length;
+              ul.kept = kept;
+              if (ul.lazy) { ul.stale = true; render(ul); }
             });
             el.querySelectorAll('summary .n').forEach(function (s) { s.textContent = String(n); });
             return n;
@@ -406,19 +579,22 @@ enum ReviewPage {
               var ok = (!p || g.dataset.pass === p) && (!i || g.dataset.impact === i)
                 && (!d || (d === 'undecided' ? stateOf(g) === '' : stateOf(g) === d));
               if (g.search === undefined) {
-                g.search = Array.prototype.map.call(g.querySelectorAll('h3, .gid, pre.diff, table.delta, .delta-none'),
-                  function (el) { return el.textContent; }).join(' ').toLowerCase();
+                g.search = (g.parentNode.querySelector('h3').textContent + ' ' + Array.prototype.map.call(g.querySelectorAll('h4, pre.diff, .delta, .delta-none'),
+                  function (el) { return el.textContent; }).join(' ')).toLowerCase();
               }
               var n = ok ? filesIn(g, r, q, !q || g.search.indexOf(q) >= 0) : 0;
               if (ok && n === 0) { ok = false; }
               g.hidden = !ok;
-              var size = g.querySelector('h3 .size .n'); if (size) { size.textContent = String(n); }
+              var size = g.querySelector('h4 .size .n'); if (size) { size.textContent = String(n); }
               if (ok) {
                 shown++;
-                g.querySelectorAll('ul.files > li').forEach(function (li) {
-                  if (!li.hidden) { files[li.textContent] = true; edits += Number(li.dataset.edits || 0); }
+                g.querySelectorAll('ul.files').forEach(function (ul) {
+                  ul.kept.forEach(function (f) { files[f.text] = true; edits += f.edits; });
                 });
               }
+            });
+            document.querySelectorAll('section.pass-kinds').forEach(function (section) {
+              section.hidden = !section.querySelector('article.group:not([hidden])');
             });
             var attention = 0;
             items.forEach(function (it) {
@@ -441,8 +617,8 @@ enum ReviewPage {
             var accepted = [], rejected = [];
             groups.forEach(function (g) {
               var checked = g.querySelector('input[type=radio]:checked');
-              if (checked && checked.value === 'accept') { accepted.push(g.dataset.group); }
-              if (checked && checked.value === 'reject') { rejected.push(g.dataset.group); }
+              if (checked && checked.value === 'accept') { accepted.push(g.id); }
+              if (checked && checked.value === 'reject') { rejected.push(g.id); }
             });
             var version = JSON.parse(document.getElementById('tool-version').textContent);
             return { schemaVersion: 1, toolVersion: version, accepted: accepted, rejected: rejected };
@@ -452,7 +628,7 @@ enum ReviewPage {
             groups.forEach(function (g) {
               var warning = g.querySelector('.follows-warning');
               if (!warning) { return; }
-              var blocked = d.accepted.indexOf(g.dataset.group) >= 0
+              var blocked = d.accepted.indexOf(g.id) >= 0
                 ? g.dataset.follows.split(' ').filter(function (id) { return id && d.rejected.indexOf(id) >= 0; }) : [];
               warning.hidden = blocked.length === 0;
               warning.textContent = blocked.length ? 'Accepted, but it follows ' + blocked.join(', ') + ', which you rejected: in the files where it does, --accept cannot apply it and fails.' : '';
@@ -467,7 +643,7 @@ enum ReviewPage {
           function load(d) {
             var known = 0;
             groups.forEach(function (g) {
-              var id = g.dataset.group, value = d.accepted.indexOf(id) >= 0 ? 'accept' : (d.rejected || []).indexOf(id) >= 0 ? 'reject' : '';
+              var id = g.id, value = d.accepted.indexOf(id) >= 0 ? 'accept' : (d.rejected || []).indexOf(id) >= 0 ? 'reject' : '';
               if (value) { known++; }
               choose(g, value);
             });
@@ -521,7 +697,10 @@ enum ReviewPage {
             var box = event.target.getBoundingClientRect(), covered = bar.getBoundingClientRect().bottom;
             if (box.top < covered) { window.scrollBy(0, box.top - covered - 8); }
           });
-          window.addEventListener('beforeprint', function () { document.querySelectorAll('details').forEach(function (d) { d.open = true; }); });
+          window.addEventListener('beforeprint', function () {
+            document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+            document.querySelectorAll('ul.files').forEach(function (ul) { render(ul, true); });
+          });
           pad();
           document.getElementById('export-button').addEventListener('click', function () {
             refresh();
@@ -531,6 +710,7 @@ enum ReviewPage {
             document.body.appendChild(link); link.click(); link.remove();
           });
           refresh(); apply();
+          }
         }());
         """
 }
