@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// `make build` on Linux sets this when the archives are there (`libxml2-dev` ships `libxml2.a`):
+/// libxml2, ICU, zlib, liblzma, libstdc++ and libgcc's unwinder are linked in, so the binary
+/// needs the C library alone (issue #42 §4). `swift build` and `swift test` never set it.
+let staticLibraries = Context.environment["PLIST_MIGRATE_STATIC_LIBRARIES"] == "1"
+/// Where the Makefile puts linker scripts that make `-lstdc++` and `-lgcc_s` mean the archives.
+let staticLibraryScripts = Context.packageDirectory + "/.build/static-libraries"
+
 let package = Package(
     name: "plist-migrate",
     platforms: [.macOS(.v13)],
@@ -22,11 +29,13 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CLibXML2",
-            path: "Sources/CLibXML2",
-            pkgConfig: "libxml-2.0",
+            path: staticLibraries ? "Sources/CLibXML2Static" : "Sources/CLibXML2",
+            pkgConfig: staticLibraries ? nil : "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(name: "PlistDOM", dependencies: ["CLibXML2"]),
+        .target(name: "PlistDOM", dependencies: ["CLibXML2"],
+                // Without pkg-config (which would add `-lxml2`), the headers' folder by hand.
+                swiftSettings: staticLibraries ? [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])] : []),
         .target(name: "Migrations", dependencies: ["PlistDOM"], path: "Migrations"),
         .target(name: "ATSPolicy", dependencies: ["PlistDOM"]),
         .target(name: "PlistMigrate", dependencies: ["Migrations", "ATSPolicy", "PlistDOM", .product(name: "Yams", package: "Yams")]),
@@ -35,7 +44,13 @@ let package = Package(
             dependencies: [
                 "PlistMigrate", "ATSPolicy", "PlistDOM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: staticLibraries ? [.unsafeFlags([
+                "-Xlinker", "-Bstatic", "-Xlinker", "-lxml2", "-Xlinker", "-licuuc", "-Xlinker", "-licudata",
+                "-Xlinker", "-lz", "-Xlinker", "-llzma", "-Xlinker", "-Bdynamic",
+                // Searched before the compiler's own folders: its `-lstdc++` and `-lgcc_s` find the scripts.
+                "-Xclang-linker", "-L" + staticLibraryScripts,
+            ])] : []
         ),
         // `swift package plist-migrate …` in any package that depends on this one, Linux included.
         .plugin(
