@@ -50,6 +50,11 @@ check-static: build
 man:
 	mkdir -p $(MANOUT)
 	swift package --allow-writing-to-directory $(MANOUT) generate-manual --output-directory $(MANOUT)
+	@# Its EXIT STATUS section is generic: each subcommand's codes from the tool's own help instead.
+	@if command -v python3 >/dev/null; then \
+		.build/release/plist-migrate --experimental-dump-help > $(MANOUT)/dump-help.json && \
+		python3 docs/tools/man-exit-status.py $(MANOUT)/plist-migrate.1 $(MANOUT)/dump-help.json; \
+	else echo "make: no python3: the man page's EXIT STATUS stays generic (each subcommand's help lists its codes)"; fi
 
 # The manual first: generate-manual builds the product its own way (dynamically linked) into
 # .build/release; the release build after it only relinks that binary statically, and that one
