@@ -3,28 +3,6 @@ import Foundation
 /// The formats CI systems ingest besides SARIF: JUnit XML (one test case per finding, a
 /// passing one when there is none), Checkstyle XML (findings per file), and GitLab Code
 /// Quality JSON (an array of issues with a stable fingerprint).
-enum XMLText {
-    /// Text for an XML attribute or element: markup characters and line breaks as references.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default:
-                // Characters XML 1.0 cannot hold are left out rather than written broken.
-                if scalar.value >= 0x20 || scalar == "\t" { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
-}
-
 struct JUnitLintReporter: LintReporter {
     func bytes(for findings: [Finding]) -> [UInt8] {
         let failures = findings.filter { $0.severity != .note }.count

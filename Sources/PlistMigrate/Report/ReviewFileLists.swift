@@ -35,8 +35,11 @@ final class ReviewFileLists {
 
     /// The JSON block (`<script type="application/json" id="file-lists">`), `<` escaped.
     func json() -> String {
-        let all = Array(Set(lists.joined().map(\.path))).sorted()
-        let index = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1, $0) })
+        // Paths as bytes: Swift's String equality is canonical, so `é` and `e` + U+0301, two
+        // files, would be one.
+        let all = Set(lists.joined().map { Array($0.path.utf8) }).sorted { $0.lexicographicallyPrecedes($1) }
+            .map { String(decoding: $0, as: UTF8.self) }
+        let index = Dictionary(uniqueKeysWithValues: all.enumerated().map { (Array($1.utf8), $0) })
         var out = "{\"paths\":["
         var previous: [UInt16] = []
         for (position, path) in all.enumerated() {
@@ -55,10 +58,10 @@ final class ReviewFileLists {
             previous = units
         }
         out += "]"
-        var repository: [String: Int] = [:]
-        for place in lists.joined() { if let r = place.repository { repository[place.path] = r } }
+        var repository: [[UInt8]: Int] = [:]
+        for place in lists.joined() { if let r = place.repository { repository[Array(place.path.utf8)] = r } }
         if !repository.isEmpty {
-            out += ",\"repos\":[" + all.map { repository[$0].map(String.init) ?? "-1" }.joined(separator: ",") + "]"
+            out += ",\"repos\":[" + all.map { repository[Array($0.utf8)].map(String.init) ?? "-1" }.joined(separator: ",") + "]"
         }
         let bases = (model.document.repositories ?? []).map { repository in
             ForgeLinks.link(remote: repository.remote, commit: repository.commit, path: "", line: nil)
@@ -70,7 +73,7 @@ final class ReviewFileLists {
         for (number, files) in lists.enumerated() {
             var last = 0
             let deltas = files.map { place -> String in
-                let at = index[place.path]!
+                let at = index[Array(place.path.utf8)]!
                 defer { last = at }
                 return String(at - last)
             }
@@ -100,16 +103,14 @@ final class ReviewFileLists {
 
     /// A JSON string; `/` and non-ASCII text as they are (JSONEncoder would write `\/`).
     static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+        "\"" + TextEscaping.replacing(text) { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{2028}", "\u{2029}": out += "\\u" + String(scalar.value, radix: 16)
-            case _ where scalar.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+            case "\"": return "\\\""
+            case "\\": return "\\\\"
+            case "\u{2028}", "\u{2029}": return "\\u" + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20: return "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: return nil
             }
-        }
-        return out + "\""
+        } + "\""
     }
 }

@@ -57,15 +57,7 @@ enum ReviewPage {
     /// Element text (not attributes): only `&` and `<` escaped (`>` and quotes mean nothing
     /// there), tabs as they are; invisible characters as marks.
     static func text(_ text: String) -> String {
-        var out = ""
-        for scalar in visible(text).unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        TextEscaping.replacing(visible(text)) { $0 == "&" ? "&amp;" : $0 == "<" ? "&lt;" : nil }
     }
 
     static func visible(_ text: String) -> String {
@@ -248,7 +240,8 @@ enum ReviewPage {
     /// cut), for the page to carry compressed; the HTML says how many and how to see them.
     static func groupsSection(_ model: ReviewModel, _ lists: ReviewFileLists, inHTML budget: Int? = nil) -> (html: String, more: String?) {
         let edits = model.groups.reduce(0) { $0 + $1.edits }
-        let files = Set(model.groups.flatMap { $0.files.map(\.path) }).count
+        // As bytes: two names that differ only in Unicode normalization are two files.
+        let files = Set(model.groups.flatMap { $0.files.map { Array($0.path.utf8) } }).count
         var out = "<section id=\"changes\" aria-labelledby=\"changes-title\" tabindex=\"-1\">\n"
         out += "<h2 id=\"changes-title\">Changes by kind</h2>\n<p class=\"totals\">Kinds shown: <span id=\"groups-count\">\(model.groups.count)</span> of "
             + "\(model.groups.count) · edits: <span id=\"edits-count\">\(edits)</span> · files: <span id=\"files-count\">\(files)</span></p>\n"
