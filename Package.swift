@@ -7,6 +7,9 @@ import PackageDescription
 let staticLibraries = Context.environment["PLIST_MIGRATE_STATIC_LIBRARIES"] == "1"
 /// Where the Makefile puts linker scripts that make `-lstdc++` and `-lgcc_s` mean the archives.
 let staticLibraryScripts = Context.packageDirectory + "/.build/static-libraries"
+/// Without pkg-config (which would add `-lxml2`), libxml2's headers' folder by hand, for every
+/// module that loads CLibXML2 (an incremental build loads it from any of them).
+let libxml2Headers: [SwiftSetting] = staticLibraries ? [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])] : []
 
 let package = Package(
     name: "plist-migrate",
@@ -33,18 +36,18 @@ let package = Package(
             pkgConfig: staticLibraries ? nil : "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(name: "PlistDOM", dependencies: ["CLibXML2"],
-                // Without pkg-config (which would add `-lxml2`), the headers' folder by hand.
-                swiftSettings: staticLibraries ? [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])] : []),
-        .target(name: "Migrations", dependencies: ["PlistDOM"], path: "Migrations"),
-        .target(name: "ATSPolicy", dependencies: ["PlistDOM"]),
-        .target(name: "PlistMigrate", dependencies: ["Migrations", "ATSPolicy", "PlistDOM", .product(name: "Yams", package: "Yams")]),
+        .target(name: "PlistDOM", dependencies: ["CLibXML2"], swiftSettings: libxml2Headers),
+        .target(name: "Migrations", dependencies: ["PlistDOM"], path: "Migrations", swiftSettings: libxml2Headers),
+        .target(name: "ATSPolicy", dependencies: ["PlistDOM"], swiftSettings: libxml2Headers),
+        .target(name: "PlistMigrate", dependencies: ["Migrations", "ATSPolicy", "PlistDOM", .product(name: "Yams", package: "Yams")],
+                swiftSettings: libxml2Headers),
         .executableTarget(
             name: "plist-migrate",
             dependencies: [
                 "PlistMigrate", "ATSPolicy", "PlistDOM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: libxml2Headers,
             linkerSettings: staticLibraries ? [.unsafeFlags([
                 "-Xlinker", "-Bstatic", "-Xlinker", "-lxml2", "-Xlinker", "-licuuc", "-Xlinker", "-licudata",
                 "-Xlinker", "-lz", "-Xlinker", "-llzma", "-Xlinker", "-Bdynamic",
