@@ -432,8 +432,13 @@ enum ReviewPage {
             var block = document.getElementById(id);
             if (!block) { return Promise.resolve(null); }
             if (block.type === 'application/json') { return Promise.resolve(block.textContent); }
-            var bytes = Uint8Array.from(atob(block.textContent.trim()), function (c) { return c.charCodeAt(0); });
-            return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).text();
+            try {
+              var bytes = Uint8Array.from(atob(block.textContent.trim()), function (c) { return c.charCodeAt(0); });
+              return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).text();
+            } catch (error) {
+              // A browser without DecompressionStream: said in the filter bar, not thrown.
+              return Promise.reject(error);
+            }
           }
           function insertKinds(markup) {
             var template = document.createElement('template'), here = document.getElementById('more-kinds-here');
