@@ -54,6 +54,32 @@ import Testing
         #expect(written < plain, "front and back coding writes less than the paths: \(written) against \(plain)")
     }
 
+    /// A long list's forge links: each repository's base once, each file's link after it; read
+    /// back, they are the links the page writes for the first files (`ReviewModel.link`).
+    @Test func linksComeBackAsTheModelMakesThem() throws {
+        var document = try Self.document(paths: (1...25).map { "T\($0)/Info.plist" } + ["elsewhere/Info.plist"])
+        document.base = "/work/fleet"
+        document.repositories = [Report.RepositoryRecord(root: "/work/fleet", remote: "git@github.com:acme/app.git", commit: "0123456789abcdef")]
+        for index in 0..<25 { document.files[index].repository = 0 }
+        let model = ReviewModel(document)
+        let item = try #require(model.attention.first)
+        let places = item.files.enumerated().map { offset, place -> ReviewModel.Place in
+            var place = place
+            place.line = offset + 1
+            return place
+        }
+        let lists = ReviewFileLists(model)
+        _ = lists.add(places, shown: places.map(\.path))
+        let block = try #require(try JSONSerialization.jsonObject(with: Data(lists.json().utf8)) as? [String: Any])
+        let bases = try #require(block["bases"] as? [String])
+        let list = try #require((block["lists"] as? [[String: Any]])?.first)
+        let tails = try #require(list["u"] as? [Any])
+        let links = tails.map { $0 as? String }.map { $0.map { bases[0] + $0 } }
+        #expect(links == places.map(model.link), "\(links.prefix(3))")
+        #expect(links.compactMap { $0 }.count == 25 && links.last! == nil, "the file outside the repository has no link")
+        #expect(links.first??.hasSuffix("/blob/0123456789abcdef/T1/Info.plist#L1") == true, "\(String(describing: links.first))")
+    }
+
     @Test func jsonStringsReadBackWithJSONSerialization() throws {
         for text in ["", "a/b", "\"", "\\", "\u{0}\u{1}\u{1F}", "\u{2028}\u{2029}", "</script>", "😀é\t\n"] {
             let parsed = try JSONSerialization.jsonObject(with: Data(ReviewFileLists.string(text).utf8), options: .fragmentsAllowed) as? String
