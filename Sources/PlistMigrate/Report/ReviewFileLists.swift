@@ -37,14 +37,13 @@ final class ReviewFileLists {
     func json() -> String {
         // Paths as bytes: Swift's String equality is canonical, so `é` and `e` + U+0301, two
         // files, would be one.
-        let all = Set(lists.joined().map { Array($0.path.utf8) }).sorted { $0.lexicographicallyPrecedes($1) }
-            .map { String(decoding: $0, as: UTF8.self) }
-        let index = Dictionary(uniqueKeysWithValues: all.enumerated().map { (Array($1.utf8), $0) })
+        let keys = Set(lists.joined().map { Array($0.path.utf8) }).sorted { $0.lexicographicallyPrecedes($1) }
+        let index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         var out = "{\"paths\":["
         var previous: [UInt16] = []
-        for (position, path) in all.enumerated() {
+        for (position, key) in keys.enumerated() {
             // As the page shows it: invisible characters as marks.
-            let units = Array(ReviewPage.visible(path).utf16)
+            let units = Array(ReviewPage.visible(String(decoding: key, as: UTF8.self)).utf16)
             let limit = min(units.count, previous.count)
             var prefix = 0
             while prefix < limit, units[prefix] == previous[prefix] { prefix += 1 }
@@ -61,7 +60,7 @@ final class ReviewFileLists {
         var repository: [[UInt8]: Int] = [:]
         for place in lists.joined() { if let r = place.repository { repository[Array(place.path.utf8)] = r } }
         if !repository.isEmpty {
-            out += ",\"repos\":[" + all.map { repository[Array($0.utf8)].map(String.init) ?? "-1" }.joined(separator: ",") + "]"
+            out += ",\"repos\":[" + keys.map { repository[$0].map(String.init) ?? "-1" }.joined(separator: ",") + "]"
         }
         let bases = (model.document.repositories ?? []).map { repository in
             ForgeLinks.link(remote: repository.remote, commit: repository.commit, path: "", line: nil)

@@ -292,7 +292,7 @@ enum ReviewPage {
         }
         guard left > 0 else { return (out + "</section>\n", nil) }
         out += "<p class=\"nojs more-kinds\">\(plural(left, "more kind")) of change (of \(model.groups.count)) are in this page compressed, to keep "
-            + "it small: they show when scripts run. Without them, <code>plist-migrate report --format markdown</code> on the JSON report "
+            + "it small: they show when scripts run. Without them, <code>plist-migrate report --format text</code> on the JSON report "
             + "lists every kind, and the run's <code>--format patch</code> every edit.</p>\n<div id=\"more-kinds-here\"></div>\n"
         return (out + "</section>\n", more)
     }
@@ -465,9 +465,8 @@ enum ReviewPage {
           });
           function start(lists) {
           // Each kind's decision: Accept, Reject, Undecided (made here: without the script there is
-          // nothing to decide with).
-          // Each kind's state (in its heading) and, where it follows other kinds, the place for
-          // the warning when a decision accepts it but rejects one of those.
+          // nothing to decide with); its state, in its heading; and, where it follows other kinds,
+          // the place for the warning when a decision accepts it but rejects one of those.
           document.querySelectorAll('article.group').forEach(function (g) {
             var set = document.createElement('fieldset'), legend = document.createElement('legend');
             set.className = 'decision'; legend.textContent = 'Decision on ' + g.id; set.appendChild(legend);

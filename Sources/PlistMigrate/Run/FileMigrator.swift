@@ -248,7 +248,8 @@ public struct FileMigrator: Sendable {
         let firstEdit = FirstEditSnapshot()
         var firstEditTaken = false
         /// One closure for every session until then (the tree is not replaced before the first
-        /// edit). It captures the tree, not this object's variables.
+        /// edit), called from each pass's own before-first-edit hook. It captures the tree, not
+        /// this object's variables.
         let takeFirstEdit: () -> Void
         /// The tree just before the running pass's first edit: what holding the pass back restores.
         private var beforePass: PlistDocument?
@@ -313,12 +314,13 @@ public struct FileMigrator: Sendable {
 
         enum Outcome { case changed, unchanged, failed(String) }
 
-        /// Held back for this file: the tree goes back to the bytes before the pass.
+        /// Held back for this file: the tree goes back to what it was before the pass.
         private func holdBack(_ migration: any Migration, because reason: String) -> Outcome {
             heldBack[migration.id] = reason
             // The tree as it was before the pass's first edit (a copy of its plain values), as
-            // if the pass had not run; parsing the bytes again cost as much as the first parse,
-            // for three files in four of a fleet's ATS files (issue #43).
+            // if the pass had not run: later passes' conflicts keep the lines of the file on
+            // disk, which a tree parsed again from the bytes of this moment would not know. A
+            // pass that edited without its session (no copy was taken) gets the bytes parsed.
             if let beforePass {
                 document = beforePass
             } else {
