@@ -95,6 +95,28 @@ import Glibc
         #expect(FileIO.absolute("/x//y/./z/..") == "/x/y")
         #expect(FileIO.absolute("a\u{10FF80}b") == cwd + "/a\u{10FF80}b")
     }
+
+    /// Directory look-ups name a directory inside the working directory from there; any other
+    /// path (a sibling whose name starts the same included) stays absolute, and each names the
+    /// same directory as before.
+    @Test func pathsInsideTheWorkingDirectoryAreNamedFromIt() throws {
+        let cwd = FileIO.workingDirectory
+        func trimmed(_ path: String) -> String {
+            var bytes = Array(PathBytes.c(path).dropLast())
+            FileIO.trimWorkingDirectory(&bytes)
+            return String(decoding: bytes.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        #expect(trimmed(cwd) == ".")
+        #expect(trimmed(cwd + "/a/b") == "a/b")
+        #expect(trimmed(cwd + "x/a") == cwd + "x/a")
+        #expect(trimmed("/") == (cwd == "/" ? "." : "/"))
+        let parent = try #require(DirectoryFacts.parent(of: cwd))
+        #expect(trimmed(parent.isEmpty ? "/" : parent) == (parent.isEmpty ? "/" : parent))
+        for path in [cwd, cwd + "/Sources", parent.isEmpty ? "/" : parent] {
+            var a = stat(), b = stat()
+            #expect(stat(path, &a) == 0 && stat(trimmed(path), &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev, "\(path)")
+        }
+    }
 }
 
 /// Discovery sorts ASCII paths as bytes: the order must be `String`'s, also next to paths

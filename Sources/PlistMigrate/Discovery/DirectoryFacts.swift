@@ -63,11 +63,16 @@ final class DirectoryFacts: @unchecked Sendable {
         // A directory whose link count is 2 has no subdirectory, so no `*.xcodeproj` and no
         // `.git` directory: a look-up or two answer the rest without listing it. (Some file
         // systems always report 1; those are listed.)
+        // Named from the working directory when it lies inside it: the kernel then walks only
+        // the steps below it, for this look-up and the three that may follow.
         var path = PathBytes.c(directory)
+        path.removeLast()
+        FileIO.trimWorkingDirectory(&path)
+        path.append(0)
         var info = stat()
         if stat(path, &info) == 0, info.st_nlink == 2 {
             // The children's C paths: the directory's bytes (none for `/`), then `/name`.
-            let base = directory == "/" ? 0 : path.count - 1
+            let base = path.count == 2 && path[0] == CChar(UInt8(ascii: "/")) ? 0 : path.count - 1
             path.reserveCapacity(base + configChild.count)
             func exists(_ child: [CChar]) -> Bool {
                 path.replaceSubrange(base..., with: child)

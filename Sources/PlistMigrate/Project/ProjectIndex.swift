@@ -66,28 +66,27 @@ final class ProjectIndex: @unchecked Sendable {
     /// The project files (`…/X.xcodeproj/project.pbxproj`, `…/project.yml`, `…/Project.swift`)
     /// from the file's directory up to the repository root; one look per directory per run.
     func projectFiles(aroundFile path: String) -> [String] {
-        let directory = DirectoryFacts.parent(of: FileIO.absolute(path)) ?? ""
-        if let known = lock.withLock({ around[directory] }) { return known }
-        let found = projectFiles(from: directory)
-        lock.withLock { around[directory] = found }
-        return found
+        projectFiles(from: DirectoryFacts.parent(of: FileIO.absolute(path)) ?? "")
     }
 
     /// The project files of one directory (absolute, `""` for `/`): its `.xcodeproj`s, then its specs.
     static func projectFiles(in directory: String, _ facts: DirectoryFacts.Facts) -> [String] {
-        facts.projects.map { directory + "/" + $0 + "/project.pbxproj" } + facts.specs.sorted().map { directory + "/" + $0 }
+        // Most directories hold neither.
+        if facts.projects.isEmpty && facts.specs.isEmpty { return [] }
+        return facts.projects.map { directory + "/" + $0 + "/project.pbxproj" } + facts.specs.sorted().map { directory + "/" + $0 }
     }
 
-    private func projectFiles(from start: String) -> [String] {
-        var files: [String] = []
-        var directory = start
-        while true {
-            // Directory facts are cached per directory: no directory is listed twice.
-            let facts = directories.facts(of: directory)
-            files += Self.projectFiles(in: directory, facts)
-            guard !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) else { break }
-            directory = parent
+    /// A directory's own project files, then its parent's answer (unless it is a repository
+    /// root): each directory's answer is kept, so a file in a directory not seen before costs
+    /// the look at that directory and one look-up of its parent's answer.
+    private func projectFiles(from directory: String) -> [String] {
+        if let known = lock.withLock({ around[directory] }) { return known }
+        let facts = directories.facts(of: directory)
+        var files = Self.projectFiles(in: directory, facts)
+        if !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) {
+            files += projectFiles(from: parent)
         }
+        lock.withLock { around[directory] = files }
         return files
     }
 

@@ -130,6 +130,24 @@ extension FileIO {
     /// Whether the working directory is plain, worked out once.
     private static let workingDirectoryIsPlain = isPlain(workingDirectory)
 
+    /// An absolute path's C bytes (no terminating zero) turned, in place, into the same file's
+    /// path from the working directory when it lies inside it (`.` for the working directory
+    /// itself): the same file for every system call (the tool never changes its working
+    /// directory), with fewer steps for the kernel to walk.
+    static func trimWorkingDirectory(_ path: inout [CChar]) {
+        let base = workingDirectoryBytes
+        guard !base.isEmpty, path.count >= base.count, path.starts(with: base) else { return }
+        if path.count == base.count {
+            path = [CChar(UInt8(ascii: "."))]
+        } else if base == [CChar(UInt8(ascii: "/"))] {
+            path.removeFirst()
+        } else if path[base.count] == CChar(UInt8(ascii: "/")) {
+            path.removeFirst(base.count + 1)
+        }
+    }
+
+    private static let workingDirectoryBytes: [CChar] = workingDirectory.isEmpty ? [] : Array(PathBytes.c(workingDirectory).dropLast())
+
     /// `path` made absolute against the working directory, with `.` and `..` steps resolved
     /// textually (symlinks are not resolved).
     static func absolute(_ path: String) -> String {
