@@ -137,6 +137,9 @@ import PlistDOM
         let edits = [PlannedEdit.replace(dict: [.key("NSAppTransportSecurity")], key: "NSAllowsArbitraryLoads", value: .bool(true))]
         let failure = EditCheck.failure(original: Self.input, originalDocument: nil, output: output, edits: edits)
         #expect(failure?.hasPrefix(reason) == true, "\(failure ?? "accepted")")
+        // A dry run's check (no whole-file parse) refuses every one as well.
+        let dryRun = EditCheck.failure(original: Self.input, originalDocument: nil, output: output, edits: edits, wholeOutput: false)
+        #expect(dryRun != nil, "a dry run accepted \(replacement)")
         // The unchanged value passes the same check; without any edit, no byte may change.
         #expect(EditCheck.failure(original: Self.input, originalDocument: nil, output: Self.input, edits: edits) == nil)
         #expect(EditCheck.failure(original: Self.input, originalDocument: nil, output: output, edits: []) == "bytes changed where no edit was recorded")
@@ -169,6 +172,31 @@ import PlistDOM
         let wrong = good.replacingOccurrences(of: "<key>y</key><false/>", with: "<key>y</key><true/>")
         #expect(EditCheck.failure(original: Array(text.utf8), originalDocument: nil, output: Array(wrong.utf8), edits: edits)
             == "the rewritten values differ from the planned edits")
+    }
+
+    /// The dry run's check parses the changed value at the depth it has in the file, so an
+    /// edit that takes the file past libxml2's nesting limit is refused without the whole-file
+    /// parse, as the write's check refuses it; the same edit higher up passes both.
+    @Test func aDryRunRefusesAnEditThatNestsTooDeepForTheFile() throws {
+        func document(depth: Int, leaf: String) -> [UInt8] {
+            let open = String(repeating: "<dict><key>d</key>", count: depth)
+            let close = String(repeating: "</dict>", count: depth)
+            return Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\(open)<dict><key>x</key>\(leaf)</dict>\(close)</plist>\n".utf8)
+        }
+        // libxml2's limit, found rather than assumed (it differs between versions and options).
+        let limit = try #require((1...5000).first { (try? PlistDocument(parsing: document(depth: $0, leaf: "<true/>"))) == nil })
+        let nested = 12
+        let leaf = String(repeating: "<array>", count: nested) + "<true/>" + String(repeating: "</array>", count: nested)
+        let value = (0..<nested).reduce(PlistValue.bool(true)) { inner, _ in .array([inner]) }
+        for (depth, refused) in [(limit - 2, true), (limit - 2 - nested - 4, false)] {
+            let edits = [PlannedEdit.replace(dict: Array(repeating: .key("d"), count: depth), key: "x", value: value)]
+            let original = document(depth: depth, leaf: "<true/>"), output = document(depth: depth, leaf: leaf)
+            #expect(((try? PlistDocument(parsing: output)) == nil) == refused, "depth \(depth) of \(limit)")
+            for whole in [true, false] {
+                let failure = EditCheck.failure(original: original, originalDocument: nil, output: output, edits: edits, wholeOutput: whole)
+                #expect((failure != nil) == refused, "depth \(depth) of \(limit), whole-file parse \(whole): \(failure ?? "accepted")")
+            }
+        }
     }
 
     @Test func aFileChangedOnDiskSinceItWasReadIsNotOverwritten() throws {

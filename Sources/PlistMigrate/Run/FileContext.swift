@@ -15,15 +15,19 @@ public struct FileContext<Lookups: FileLookups> {
     /// For a caller that asks only which passes run and which are held back (lint): no diffs
     /// are made and the output gets no write check, so it must not be written or shown.
     public var gateOnly: Bool
+    /// Whether the write check also parses the whole output again (step 2 of `EditCheck`): for
+    /// bytes about to be written. A dry run's check stands without it (see `EditCheck`).
+    public var checksWholeOutput: Bool
     public var lookups: Lookups
 
     public init(path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
-                parsed: PlistDocument? = nil, gateOnly: Bool = false, lookups: Lookups) {
+                parsed: PlistDocument? = nil, gateOnly: Bool = false, checksWholeOutput: Bool = true, lookups: Lookups) {
         self.path = path
         self.skipIfNotApplicable = skipIfNotApplicable
         self.deploymentTarget = deploymentTarget
         self.parsed = parsed
         self.gateOnly = gateOnly
+        self.checksWholeOutput = checksWholeOutput
         self.lookups = lookups
     }
 }

@@ -102,7 +102,8 @@ public struct FileMigrator: Sendable {
         result.output = rounds.current
         if rounds.current != bytes {
             if !context.gateOnly, let failure = EditCheck.failure(
-                original: bytes, originalDocument: rounds.firstEdit.document, output: rounds.current, edits: rounds.plannedEdits)
+                original: bytes, originalDocument: rounds.firstEdit.document, output: rounds.current, edits: rounds.plannedEdits,
+                wholeOutput: context.checksWholeOutput)
             {
                 return Self.internalError(failure, result)
             }

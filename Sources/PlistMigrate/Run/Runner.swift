@@ -160,7 +160,9 @@ public final class Runner {
                 return result
             }
         }
-        let context = FileContext(path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget, lookups: job)
+        // Only bytes about to be written are parsed again whole; a dry run's check stands without it.
+        let context = FileContext(path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
+                                  checksWholeOutput: write, lookups: job)
         var result = job.migrator.migrate(bytes, context)
         // An accepted kind the decision cannot apply is said, per file, with what it follows.
         if let accepted = job.migrator.accepted, result.status != .error {

@@ -10,15 +10,22 @@ import PlistDOM
 /// names a key on the path to one of them, so each sits at the same path before and after, and
 /// so does the deepest value holding them all (the "shared" value).
 /// 1. Every byte outside the shared value is the original's, which locates it in the output.
-/// 2. The whole output is well-formed XML (libxml2 re-reads every byte).
-/// 3. The new shared value, parsed again on its own, is exactly one plist value; inside it,
-///    every byte outside the edited values is the original's.
+/// 2. Before a write (`wholeOutput`): the whole output is well-formed XML (libxml2 re-reads
+///    every byte).
+/// 3. The new shared value, parsed again on its own at the depth it has in the file (inside as
+///    many `<array>`s as it has steps, so libxml2's depth limit counts as in the file), is
+///    exactly one plist value; inside it, every byte outside the edited values is the original's.
 /// 4. Each edited value, as that parse reads it, equals the original value with exactly the
 ///    recorded edits applied.
 /// The original was a valid plist and only whole values were swapped for valid values, so the
-/// output is a valid plist too.
+/// output is a valid plist too. Steps 1 and 3 already imply step 2: every byte that is not the
+/// original's was read again by libxml2 as one element at its depth, between bytes the original
+/// parse read as the end of one markup and the start of the next. A dry run relies on that
+/// (step 2 costs a whole parse per changed file); a write runs step 2 as well.
 enum EditCheck {
-    static func failure(original: [UInt8], originalDocument: PlistDocument?, output: [UInt8], edits: [PlannedEdit]) -> String? {
+    static func failure(
+        original: [UInt8], originalDocument: PlistDocument?, output: [UInt8], edits: [PlannedEdit], wholeOutput: Bool = true
+    ) -> String? {
         guard let document = originalDocument ?? (try? PlistDocument(parsing: original)) else { return "the original does not parse" }
         let paths = regions(of: edits)
         guard !paths.isEmpty else { return output == original ? nil : "bytes changed where no edit was recorded" }
@@ -44,26 +51,37 @@ enum EditCheck {
             original[outerRange.upperBound...].bytesEqual(output[(output.count - suffixCount)...])
         else { return outside }
         // 2. The whole file.
-        do {
-            try PlistDocument.checkWellFormed(output)
-        } catch {
-            return "the rewritten file does not parse (\(error))"
+        if wholeOutput {
+            do {
+                try PlistDocument.checkWellFormed(output)
+            } catch {
+                return "the rewritten file does not parse (\(error))"
+            }
         }
-        // 3. The shared value on its own, and the bytes between the edited values inside it.
-        let open = Array("<plist>".utf8)
+        // 3. The shared value on its own, at its depth, and the bytes between the edited values inside it.
+        let open = Array("<plist>".utf8) + Array(repeating: Array("<array>".utf8), count: shared.count).joined()
+        let close = Array(repeating: Array("</array>".utf8), count: shared.count).joined() + Array("</plist>".utf8)
         let newOuter = output[outerRange.lowerBound..<(output.count - suffixCount)]
-        let wrapped = open + newOuter + Array("</plist>".utf8)
+        let wrapped = open + newOuter + close
+        var valueName: String { before.count == 1 ? names : shared.spelled }
         let fragment: PlistDocument
         do {
             fragment = try PlistDocument(parsing: wrapped)
         } catch {
-            return "the rewritten value \(before.count == 1 ? names : shared.spelled) does not parse (\(error))"
+            return "the rewritten value \(valueName) does not parse (\(error))"
         }
-        guard fragment.byteRange(of: fragment.rootValue) == open.count..<(open.count + newOuter.count) else { return outside }
+        // The wrapping arrays: the value is the only item of the innermost.
+        let depth = Array(repeating: PathStep.index(0), count: shared.count)
+        guard shared.isEmpty || fragment.element(at: Array(depth.dropLast()))?.children.count == 1 else {
+            return "the rewritten value \(valueName) does not parse (it is not exactly one value)"
+        }
+        guard let newShared = fragment.element(at: depth),
+            fragment.byteRange(of: newShared) == open.count..<(open.count + newOuter.count)
+        else { return outside }
         var after: [PlistElement] = []
         var cursor = (old: outerRange.lowerBound, new: open.count)
         for (path, range) in before {
-            guard let element = fragment.element(at: Array(path.dropFirst(shared.count))), let now = fragment.byteRange(of: element),
+            guard let element = fragment.element(at: depth + path.dropFirst(shared.count)), let now = fragment.byteRange(of: element),
                 range.lowerBound >= cursor.old, now.lowerBound >= cursor.new,
                 original[cursor.old..<range.lowerBound].bytesEqual(wrapped[cursor.new..<now.lowerBound])
             else { return outside }
