@@ -72,16 +72,16 @@ public struct ATSConfiguration: Sendable, Equatable {
             return
         }
         present = true
-        line = entry.key.location?.line ?? 0
+        line = entry.key.line ?? 0
         let ats = entry.value
-        for entry in ats.entries { keyLines[entry.name] = entry.key.location?.line ?? 0 }
+        for entry in ats.entries { keyLines[entry.name] = entry.key.line ?? 0 }
         allowsArbitraryLoads = Self.bool(ats, "NSAllowsArbitraryLoads")
         allowsArbitraryLoadsForMedia = Self.bool(ats, "NSAllowsArbitraryLoadsForMedia")
         allowsArbitraryLoadsInWebContent = Self.bool(ats, "NSAllowsArbitraryLoadsInWebContent")
         allowsLocalNetworking = Self.bool(ats, "NSAllowsLocalNetworking")
         for key in Self.globalBooleanKeys {
             guard let entry = ats.entry(key), Self.bool(entry, key) == nil else { continue }
-            unreadGlobalKeys.append(Unread(key: key, line: entry.key.location?.line ?? 0, written: Self.article(entry.value.name)))
+            unreadGlobalKeys.append(Unread(key: key, line: entry.key.line ?? 0, written: Self.article(entry.value.name)))
         }
         exceptionDomains = Self.domains(ats[key: "NSExceptionDomains"], parent: "NSExceptionDomains", skipped: &skippedDomainEntries)
         pinnedDomains = Self.domains(ats[key: "NSPinnedDomains"], parent: "NSPinnedDomains", skipped: &skippedDomainEntries)
@@ -164,10 +164,10 @@ public struct ATSConfiguration: Sendable, Equatable {
         return element.entries.compactMap { entry in
             let key = entry.name
             guard entry.value.name == "dict" else {
-                skipped.append(Unread(key: "\(parent) › \(key)", line: entry.key.location?.line ?? 0, written: article(entry.value.name)))
+                skipped.append(Unread(key: "\(parent) › \(key)", line: entry.key.line ?? 0, written: article(entry.value.name)))
                 return nil
             }
-            var rule = DomainRule(key: key, line: entry.key.location?.line ?? 0)
+            var rule = DomainRule(key: key, line: entry.key.line ?? 0)
             rule.matcher = matcher(for: key)
             rule.meantHost = rule.matcher.networkText ?? PolicyReach.hostName(ofDomainKey: key)
             // One pass over the domain's entries finds every key read below (compared as bytes);
@@ -228,7 +228,7 @@ public struct ATSConfiguration: Sendable, Equatable {
     /// `entry` (the one found for `key`) as a boolean setting.
     static func bool(_ entry: DictEntry?, _ key: String) -> Setting<Bool>? {
         guard let entry else { return nil }
-        let line = entry.key.location?.line ?? 0
+        let line = entry.key.line ?? 0
         switch entry.value.kind {
         case .true, .false:
             return Setting(value: entry.value.isTrue, key: key, line: line)
@@ -255,7 +255,7 @@ public struct ATSConfiguration: Sendable, Equatable {
 
     static func string(_ entry: DictEntry?, _ key: String) -> Setting<String>? {
         guard let entry, entry.value.kind == .string else { return nil }
-        return Setting(value: entry.value.text, key: key, line: entry.key.location?.line ?? 0)
+        return Setting(value: entry.value.text, key: key, line: entry.key.line ?? 0)
     }
 
 }

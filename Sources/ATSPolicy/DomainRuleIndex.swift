@@ -13,6 +13,10 @@ final class DomainRuleIndex: Sendable {
     /// Keys that match nothing, by the host they seem meant for; wildcard ones apart.
     private let unmatchedByMeant: [String: [Int]]
     private let unmatchedWildcardsByMeant: [String: [Int]]
+    /// When every name key is ASCII: which UTF-8 lengths they have, so that a host or parent
+    /// domain of another length is passed over without hashing it (for ASCII text, equal
+    /// strings have equal lengths). `nil` otherwise: Unicode-equal keys may differ in length.
+    private let nameKeyLengths: [Bool]?
 
     init(_ rules: [ATSConfiguration.DomainRule]) {
         self.rules = rules
@@ -33,6 +37,14 @@ final class DomainRuleIndex: Sendable {
             }
         }
         self.byName = byName
+        var lengths: [Bool]? = []
+        for key in byName.keys {
+            guard key.utf8.allSatisfy({ $0 < 0x80 }) else { lengths = nil; break }
+            let count = key.utf8.count
+            if count >= lengths!.count { lengths!.append(contentsOf: repeatElement(false, count: count + 1 - lengths!.count)) }
+            lengths![count] = true
+        }
+        nameKeyLengths = lengths
         self.buildTime = buildTime
         self.addresses = addresses
         self.unmatchedByMeant = unmatchedByMeant
@@ -49,14 +61,26 @@ final class DomainRuleIndex: Sendable {
     /// The entry for the host itself, else the nearest parent whose entry has
     /// NSIncludesSubdomains, every label walked (`depth`: how many labels up it was found).
     private func nameRule(_ host: Host, depth: inout Int) -> ATSConfiguration.DomainRule? {
-        if let exact = byName[host.name] { return rules[exact] }
-        var suffix = Substring(host.name)
-        while let dot = suffix.utf8.firstIndex(of: UInt8(ascii: ".")) {
-            suffix = suffix[suffix.index(after: dot)...]
-            depth += 1
-            if let position = byName[String(suffix)], rules[position].includesSubdomains?.value == true { return rules[position] }
+        var name = host.name
+        // Walked as bytes: a `.` is ASCII, so each parent domain starts on a character.
+        return name.withUTF8 { bytes -> ATSConfiguration.DomainRule? in
+            var lengths = nameKeyLengths
+            if lengths != nil, bytes.contains(where: { $0 >= 0x80 }) { lengths = nil }
+            func mayBeAKey(_ count: Int) -> Bool {
+                guard let lengths else { return true }
+                return count < lengths.count && lengths[count]
+            }
+            if mayBeAKey(bytes.count), let exact = byName[host.name] { return rules[exact] }
+            var start = 0
+            while let dot = bytes[start...].firstIndex(of: UInt8(ascii: ".")) {
+                start = dot + 1
+                depth += 1
+                guard mayBeAKey(bytes.count - start) else { continue }
+                let parent = String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+                if let position = byName[parent], rules[position].includesSubdomains?.value == true { return rules[position] }
+            }
+            return nil
         }
-        return nil
     }
 
     /// - Parameter explaining: `false` leaves `notes` and `ignored` alone (the rule is the same).

@@ -45,16 +45,26 @@ final class LineTable {
 
     func location(of offset: Int) -> SourceLocation {
         let clamped = min(max(offset, 0), source.count)
+        let low = lineIndex(of: clamped)
+        let start = lineStarts[low]
+        // Count scalars, not bytes: skip UTF-8 continuation bytes.
+        let scalars = source[start..<clamped].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return SourceLocation(line: low + 1, column: scalars + 1)
+    }
+
+    /// The line (1-based) of `offset`, without the column's count of characters.
+    func line(of offset: Int) -> Int {
+        lineIndex(of: min(max(offset, 0), source.count)) + 1
+    }
+
+    private func lineIndex(of clamped: Int) -> Int {
         var low = 0
         var high = lineStarts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if lineStarts[mid] <= clamped { low = mid } else { high = mid - 1 }
         }
-        let start = lineStarts[low]
-        // Count scalars, not bytes: skip UTF-8 continuation bytes.
-        let scalars = source[start..<clamped].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return SourceLocation(line: low + 1, column: scalars + 1)
+        return low
     }
 
     /// Leading spaces and tabs of the line containing `offset` (a scan back to the line start,

@@ -57,6 +57,12 @@ public struct PlistElement: Hashable {
         sourceOffset.map { document.lines.location(of: $0) }
     }
 
+    /// The line (1-based) in the parsed source, as `location` has it, for less work; `nil` for
+    /// elements made by an edit.
+    public var line: Int? {
+        sourceOffset.map { document.lines.line(of: $0) }
+    }
+
     /// Whether the element is written as an empty-element tag (`<dict/>`).
     public var isSelfClosing: Bool { node.isSelfClosing }
 

@@ -87,4 +87,22 @@ import PlistDOM
                      "other.org", "www.other.org", "10.1.2.3", "10.9.9.9", "fe80::1", "secure.example.com", "printer.local"]
         #expect(check(ATSConfiguration(document: document), hosts: hosts.map { ATSPolicy.Host($0) }) > 100)
     }
+
+    /// The look-up passes over names no key is as long as, when keys and host are ASCII; keys
+    /// and hosts that are not ASCII (a combining mark is as long as no precomposed letter) are
+    /// looked up as before. The scan of Apple's rules is the reference.
+    @Test func keysSpelledWithCombiningMarksStillMatch() throws {
+        for keys in [["bu\u{0308}cher.example"], ["bu\u{0308}cher.example", "plain.example"], ["b\u{00FC}cher.example", "plain.example"]] {
+            var body = "<key>NSExceptionDomains</key><dict>"
+            for key in keys { body += "<key>\(key)</key><dict><key>NSIncludesSubdomains</key><true/></dict>" }
+            body += "</dict>"
+            let document = try PlistDocument(parsing: "<plist><dict><key>NSAppTransportSecurity</key><dict>\(body)</dict></dict></plist>")
+            let hosts = ["b\u{00FC}cher.example", "www.b\u{00FC}cher.example", "bu\u{0308}cher.example", "plain.example", "a.plain.example", "example"]
+            let config = ATSConfiguration(document: document)
+            #expect(check(config, hosts: hosts.map { ATSPolicy.Host($0) }) > 20)
+            // The ASCII key beside them is still found for a subdomain, past names of other lengths.
+            let index = DomainRuleIndex(config.exceptionDomains)
+            #expect((index.ruleDeciding(name: ATSPolicy.Host("a.plain.example")) != nil) == keys.contains("plain.example"), "\(keys)")
+        }
+    }
 }

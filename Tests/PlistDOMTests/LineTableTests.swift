@@ -37,6 +37,7 @@ import Testing
                 // An offset inside a `\r\n` pair is not a place anything starts.
                 if offset > 0, bytes[offset - 1] == ASCII.cr, offset < bytes.count, bytes[offset] == ASCII.lf { continue }
                 #expect(table.location(of: offset) == Self.reference(bytes, offset), "\(bytes) at \(offset)")
+                #expect(table.line(of: offset) == Self.reference(bytes, offset).line, "\(bytes) at \(offset)")
             }
         }
     }
