@@ -6,10 +6,10 @@ import PlistDOM
 /// Runs a plan's passes over one file's bytes, in order, on one tree, and keeps a snapshot
 /// after each pass so each pass gets its own diff.
 ///
-/// Before anything may be written, the output is checked independently of the edit code
-/// (`EditCheck`): libxml2 re-reads all of it, every byte outside the values the passes edited
-/// must be identical, and each of those values, parsed again, must equal the input's with
-/// exactly the recorded edits applied. Each pass may edit only the root keys it declares.
+/// Every output is checked independently of the edit code (`EditCheck`): every byte outside
+/// the values the passes edited must be identical, each of those values, parsed again, must
+/// equal the input's with exactly the recorded edits applied, and before a write libxml2
+/// re-reads all of it. Each pass may edit only the root keys it declares.
 public struct FileMigrator: Sendable {
     private final class Storage: Sendable {
         let plan: MigrationPlan
@@ -19,8 +19,13 @@ public struct FileMigrator: Sendable {
         let accepted: Set<String>?
         /// With `accepted`: the same plan without it, made once for every file's reference run.
         let withoutDecision: FileMigrator?
+        /// Each selected pass's scope (recipe passes may have one), found once rather than by a
+        /// cast per pass per file; `nil` when no pass has a scope.
+        let scopes: [RecipeScope?]?
         init(plan: MigrationPlan, rootKeyMarkers: [[UInt8]]?, rootKeys: [String], noRootKeyReason: String, accepted: Set<String>?) {
             self.plan = plan
+            let scopes = plan.selected.map { ($0 as? RecipePass)?.scope }
+            self.scopes = scopes.contains { $0 != nil } ? scopes : nil
             self.accepted = accepted
             withoutDecision = accepted == nil ? nil : FileMigrator(plan: plan)
             self.rootKeyMarkers = rootKeyMarkers
@@ -135,15 +140,20 @@ public struct FileMigrator: Sendable {
     private func choosePasses<Lookups>(
         duplicates: [Diagnostic]?, _ context: FileContext<Lookups>, root: RootKeys, target: DeploymentTarget?, into result: inout FileResult
     ) -> ([any Migration], [(String, String)]) {
-        let unscoped = duplicates == nil
-            ? plan.selected : plan.selected.filter { $0.rootKeys.map { !$0.contains(ATSKey.appTransportSecurity) } ?? false }
+        let keeps: (any Migration) -> Bool = { $0.rootKeys.map { !$0.contains(ATSKey.appTransportSecurity) } ?? false }
+        // Without a scoped pass (the usual plan), only duplicate keys set passes aside.
+        guard let scopes = storage.scopes else {
+            result.outOfScope = [:]
+            return (duplicates == nil ? plan.selected : plan.selected.filter(keeps), [])
+        }
+        let unscoped = zip(plan.selected, scopes).filter { duplicates == nil || keeps($0.0) }
         var heldBack: [(String, String)] = []
         var outside: [String: String] = [:]
         let targets = result.targets
         // A file without the ATS dict has no target yet: worked out once, for the first scope that asks.
         var scopeTarget: DeploymentTarget?? = target.map { $0 }
-        let passes = unscoped.filter { pass in
-            guard let scope = (pass as? RecipePass)?.scope else { return true }
+        let passes = unscoped.filter { pass, scope in
+            guard let scope else { return true }
             if scopeTarget == nil { scopeTarget = .some(Self.deploymentTarget(context, claimedBy: targets, root: root)) }
             switch Self.verdict(scope, path: context.lookups.diffPath() ?? context.path, targets: targets, target: scopeTarget!) {
             case nil: return true
@@ -151,7 +161,7 @@ public struct FileMigrator: Sendable {
             case .heldBack(let reason)?: heldBack.append((pass.id, reason))
             }
             return false
-        }
+        }.map(\.0)
         result.outOfScope = outside
         return (passes, heldBack)
     }
