@@ -100,20 +100,27 @@ final class SAXTreeBuilder {
     /// One parse; whether its result stands (always in SAX2 mode).
     private func run() -> Bool {
         let parsed: Bool = source.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress,
-                let ctxt = base.withMemoryRebound(to: CChar.self, capacity: buffer.count, {
-                    xmlCreateMemoryParserCtxt($0, Int32(buffer.count))
+            guard let base = buffer.baseAddress, let ctxt = ParserContexts.shared.take(namespaces: resolvesNamespaces),
+                let input = base.withMemoryRebound(to: CChar.self, capacity: buffer.count, {
+                    xmlParserInputBufferCreateMem($0, Int32(buffer.count), XML_CHAR_ENCODING_NONE)
                 })
             else {
                 fail("libxml2 could not create a parser")
                 return false
             }
+            guard let stream = xmlNewIOInputStream(ctxt, input, XML_CHAR_ENCODING_NONE) else {
+                xmlFreeParserInputBuffer(input)
+                ParserContexts.shared.give(ctxt, namespaces: resolvesNamespaces)
+                fail("libxml2 could not create a parser")
+                return false
+            }
+            inputPush(ctxt, stream)
             context = ctxt
             bytes = buffer
             defer {
                 if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc) }
                 ctxt.pointee.myDoc = nil
-                xmlFreeParserCtxt(ctxt)
+                ParserContexts.shared.give(ctxt, namespaces: resolvesNamespaces)
                 context = nil
                 bytes = UnsafeBufferPointer(start: nil, count: 0)
             }
@@ -343,6 +350,8 @@ final class SAXTreeBuilder {
 
     private static func installHandlers(on ctxt: xmlParserCtxtPtr, buildTree: Bool, namespaces: Bool) {
         guard let sax = ctxt.pointee.sax else { return }
+        // A context used before: libxml2's own handlers first, as a new context has them.
+        xmlSAXVersion(sax, 2)
         defer {
             if !buildTree {
                 sax.pointee.startElementNs = nil
@@ -497,4 +506,58 @@ private func withSAXBuilder(_ ctx: UnsafeMutableRawPointer?, _ body: (SAXTreeBui
 
 private func saxString(_ pointer: UnsafePointer<xmlChar>?) -> String {
     pointer.map { String(cString: $0) } ?? ""
+}
+
+/// Parser contexts kept between parses: making one (its dictionary of names, stacks and
+/// handler table) and freeing it costs more than resetting it (`xmlCtxtReset`, then a new
+/// input, as `xmlCtxtReadMemory` does; the handlers are set afresh for every parse). A context
+/// serves one parse at a time, and only parses of one mode: libxml2's SAX1 start-tag reader
+/// grows the attribute table without the side table SAX2's reader then relies on. Its input
+/// (a copy of the file) is freed when the parse ends. Names parsed before stay in its
+/// dictionary, which libxml2 limits to 10 MB: a context whose dictionary holds more than 64 KB
+/// (a plist's own names take well under 1 KB) is freed rather than kept, so a later file meets
+/// that limit as in a new context, give or take 64 KB.
+final class ParserContexts: @unchecked Sendable {
+    static let shared = ParserContexts()
+    // The idle contexts, for SAX1 parses and for SAX2 parses: read and written under `lock`.
+    private var idleSAX1: [xmlParserCtxtPtr] = [], idleSAX2: [xmlParserCtxtPtr] = []
+    private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        return lock
+    }()
+    private static let keptAtMost = 8, dictionaryBytesKept = 64 << 10
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return body()
+    }
+
+    func take(namespaces: Bool) -> xmlParserCtxtPtr? {
+        if let kept = locked({ namespaces ? idleSAX2.popLast() : idleSAX1.popLast() }) {
+            xmlCtxtReset(kept)
+            return kept
+        }
+        return xmlNewParserCtxt()
+    }
+
+    /// How many contexts wait for a parse (for tests).
+    var idleCount: Int { locked { idleSAX1.count + idleSAX2.count } }
+
+    func give(_ ctxt: xmlParserCtxtPtr, namespaces: Bool) {
+        while let input = inputPop(ctxt) { xmlFreeInputStream(input) }
+        guard xmlDictGetUsage(ctxt.pointee.dict) <= Self.dictionaryBytesKept else { return xmlFreeParserCtxt(ctxt) }
+        let kept = locked { () -> Bool in
+            if namespaces {
+                guard idleSAX2.count < Self.keptAtMost else { return false }
+                idleSAX2.append(ctxt)
+            } else {
+                guard idleSAX1.count < Self.keptAtMost else { return false }
+                idleSAX1.append(ctxt)
+            }
+            return true
+        }
+        if !kept { xmlFreeParserCtxt(ctxt) }
+    }
 }
