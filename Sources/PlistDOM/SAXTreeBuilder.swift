@@ -100,14 +100,18 @@ final class SAXTreeBuilder {
     /// One parse; whether its result stands (always in SAX2 mode).
     private func run() -> Bool {
         let parsed: Bool = source.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let ctxt = ParserContexts.shared.take(namespaces: resolvesNamespaces),
-                let input = base.withMemoryRebound(to: CChar.self, capacity: buffer.count, {
-                    xmlParserInputBufferCreateMem($0, Int32(buffer.count), XML_CHAR_ENCODING_NONE)
-                })
-            else {
+            guard let base = buffer.baseAddress, let ctxt = ParserContexts.shared.take(namespaces: resolvesNamespaces) else {
                 fail("libxml2 could not create a parser")
                 return false
             }
+            guard let input = base.withMemoryRebound(to: CChar.self, capacity: buffer.count, {
+                xmlParserInputBufferCreateMem($0, Int32(buffer.count), XML_CHAR_ENCODING_NONE)
+            }) else {
+                ParserContexts.shared.give(ctxt, namespaces: resolvesNamespaces)
+                fail("libxml2 could not create a parser")
+                return false
+            }
+            // The input buffer belongs to the stream once it is made (and to no one if it is not).
             guard let stream = xmlNewIOInputStream(ctxt, input, XML_CHAR_ENCODING_NONE) else {
                 xmlFreeParserInputBuffer(input)
                 ParserContexts.shared.give(ctxt, namespaces: resolvesNamespaces)
