@@ -100,30 +100,13 @@ final class SAXTreeBuilder {
     /// One parse; whether its result stands (always in SAX2 mode).
     private func run() -> Bool {
         let parsed: Bool = source.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let ctxt = ParserContexts.shared.take(namespaces: resolvesNamespaces) else {
+            guard let ctxt = ParserContexts.shared.take(namespaces: resolvesNamespaces, reading: buffer) else {
                 fail("libxml2 could not create a parser")
                 return false
             }
-            guard let input = base.withMemoryRebound(to: CChar.self, capacity: buffer.count, {
-                xmlParserInputBufferCreateMem($0, Int32(buffer.count), XML_CHAR_ENCODING_NONE)
-            }) else {
-                ParserContexts.shared.give(ctxt, namespaces: resolvesNamespaces)
-                fail("libxml2 could not create a parser")
-                return false
-            }
-            // The input buffer belongs to the stream once it is made (and to no one if it is not).
-            guard let stream = xmlNewIOInputStream(ctxt, input, XML_CHAR_ENCODING_NONE) else {
-                xmlFreeParserInputBuffer(input)
-                ParserContexts.shared.give(ctxt, namespaces: resolvesNamespaces)
-                fail("libxml2 could not create a parser")
-                return false
-            }
-            inputPush(ctxt, stream)
             context = ctxt
             bytes = buffer
             defer {
-                if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc) }
-                ctxt.pointee.myDoc = nil
                 ParserContexts.shared.give(ctxt, namespaces: resolvesNamespaces)
                 context = nil
                 bytes = UnsafeBufferPointer(start: nil, count: 0)
@@ -523,8 +506,8 @@ private func saxString(_ pointer: UnsafePointer<xmlChar>?) -> String {
 /// that limit as in a new context, give or take 64 KB.
 final class ParserContexts: @unchecked Sendable {
     static let shared = ParserContexts()
-    // The idle contexts, for SAX1 parses and for SAX2 parses: read and written under `lock`.
-    private var idleSAX1: [xmlParserCtxtPtr] = [], idleSAX2: [xmlParserCtxtPtr] = []
+    // The idle contexts, for SAX1 parses ([0]) and for SAX2 parses ([1]): read and written under `lock`.
+    private var idle: [[xmlParserCtxtPtr]] = [[], []]
     private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
@@ -538,28 +521,48 @@ final class ParserContexts: @unchecked Sendable {
         return body()
     }
 
-    func take(namespaces: Bool) -> xmlParserCtxtPtr? {
-        if let kept = locked({ namespaces ? idleSAX2.popLast() : idleSAX1.popLast() }) {
+    /// A context for one parse in the given mode, reading `bytes` (copied into its input);
+    /// `nil` when libxml2 cannot make one.
+    func take(namespaces: Bool, reading bytes: UnsafeBufferPointer<UInt8>) -> xmlParserCtxtPtr? {
+        let mode = namespaces ? 1 : 0
+        let ctxt: xmlParserCtxtPtr
+        if let kept = locked({ idle[mode].popLast() }) {
             xmlCtxtReset(kept)
-            return kept
+            ctxt = kept
+        } else {
+            guard let made = xmlNewParserCtxt() else { return nil }
+            ctxt = made
         }
-        return xmlNewParserCtxt()
+        guard let base = bytes.baseAddress, let input = base.withMemoryRebound(to: CChar.self, capacity: bytes.count, {
+            xmlParserInputBufferCreateMem($0, Int32(bytes.count), XML_CHAR_ENCODING_NONE)
+        }) else {
+            give(ctxt, namespaces: namespaces)
+            return nil
+        }
+        // The input buffer belongs to the stream once it is made (and to no one if it is not).
+        guard let stream = xmlNewIOInputStream(ctxt, input, XML_CHAR_ENCODING_NONE) else {
+            xmlFreeParserInputBuffer(input)
+            give(ctxt, namespaces: namespaces)
+            return nil
+        }
+        inputPush(ctxt, stream)
+        return ctxt
     }
 
     /// How many contexts wait for a parse (for tests).
-    var idleCount: Int { locked { idleSAX1.count + idleSAX2.count } }
+    var idleCount: Int { locked { idle[0].count + idle[1].count } }
 
+    /// Back after a parse of the given mode: the document libxml2's default handlers began and
+    /// the input freed, the context kept or freed.
     func give(_ ctxt: xmlParserCtxtPtr, namespaces: Bool) {
+        if let doc = ctxt.pointee.myDoc { xmlFreeDoc(doc) }
+        ctxt.pointee.myDoc = nil
         while let input = inputPop(ctxt) { xmlFreeInputStream(input) }
         guard xmlDictGetUsage(ctxt.pointee.dict) <= Self.dictionaryBytesKept else { return xmlFreeParserCtxt(ctxt) }
+        let mode = namespaces ? 1 : 0
         let kept = locked { () -> Bool in
-            if namespaces {
-                guard idleSAX2.count < Self.keptAtMost else { return false }
-                idleSAX2.append(ctxt)
-            } else {
-                guard idleSAX1.count < Self.keptAtMost else { return false }
-                idleSAX1.append(ctxt)
-            }
+            guard idle[mode].count < Self.keptAtMost else { return false }
+            idle[mode].append(ctxt)
             return true
         }
         if !kept { xmlFreeParserCtxt(ctxt) }
