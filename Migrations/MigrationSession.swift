@@ -75,6 +75,8 @@ public final class MigrationSession {
         return domains.entries.filter { $0.value.name == "dict" }
     }
 
+    /// Renames the key of `entry`; in a dict whose keys are in Apple's order it moves to its
+    /// sorted place (handles to it stay valid).
     public func rename(_ entry: DictEntry, to name: String) {
         guard willEdit() else { return }
         if let dict = document.parent(of: entry.key), let path = document.path(of: dict) {
@@ -84,7 +86,11 @@ public final class MigrationSession {
             keyIndexes[dict]?[entry.name]?.removeAll { $0 == entry.key }
             keyIndexes[dict]?[name, default: []].append(entry.key)
         }
-        document.rename(entry.key, to: name)
+        if let dict = document.parent(of: entry.key) {
+            document.renameFollowingOrder(entry, in: dict, to: name)
+        } else {
+            document.rename(entry.key, to: name)
+        }
         storedEditCount += 1
     }
 
@@ -101,12 +107,14 @@ public final class MigrationSession {
         }
     }
 
+    /// Inserts `key` = `value` into `dict`: at its sorted place when the dict's keys are in
+    /// Apple's order (as Xcode saves them), else directly after `entry` (first when `nil`).
     @discardableResult
     public func insert(key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry?) -> DictEntry? {
         guard willEdit() else { return nil }
         do {
             let path = document.path(of: dict)
-            let inserted = try document.insert(key: key, value: value, into: dict, after: entry)
+            let inserted = try document.insertFollowingOrder(key: key, value: value, into: dict, otherwise: entry)
             if keyIndexes[dict] != nil { keyIndexes[dict]?[key, default: []].append(inserted.key) }
             if let path { record(.insert(dict: path, key: key, value: value.plistValue), at: entry?.key ?? dict) }
             storedEditCount += 1

@@ -17,7 +17,7 @@ extension PlistDocument {
         noteEdit()
         let index = key.index
         setText(newName, of: index)
-        let escaped = XMLEscaping.escape(newName)
+        let escaped = style.respell(XMLEscaping.escape(newName))
         let content: [Item] = escaped.isEmpty ? [] : [.bytes(escaped)]
         let node = nodes[Int(index)]
         if node.hasFragment {
@@ -44,7 +44,7 @@ extension PlistDocument {
         nodes[Int(index)].kind = made.kind
         nodes[Int(index)].isSelfClosing = made.fragment.endTag == nil
         setText(made.text, of: index)
-        fragments[index] = made.fragment
+        fragments[index] = style.respell(made.fragment)
         nodes[Int(index)].hasFragment = true
         let node = nodes[Int(index)]
         if node.hasSource {
@@ -121,6 +121,7 @@ extension PlistDocument {
         guard nodes[Int(key)].parent == dict.index, nodes[Int(value)].parent == dict.index else { throw .notInThisDict }
         noteEdit()
         removeRun(from: key, through: value)
+        writeEmptiedAsTheFileDoes(dict.index)
     }
 
     /// Removes `item` from `array` with the whitespace that leads up to it.
@@ -129,6 +130,19 @@ extension PlistDocument {
         guard nodes[Int(item.index)].parent == array.index else { throw .notInThisDict }
         noteEdit()
         removeRun(from: item.index, through: item.index)
+        writeEmptiedAsTheFileDoes(array.index)
+    }
+
+    /// A container a removal left with nothing but whitespace is written `<dict/>` (as Xcode
+    /// writes it), or left open where the file writes its empty containers open.
+    private func writeEmptiedAsTheFileDoes(_ container: Int32) {
+        let node = nodes[Int(container)]
+        guard node.firstChild < 0, !node.isSelfClosing, !style.emptyContainersOpen else { return }
+        let printed = printedBytes(of: container)
+        guard let open = printed.firstIndex(of: ASCII.gt), let close = printed.lastIndex(of: ASCII.lt), open < close,
+            printed[(open + 1)..<close].isAllWhitespace
+        else { return }
+        replace(PlistElement(self, container), with: node.kind == .array ? .emptyArray : .emptyDict)
     }
 
     private func removeRun(from first: Int32, through last: Int32) {
@@ -164,7 +178,7 @@ extension PlistDocument {
 
     /// Links `added` after `anchor` (the last element of the entry or item before them) and
     /// puts their bytes there.
-    private func place(_ items: [Item], nodes added: [Int32], into container: Int32, after anchor: Int32) {
+    func place(_ items: [Item], nodes added: [Int32], into container: Int32, after anchor: Int32) {
         link(added, into: container, after: anchor)
         guard nodes[Int(anchor)].hasSource else {
             insertItems(items, after: anchor, homing: added)
@@ -186,7 +200,7 @@ extension PlistDocument {
 
     /// Links `added` before `anchor` (the first element of the container) and puts their bytes
     /// there.
-    private func place(_ items: [Item], nodes added: [Int32], into container: Int32, before anchor: Int32) {
+    func place(_ items: [Item], nodes added: [Int32], into container: Int32, before anchor: Int32) {
         link(added, into: container, after: nodes[Int(anchor)].previous)
         guard nodes[Int(anchor)].hasSource else {
             insertItems(items, before: anchor, homing: added)
@@ -206,7 +220,7 @@ extension PlistDocument {
 
     // MARK: - Tree links
 
-    private func link(_ added: [Int32], into parent: Int32, after previous: Int32) {
+    func link(_ added: [Int32], into parent: Int32, after previous: Int32) {
         var previous = previous
         for index in added {
             let next = previous >= 0 ? nodes[Int(previous)].next : nodes[Int(parent)].firstChild
@@ -219,7 +233,7 @@ extension PlistDocument {
         }
     }
 
-    private func unlink(_ index: Int32) {
+    func unlink(_ index: Int32) {
         let node = nodes[Int(index)]
         guard node.parent >= 0 else { return }
         if node.previous >= 0 { nodes[Int(node.previous)].next = node.next } else { nodes[Int(node.parent)].firstChild = node.next }
@@ -244,12 +258,12 @@ extension PlistDocument {
 
     // MARK: - Nodes made by edits
 
-    private func makeNode(_ made: MadeElement, indent: [UInt8]?) -> Int32 {
+    func makeNode(_ made: MadeElement, indent: [UInt8]?) -> Int32 {
         let index = Int32(nodes.count)
         var node = Node(kind: made.kind, isSelfClosing: made.fragment.endTag == nil, start: -1, startTagEnd: -1, endTagStart: -1, end: -1)
         node.hasFragment = true
         nodes.append(node)
-        fragments[index] = made.fragment
+        fragments[index] = style.respell(made.fragment)
         setText(made.text, of: index)
         if let indent { indentHints[index] = indent }
         return index
@@ -295,7 +309,16 @@ extension PlistDocument {
     private func insertItems(_ added: [Item], after anchor: Int32, homing: [Int32]) {
         guard let home = homes[anchor] else { return }
         modifyItems(of: home) { list in
-            let at = (position(of: anchor, in: list) ?? list.count - 1) + 1
+            var at = (position(of: anchor, in: list) ?? list.count - 1) + 1
+            // Past a comment sharing the anchor's line (`<true/> <!-- why -->`), as for source
+            // values: it belongs to that entry.
+            if at < list.count, case .bytes(let bytes) = list[at],
+                let lineBreak = bytes.firstIndex(where: { $0 == ASCII.lf || $0 == ASCII.cr }), !bytes[..<lineBreak].isAllWhitespace
+            {
+                list[at] = .bytes(Array(bytes[..<lineBreak]))
+                list.insert(.bytes(Array(bytes[lineBreak...])), at: at + 1)
+                at += 1
+            }
             list.insert(contentsOf: added, at: at)
         }
         setHome(home, of: homing)
@@ -310,7 +333,7 @@ extension PlistDocument {
     }
 
     /// Removes an entry made by an edit, with the whitespace that leads up to its key.
-    private func removeItems(from key: Int32, through value: Int32, in home: Home) {
+    func removeItems(from key: Int32, through value: Int32, in home: Home) {
         var list = items(of: home)
         guard let first = position(of: key, in: list), let last = position(of: value, in: list) else { return }
         list.removeSubrange(first...last)
@@ -413,7 +436,7 @@ extension PlistDocument {
     /// Where removing the entry of `key` starts: the whitespace leading up to the key, but not
     /// before entries inserted in that whitespace (which stay), and when entries were inserted
     /// right before the key, the whitespace that ends them.
-    private func removalStart(before key: Int32) -> Int {
+    func removalStart(before key: Int32) -> Int {
         let start = Int(nodes[Int(key)].start)
         if let splice = beforeKeySplice[key], !splices[splice].items.isEmpty {
             if case .bytes(let bytes)? = splices[splice].items.last {
@@ -440,7 +463,7 @@ extension PlistDocument {
     // MARK: - Layout helpers
 
     /// Counts the edit, and measures the file's layout first, while the tree is still as read.
-    private func noteEdit() {
+    func noteEdit() {
         _ = style
         editRevision += 1
     }
@@ -470,7 +493,7 @@ extension PlistDocument {
 
     /// Line break plus indentation in front of `key` (or whatever whitespace precedes it on a
     /// shared line).
-    private func linePrefix(before key: Int32) -> [UInt8] {
+    func linePrefix(before key: Int32) -> [UInt8] {
         let before: ArraySlice<UInt8>
         if nodes[Int(key)].hasSource {
             if let splice = beforeKeySplice[key], let last = splices[splice].items.last {
@@ -483,8 +506,18 @@ extension PlistDocument {
         } else {
             guard let home = homes[key] else { return [] }
             let list = items(of: home)
-            guard let at = position(of: key, in: list), at > 0, case .bytes(let bytes) = list[at - 1] else { return [] }
-            before = bytes[...]
+            guard let at = position(of: key, in: list) else { return [] }
+            if at == 0, case .splice(let splice) = home {
+                // First of an insertion: what leads up to the spot in the source is its prefix
+                // (two items inserted one after the other before a key were glued without it).
+                let lower = splices[splice].lower
+                var start = lower
+                while start > 0, ASCII.isWhitespace(source[start - 1]) { start -= 1 }
+                before = source[start..<lower]
+            } else {
+                guard at > 0, case .bytes(let bytes) = list[at - 1] else { return [] }
+                before = bytes[...]
+            }
         }
         let whitespace = before.trailingWhitespace
         return Array(whitespace.fromLastLineBreak ?? whitespace)

@@ -24,6 +24,8 @@ public final class PlistDocument {
     @exclusivity(unchecked) var fragments: [Int32: Fragment] = [:]
     /// Leading whitespace of the line an edit-made value was meant to start on.
     @exclusivity(unchecked) var indentHints: [Int32: [UInt8]] = [:]
+    /// Where elements an edit moved (`move`) started in the source: their diagnostics keep it.
+    @exclusivity(unchecked) var movedFrom: [Int32: Int32] = [:]
     @exclusivity(unchecked) var splices: [Splice] = []
     @exclusivity(unchecked) var afterValueSplice: [Int32: Int] = [:]
     /// Offsets of the insertions after values, so a removal stops in front of them.
@@ -93,6 +95,7 @@ public final class PlistDocument {
         strayTexts = other.strayTexts
         fragments = other.fragments
         indentHints = other.indentHints
+        movedFrom = other.movedFrom
         splices = other.splices
         afterValueSplice = other.afterValueSplice
         afterValueOffsets = other.afterValueOffsets

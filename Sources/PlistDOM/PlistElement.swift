@@ -52,15 +52,20 @@ public struct PlistElement: Hashable {
         return node.hasSource ? Int(node.start)..<Int(node.end) : nil
     }
 
-    /// Line and column (1-based) in the parsed source; `nil` for elements made by an edit.
+    /// Line and column (1-based) in the parsed source (where it was, for an element an edit
+    /// moved); `nil` for elements made by an edit.
     public var location: SourceLocation? {
-        sourceOffset.map { document.lines.location(of: $0) }
+        originalOffset.map { document.lines.location(of: $0) }
     }
 
     /// The line (1-based) in the parsed source, as `location` has it, for less work; `nil` for
     /// elements made by an edit.
     public var line: Int? {
-        sourceOffset.map { document.lines.line(of: $0) }
+        originalOffset.map { document.lines.line(of: $0) }
+    }
+
+    private var originalOffset: Int? {
+        sourceOffset ?? document.movedFrom[index].map(Int.init)
     }
 
     /// Whether the element is written as an empty-element tag (`<dict/>`).

@@ -209,13 +209,13 @@ import Testing
             """))
     }
 
-    @Test func removeTheOnlyEntryLeavesAnEmptyDictWithoutBlankLines() throws {
+    @Test func removeTheOnlyEntryLeavesAnEmptyDictAsXcodeWritesIt() throws {
         let input = Self.plist("\t<key>NSAppTransportSecurity</key>\n\t<dict>\n\t\t<key>A</key>\n\t\t<true/>\n\t</dict>\n", eol: "\r\n")
         let out = try edited(input) { doc in
             let dict = try ats(doc)
             try doc.remove(try #require(dict.entry("A")), from: dict)
         }
-        #expect(out == Self.plist("\t<key>NSAppTransportSecurity</key>\n\t<dict>\n\t</dict>\n", eol: "\r\n"))
+        #expect(out == Self.plist("\t<key>NSAppTransportSecurity</key>\n\t<dict/>\n", eol: "\r\n"))
     }
 
     @Test func editsComposeInAnyOrder() throws {

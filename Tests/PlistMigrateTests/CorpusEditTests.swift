@@ -60,7 +60,7 @@ import PlistDOM
             let plainKeys = root.entries.filter { entry in !entry.name.isEmpty && !entry.name.contains(where: { ":'\"\\\\".contains($0) }) }
             // Added at the end of the root dict (past a comment sharing the last value's line),
             // or into the empty root dict.
-            let insertion = Self.insertionSpan(document)
+            let insertion = Self.insertionSpan(document, key: "PlistMigrateTest")
             var commands = [
                 "Add :PlistMigrateTest dict", "Add :PlistMigrateTest:Flag bool true", "Add :PlistMigrateTest:List array",
                 "Add :PlistMigrateTest:List: string 'a & <b>'", "Add :PlistMigrateTest:List:0 integer 7",
@@ -74,7 +74,8 @@ import PlistDOM
             let arrayEntry = plainKeys.first { $0.value.kind == .array && !$0.value.children.isEmpty }
             if let arrayEntry, let first = arrayEntry.value.children.first {
                 commands.append("Delete ':\(arrayEntry.name):0'")
-                spans.append(Self.leadingWhitespace(document, first))
+                // Its only item gone, the array is written `<array/>` as Xcode writes it.
+                spans.append(arrayEntry.value.children.count == 1 ? document.byteRange(of: arrayEntry.value)! : Self.leadingWhitespace(document, first))
             }
             if let doomed = plainKeys.first(where: { $0.value.kind == .string && $0.name != "CFBundleVersion" && $0.key != arrayEntry?.key }),
                 root.entries.filter({ $0.name == doomed.name }).count == 1
@@ -123,7 +124,12 @@ import PlistDOM
                 // The recipes' keys, as spans of the input; ENC001 inserts at the end of the root.
                 let document = try PlistDocument(parsing: bytes)
                 let root = document.rootValue
-                var spans: [Range<Int>] = [Self.insertionSpan(document)]
+                // A renamed key moves to its sorted place in a sorted dict.
+                let renames = ["NSBluetoothPeripheralUsageDescription": "NSBluetoothAlwaysUsageDescription",
+                               "NSLocationAlwaysUsageDescription": "NSLocationAlwaysAndWhenInUseUsageDescription"]
+                let moving = root.entries.map(\.name).filter { renames[$0] != nil }
+                var spans: [Range<Int>] = [Self.insertionSpan(document, key: "ITSAppUsesNonExemptEncryption")]
+                for old in moving { spans.append(Self.insertionSpan(document, key: renames[old]!, moving: moving)) }
                 for entry in root.entries where ["NSBluetoothPeripheralUsageDescription", "NSLocationAlwaysUsageDescription",
                                                  "UIRequiredDeviceCapabilities"].contains(entry.name) {
                     spans.append(Self.leadingWhitespace(document, entry.key).lowerBound..<document.byteRange(of: entry.value)!.upperBound)
@@ -142,11 +148,23 @@ import PlistDOM
         #expect(oracle.compared > 1800, "\(oracle.text)")
     }
 
-    /// Where an entry added at the end of the root dict goes: after the last value and any
-    /// comment on its line; for an empty root dict, the whole dict (it is rewritten).
-    static func insertionSpan(_ document: PlistDocument) -> Range<Int> {
+    /// Where an entry `key` added to the root dict goes: in a sorted dict (leaving out the
+    /// entries `moving` away), after the entry it sorts after, or before the first; else at the
+    /// end. After a value means after any comment on its line; for an empty root dict, the whole
+    /// dict (it is rewritten).
+    static func insertionSpan(_ document: PlistDocument, key: String, moving: [String] = []) -> Range<Int> {
         let root = document.rootValue
-        guard let last = root.entries.last, let end = document.byteRange(of: last.value)?.upperBound else {
+        let others = root.entries.filter { !moving.contains($0.name) }
+        guard let lastEntry = others.last else { return document.byteRange(of: root)! }
+        var after: DictEntry? = lastEntry
+        if others.count == root.entries.count ? document.keysAreSorted(root) : isSorted(others.map(\.name)) {
+            after = others.last { !PlistDocument.keyPrecedes(key, $0.name) }
+            if after == nil {
+                let start = document.byteRange(of: others[0].key)!.lowerBound
+                return start..<start
+            }
+        }
+        guard let last = after, let end = document.byteRange(of: last.value)?.upperBound else {
             return document.byteRange(of: root)!
         }
         let bytes = document.bytes
@@ -155,6 +173,10 @@ import PlistDOM
         let rest = bytes[end..<position]
         let onlySpace = rest.allSatisfy { $0 == 0x20 || $0 == 0x09 }
         return onlySpace ? end..<end : end..<position
+    }
+
+    static func isSorted(_ names: [String]) -> Bool {
+        zip(names, names.dropFirst()).allSatisfy { !PlistDocument.keyPrecedes($1, $0) }
     }
 
     /// `element`'s range widened to the whitespace before it (what a removal takes with it).
