@@ -19,8 +19,13 @@ struct LayoutStyle {
     /// containers so and none as `<dict/>` (which Xcode writes, and is the rule otherwise).
     var emptyContainersOpen = false
 
+    /// Every dict of the file with two keys or more has them in Apple's order, and there is
+    /// one: a dict too small to show an order of its own follows the file.
+    var keysSortedThroughout = false
+
     init(source: [UInt8], root: PlistElement, lines: LineTable) {
         measureSpellings(source: source, nodes: root.document.nodes)
+        keysSortedThroughout = Self.keysSorted(in: root.document)
         if let firstBreak = source.firstIndex(where: { $0 == ASCII.lf || $0 == ASCII.cr }) {
             let crlf = source[firstBreak] == ASCII.cr && firstBreak + 1 < source.count
                 && source[firstBreak + 1] == ASCII.lf
@@ -62,6 +67,25 @@ struct LayoutStyle {
             if let found = firstSeparator(child) { return found }
         }
         return nil
+    }
+
+    private static func keysSorted(in document: PlistDocument) -> Bool {
+        var seen = false
+        for node in document.nodes where node.kind == .dict && node.hasSource {
+            var previous: Int32 = -1
+            var child = node.firstChild
+            while child >= 0 {
+                if document.nodes[Int(child)].kind == .key {
+                    if previous >= 0 {
+                        seen = true
+                        if PlistDocument.keyPrecedes(document.text(of: child), document.text(of: previous)) { return false }
+                    }
+                    previous = child
+                }
+                child = document.nodes[Int(child)].next
+            }
+        }
+        return seen
     }
 
     /// How the file's own text spells quotes, and how it writes empty containers.

@@ -13,19 +13,21 @@ extension PlistDocument {
         a.utf16.lexicographicallyPrecedes(b.utf16)
     }
 
-    /// Whether the keys of `dict` are in Apple's order (equal neighbours allowed). A dict with
-    /// one key is in order; an empty dict leaves no choice. `excluding` leaves one key out
-    /// (the one being renamed).
+    /// Whether new keys of `dict` follow Apple's order: its keys are in that order (equal
+    /// neighbours allowed), or, with fewer than two keys to show an order, every dict of the
+    /// file with two keys or more is in order. `excluding` leaves one key out (the one being
+    /// renamed).
     public func keysAreSorted(_ dict: PlistElement, excluding: PlistElement? = nil) -> Bool {
         var previous: String?
-        var sorted = true
+        var sorted = true, count = 0
         dict.forEachEntry { entry in
             guard sorted, entry.key != excluding else { return }
             let name = entry.name
+            count += 1
             if let previous, Self.keyPrecedes(name, previous) { sorted = false }
             previous = name
         }
-        return sorted
+        return count >= 2 ? sorted : style.keysSortedThroughout
     }
 
     /// The entry a key named `name` follows in a dict whose keys are sorted: the last one not
