@@ -26,14 +26,27 @@ public struct CleanDomainKeys: Migration {
                 let name = entry.name
                 guard !containsBuildSettingReference(name) else { continue }
                 let cleaned = Self.clean(name)
-                if cleaned != name, !cleaned.isEmpty {
-                    session.renameDomainKey(entry, to: cleaned, in: domains)
+                guard cleaned != name, !cleaned.isEmpty else { continue }
+                guard Self.isHostLike(cleaned) else {
+                    // `</script>.example.com` would become `<`: never write a key that is no host.
+                    session.conflict(at: entry.key,
+                        "domain key \"\(name)\" would become \"\(cleaned)\", which is not a host name; left as it is")
+                    continue
                 }
+                session.renameDomainKey(entry, to: cleaned, in: domains)
             }
         }
     }
 
     /// `HTTPS://Example.com:8443/path/` → `Example.com` (case is ATS004's business).
+    /// Whether `name` can name a host or range: letters (any script, for internationalized
+    /// names), digits, and the punctuation of names, addresses and ranges (`.-_:[]%*/`).
+    static func isHostLike(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_:[]%*/".unicodeScalars.contains(scalar)
+        }
+    }
+
     static func clean(_ key: String) -> String {
         // Nothing to clean without a `/` or `:` (most keys): no searching.
         guard key.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") }) else { return key }
