@@ -62,7 +62,7 @@ def pairs(repo, commits):
 
 def entry(path):
     for step in path:
-        if isinstance(step, str) and re.search(r'[:\\"\n\r\t]', step):
+        if isinstance(step, str) and (not step or re.search(r'[:\\"\n\r\t]', step)):
             raise NotReplayable("a key PlistBuddy cannot name")
     return '":' + ":".join(str(step) for step in path) + '"'
 
@@ -151,12 +151,29 @@ def changeArray(path, old, new, out):
 
 # MARK: - What separates an output from the person's file
 
+def in_apples_order(data):
+    """Whether every dict's keys are in the order Apple's serializer writes (UTF-16 units)."""
+    def walk(value):
+        if isinstance(value, dict):
+            units = [key.encode("utf-16-be") for key in value]
+            return units == sorted(units) and all(walk(inner) for inner in value.values())
+        if isinstance(value, list):
+            return all(walk(inner) for inner in value)
+        return True
+    try:
+        return walk(plistlib.loads(data))
+    except Exception:
+        return False
+
+
 def classify(output, after):
     """Why bytes of equal meaning differ, most specific first."""
     o, a = output.decode("utf-8", "replace"), after.decode("utf-8", "replace")
     keys = lambda text: re.findall(r"<key>(.*?)</key>", text)
     if sorted(keys(o)) == sorted(keys(a)) and keys(o) != keys(a):
-        return "key order"
+        if in_apples_order(output) and not in_apples_order(after):
+            return "key order: the person left Apple's order, the tool kept it"
+        return "key order: other"
     if re.search(r"</(string|integer|real|date|data|key)><", o) and not re.search(r"</(string|integer|real|date|data|key)><", a):
         return "two items glued on one line"
     if o.replace("&quot;", '"').replace("&apos;", "'").replace("&#39;", "'") == a.replace("&quot;", '"').replace("&apos;", "'").replace("&#39;", "'"):
@@ -245,7 +262,7 @@ def main():
                     handle.write("\n".join(commands) + "\n")
     replayed = sum(v for k, v in counts.items() if k != "not replayable")
     print(f"{replayed} pairs replayed ({counts['not replayable']} not replayable) over {len(args.repos)} repositories")
-    for outcome in ("exact", "same meaning", "different meaning", "edit refused"):
+    for outcome in ("exact", "same meaning", "different meaning", "edit refused"):  # refused: with the reason edit gives
         share = 100 * counts[outcome] / replayed if replayed else 0
         print(f"  {outcome:18} {counts[outcome]:5}  {share:5.1f}%")
     for group in ("set/delete only", "adds"):
