@@ -15,6 +15,7 @@ extension PlistDocument {
     /// Renames a `<key>`; the new text is XML-escaped.
     public func rename(_ key: PlistElement, to newName: String) {
         noteEdit()
+        if nodes[Int(key.index)].parent >= 0 { sortedDicts.remove(nodes[Int(key.index)].parent) }
         let index = key.index
         setText(newName, of: index)
         let escaped = style.respell(XMLEscaping.escape(newName))
@@ -72,6 +73,7 @@ extension PlistDocument {
             guard nodes[Int(entry.value.index)].parent == dict.index else { throw .notInThisDict }
         }
         noteEdit()
+        sortedDicts.remove(dict.index)
         // The key is told its indentation too: an entry inserted after this one copies it.
         let indent: [UInt8]? = if let entry { indentation(of: entry.key) } else { dict.entries.first.map { indentation(of: $0.key) } }
         let keyNode = makeNode(MadeElement.key(key), indent: indent)

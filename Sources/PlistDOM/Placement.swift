@@ -16,30 +16,51 @@ extension PlistDocument {
     /// Whether new keys of `dict` follow Apple's order: its keys are in that order (equal
     /// neighbours allowed), or, with fewer than two keys to show an order, every dict of the
     /// file with two keys or more is in order. `excluding` leaves one key out (the one being
-    /// renamed).
+    /// renamed). Stops at the first key out of order; a dict found sorted is remembered until
+    /// an edit other than these placements changes its keys.
     public func keysAreSorted(_ dict: PlistElement, excluding: PlistElement? = nil) -> Bool {
+        if sortedDicts.contains(dict.index) { return true }
+        let keys = keyIndices(of: dict.index, excluding: excluding?.index, stoppingAtDisorder: true)
+        guard let keys else { return false }
+        let sorted = keys.count >= 2 || style.keysSortedThroughout
+        if sorted, excluding == nil { sortedDicts.insert(dict.index) }
+        return sorted
+    }
+
+    /// The keys of a dict's entries in order; `nil` (when asked to stop) at the first key that
+    /// sorts before the one ahead of it.
+    private func keyIndices(of dict: Int32, excluding: Int32?, stoppingAtDisorder: Bool) -> [Int32]? {
+        var keys: [Int32] = []
         var previous: String?
-        var sorted = true, count = 0
-        dict.forEachEntry { entry in
-            guard sorted, entry.key != excluding else { return }
-            let name = entry.name
-            count += 1
-            if let previous, Self.keyPrecedes(name, previous) { sorted = false }
-            previous = name
+        var child = nodes[Int(dict)].firstChild
+        while child >= 0 {
+            let next = nodes[Int(child)].next
+            if nodes[Int(child)].kind == .key, child != excluding, next >= 0, nodes[Int(next)].kind != .key {
+                if stoppingAtDisorder {
+                    let name = text(of: child)
+                    if let previous, Self.keyPrecedes(name, previous) { return nil }
+                    previous = name
+                }
+                keys.append(child)
+            }
+            child = next
         }
-        return count >= 2 ? sorted : style.keysSortedThroughout
+        return keys
     }
 
     /// The entry a key named `name` follows in a dict whose keys are sorted: the last one not
-    /// after it. `nil` when it goes first.
+    /// after it (found by halving). `nil` when it goes first.
     public func sortedAnchor(for name: String, in dict: PlistElement, excluding: PlistElement? = nil) -> DictEntry? {
-        var anchor: DictEntry?
-        var done = false
-        dict.forEachEntry { entry in
-            guard !done, entry.key != excluding else { return }
-            if Self.keyPrecedes(name, entry.name) { done = true } else { anchor = entry }
+        // Most often it goes last (keys renamed or added in order): no walk then.
+        if let last = dict.lastEntry, last.key != excluding, !Self.keyPrecedes(name, last.name) { return last }
+        let keys = keyIndices(of: dict.index, excluding: excluding?.index, stoppingAtDisorder: false) ?? []
+        var low = 0, high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.keyPrecedes(name, text(of: keys[middle])) { high = middle } else { low = middle + 1 }
         }
-        return anchor
+        guard low > 0 else { return nil }
+        return dict.entry(withKey: PlistElement(self, keys[low - 1]))
     }
 
     /// Inserts `key` = `value` into `dict`: at its sorted place when the dict's keys are sorted,
@@ -49,8 +70,10 @@ extension PlistDocument {
         key: String, value: NewValue, into dict: PlistElement, otherwise anchor: DictEntry?
     ) throws(EditError) -> DictEntry {
         guard nodes[Int(dict.index)].kind == .dict else { throw .notADict }
-        let place = keysAreSorted(dict) ? sortedAnchor(for: key, in: dict) : anchor
-        return try insert(key: key, value: value, into: dict, after: place)
+        let sorted = keysAreSorted(dict)
+        let inserted = try insert(key: key, value: value, into: dict, after: sorted ? sortedAnchor(for: key, in: dict) : anchor)
+        if sorted { sortedDicts.insert(dict.index) }
+        return inserted
     }
 
     /// Renames the key of `entry` in `dict`; when the dict's keys are sorted (leaving this one
@@ -66,8 +89,14 @@ extension PlistDocument {
         let previousKey = previousValue >= 0 ? nodes[Int(previousValue)].previous : -1
         let inPlace = anchor.map { $0.value.index == previousValue && $0.key.index == previousKey }
             ?? (previousValue < 0)
-        guard !inPlace else { return false }
-        return move(entry, in: dict, after: anchor)
+        guard !inPlace else {
+            sortedDicts.insert(dict.index)
+            return false
+        }
+        // When it cannot move (its bytes did not read back alone) the dict may be unsorted now.
+        guard move(entry, in: dict, after: anchor) else { return false }
+        sortedDicts.insert(dict.index)
+        return true
     }
 
     /// Moves `entry` of `dict` to directly after `anchor` (first when `nil`). Its bytes as they
@@ -91,16 +120,12 @@ extension PlistDocument {
         noteEdit()
         // Where it was: its bytes and the whitespace leading up to it go.
         if nodes[Int(key)].hasSource {
-            if let rewrite = replacementSplice[key] {
-                splices[rewrite].items = []
-                splices[rewrite].anchor = -1
-            }
+            // Splices inside the entry (its rename) lie inside the removal: they print no more.
             let lower = removalStart(before: key)
             _ = addSplice(Splice(lower: lower, upper: Int(nodes[Int(value)].end), role: .replacement, items: []))
         } else if let home = homes[key] {
             removeItems(from: key, through: value, in: home)
         }
-        spliceChanged()
         unlink(key)
         unlink(value)
         adopt(read.key.index, of: alone, into: key)

@@ -26,6 +26,8 @@ public final class PlistDocument {
     @exclusivity(unchecked) var indentHints: [Int32: [UInt8]] = [:]
     /// Where elements an edit moved (`move`) started in the source: their diagnostics keep it.
     @exclusivity(unchecked) var movedFrom: [Int32: Int32] = [:]
+    /// Dicts found sorted by `keysAreSorted`, until an edit that may unsort them.
+    @exclusivity(unchecked) var sortedDicts: Set<Int32> = []
     @exclusivity(unchecked) var splices: [Splice] = []
     @exclusivity(unchecked) var afterValueSplice: [Int32: Int] = [:]
     /// Offsets of the insertions after values, so a removal stops in front of them.
@@ -96,6 +98,7 @@ public final class PlistDocument {
         fragments = other.fragments
         indentHints = other.indentHints
         movedFrom = other.movedFrom
+        sortedDicts = other.sortedDicts
         splices = other.splices
         afterValueSplice = other.afterValueSplice
         afterValueOffsets = other.afterValueOffsets
@@ -222,9 +225,16 @@ public final class PlistDocument {
     /// the neighbours) do not.
     func printSource(_ range: Range<Int>, into out: inout [UInt8], insertionsAtEdges: Bool = true) {
         var cursor = range.lowerBound
-        for index in orderedSplices() {
+        let order = orderedSplices()
+        // Splices are ordered by where they start: the first that can count is found by halving
+        // (a move prints one entry among thousands of splices).
+        var low = 0, high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            if splices[order[middle]].lower < range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        for index in order[low...] {
             let splice = splices[index]
-            if splice.lower < range.lowerBound { continue }
             if splice.lower > range.upperBound { break }
             if splice.upper > range.upperBound { continue }
             let isInsertion = splice.role != .replacement
@@ -259,19 +269,22 @@ public final class PlistDocument {
     /// insertions before a key, then replacements, the widest first, removals last.
     private func orderedSplices() -> [Int] {
         if let sortedSplices { return sortedSplices }
-        let order = splices.indices.sorted { a, b in
-            let x = splices[a], y = splices[b]
-            if x.lower != y.lower { return x.lower < y.lower }
-            if x.role != y.role { return x.role.rawValue < y.role.rawValue }
-            if x.upper != y.upper { return x.upper > y.upper }
-            // A container's rewritten content holds what is left of a child removed over the
-            // same bytes (no whitespace between them): the rewrite prints.
-            let (xRemoval, yRemoval) = (isRemoval(a), isRemoval(b))
-            if xRemoval != yRemoval { return yRemoval }
-            return a < b
-        }
+        let order = splices.indices.sorted(by: splicePrintsFirst)
         sortedSplices = order
         return order
+    }
+
+    /// The order of `orderedSplices`: a strict total order on splice indices.
+    private func splicePrintsFirst(_ a: Int, _ b: Int) -> Bool {
+        let x = splices[a], y = splices[b]
+        if x.lower != y.lower { return x.lower < y.lower }
+        if x.role != y.role { return x.role.rawValue < y.role.rawValue }
+        if x.upper != y.upper { return x.upper > y.upper }
+        // A container's rewritten content holds what is left of a child removed over the
+        // same bytes (no whitespace between them): the rewrite prints.
+        let (xRemoval, yRemoval) = (isRemoval(a), isRemoval(b))
+        if xRemoval != yRemoval { return yRemoval }
+        return a < b
     }
 
     func render(_ items: [Item], into out: inout [UInt8]) {
@@ -293,8 +306,20 @@ public final class PlistDocument {
     /// Records a new splice and returns its index.
     func addSplice(_ splice: Splice) -> Int {
         splices.append(splice)
-        sortedSplices = nil
-        return splices.count - 1
+        let index = splices.count - 1
+        // Kept in order when it is known (the others' order does not change), so that edits
+        // that print between splices (a move reads its entry's bytes) do not sort them all again.
+        if var order = sortedSplices {
+            sortedSplices = nil
+            var low = 0, high = order.count
+            while low < high {
+                let middle = (low + high) / 2
+                if splicePrintsFirst(order[middle], index) { low = middle + 1 } else { high = middle }
+            }
+            order.insert(index, at: low)
+            sortedSplices = order
+        }
+        return index
     }
 
     func spliceChanged() {
