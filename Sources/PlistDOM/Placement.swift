@@ -76,12 +76,13 @@ extension PlistDocument {
         return inserted
     }
 
-    /// Renames the key of `entry` in `dict`; when the dict's keys are sorted (leaving this one
-    /// out), the entry moves to its sorted place with its bytes as they are. Every handle to the
-    /// entry and to what it holds stays valid. Returns whether it moved.
+    /// Renames the key of `entry` in `dict`; when the dict's keys are sorted (its old name
+    /// included: a dict that an out-of-place alias leaves unsorted is not one Xcode wrote), the
+    /// entry moves to its sorted place with its bytes as they are. Every handle to the entry and
+    /// to what it holds stays valid. Returns whether it moved.
     @discardableResult
     public func renameFollowingOrder(_ entry: DictEntry, in dict: PlistElement, to name: String) -> Bool {
-        let sorted = keysAreSorted(dict, excluding: entry.key)
+        let sorted = keysAreSorted(dict)
         rename(entry.key, to: name)
         guard sorted, dict.entry(withKey: entry.key) != nil else { return false }
         let anchor = sortedAnchor(for: name, in: dict, excluding: entry.key)
