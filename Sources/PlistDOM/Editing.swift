@@ -18,7 +18,9 @@ extension PlistDocument {
         if nodes[Int(key.index)].parent >= 0 { sortedDicts.remove(nodes[Int(key.index)].parent) }
         let index = key.index
         setText(newName, of: index)
-        let escaped = style.respell(XMLEscaping.escape(newName))
+        let plain = XMLEscaping.escape(newName)
+        // The file's spelling is read only when there is a quote to spell.
+        let escaped = TextSpelling.hasQuote(plain) ? spelling.respell(plain) : plain
         let content: [Item] = escaped.isEmpty ? [] : [.bytes(escaped)]
         let node = nodes[Int(index)]
         if node.hasFragment {
@@ -45,7 +47,7 @@ extension PlistDocument {
         nodes[Int(index)].kind = made.kind
         nodes[Int(index)].isSelfClosing = made.fragment.endTag == nil
         setText(made.text, of: index)
-        fragments[index] = style.respell(made.fragment)
+        fragments[index] = TextSpelling.hasQuote(made.fragment) ? spelling.respell(made.fragment) : made.fragment
         nodes[Int(index)].hasFragment = true
         let node = nodes[Int(index)]
         if node.hasSource {
@@ -139,7 +141,7 @@ extension PlistDocument {
     /// writes it), or left open where the file writes its empty containers open.
     private func writeEmptiedAsTheFileDoes(_ container: Int32) {
         let node = nodes[Int(container)]
-        guard node.firstChild < 0, !node.isSelfClosing, !style.emptyContainersOpen else { return }
+        guard node.firstChild < 0, !node.isSelfClosing, !spelling.emptyContainersOpen else { return }
         let printed = printedBytes(of: container)
         guard let open = printed.firstIndex(of: ASCII.gt), let close = printed.lastIndex(of: ASCII.lt), open < close,
             printed[(open + 1)..<close].isAllWhitespace
@@ -265,7 +267,7 @@ extension PlistDocument {
         var node = Node(kind: made.kind, isSelfClosing: made.fragment.endTag == nil, start: -1, startTagEnd: -1, endTagStart: -1, end: -1)
         node.hasFragment = true
         nodes.append(node)
-        fragments[index] = style.respell(made.fragment)
+        fragments[index] = TextSpelling.hasQuote(made.fragment) ? spelling.respell(made.fragment) : made.fragment
         setText(made.text, of: index)
         if let indent { indentHints[index] = indent }
         return index
@@ -464,9 +466,11 @@ extension PlistDocument {
 
     // MARK: - Layout helpers
 
-    /// Counts the edit, and measures the file's layout first, while the tree is still as read.
+    /// Counts the edit, and measures the file's layout and key order first, while the tree is
+    /// still as read.
     func noteEdit() {
         _ = style
+        _ = keysSortedThroughout
         editRevision += 1
     }
 

@@ -13,6 +13,58 @@ extension PlistDocument {
         a.utf16.lexicographicallyPrecedes(b.utf16)
     }
 
+    /// Whether the key element `a` sorts before the key element `b` in Apple's order. Keys as
+    /// written in the file are compared as bytes: UTF-8 bytes below 0xEE order as UTF-16 code
+    /// units do (both follow the code point below U+E000); anything else as Strings.
+    func key(_ a: Int32, precedes b: Int32) -> Bool {
+        let x = nodes[Int(a)], y = nodes[Int(b)]
+        if x.hasPlainText, y.hasPlainText {
+            // At the first byte that differs: a lead byte below 0xEE starts a code point below
+            // U+E000, and continuation bytes are below 0xC0, so such bytes order as UTF-16 does.
+            let (left, right) = (Int(x.startTagEnd), Int(y.startTagEnd))
+            let (leftCount, rightCount) = (Int(x.endTagStart) - left, Int(y.endTagStart) - right)
+            let decided: Bool? = source.withUnsafeBufferPointer { bytes in
+                for offset in 0..<min(leftCount, rightCount) {
+                    let (l, r) = (bytes[left + offset], bytes[right + offset])
+                    if l != r { return l >= 0xEE || r >= 0xEE ? nil : l < r }
+                }
+                return leftCount < rightCount
+            }
+            if let decided { return decided }
+        }
+        return Self.keyPrecedes(text(of: a), text(of: b))
+    }
+
+    /// Every dict of the file with two keys or more has them in Apple's order, and there is
+    /// one: a dict too small to show an order of its own follows the file. Read from the file
+    /// as it was before the first edit (`noteEdit` asks), not as edits left it: renames in
+    /// place can sort a dict the file's owners never sorted.
+    var keysSortedThroughout: Bool {
+        if let known = measuredKeysSortedThroughout { return known }
+        let sorted = Self.keysSorted(in: self)
+        measuredKeysSortedThroughout = sorted
+        return sorted
+    }
+
+    private static func keysSorted(in document: PlistDocument) -> Bool {
+        var seen = false
+        for node in document.nodes where node.kind == .dict && node.hasSource {
+            var previous: Int32 = -1
+            var child = node.firstChild
+            while child >= 0 {
+                if document.nodes[Int(child)].kind == .key {
+                    if previous >= 0 {
+                        seen = true
+                        if document.key(child, precedes: previous) { return false }
+                    }
+                    previous = child
+                }
+                child = document.nodes[Int(child)].next
+            }
+        }
+        return seen
+    }
+
     /// Whether new keys of `dict` follow Apple's order: its keys are in that order (equal
     /// neighbours allowed), or, with fewer than two keys to show an order, every dict of the
     /// file with two keys or more is in order. `excluding` leaves one key out (the one being
@@ -20,29 +72,30 @@ extension PlistDocument {
     /// an edit other than these placements changes its keys.
     public func keysAreSorted(_ dict: PlistElement, excluding: PlistElement? = nil) -> Bool {
         if sortedDicts.contains(dict.index) { return true }
-        let keys = keyIndices(of: dict.index, excluding: excluding?.index, stoppingAtDisorder: true)
-        guard let keys else { return false }
-        let sorted = keys.count >= 2 || style.keysSortedThroughout
+        // One walk, no list: each key against the one before it.
+        var previous: Int32 = -1, count = 0
+        var child = nodes[Int(dict.index)].firstChild
+        while child >= 0 {
+            let next = nodes[Int(child)].next
+            if nodes[Int(child)].kind == .key, child != excluding?.index, next >= 0, nodes[Int(next)].kind != .key {
+                if previous >= 0, key(child, precedes: previous) { return false }
+                previous = child
+                count += 1
+            }
+            child = next
+        }
+        let sorted = count >= 2 || keysSortedThroughout
         if sorted, excluding == nil { sortedDicts.insert(dict.index) }
         return sorted
     }
 
-    /// The keys of a dict's entries in order; `nil` (when asked to stop) at the first key that
-    /// sorts before the one ahead of it.
-    private func keyIndices(of dict: Int32, excluding: Int32?, stoppingAtDisorder: Bool) -> [Int32]? {
+    /// The keys of a dict's entries in order.
+    private func keyIndices(of dict: Int32, excluding: Int32?) -> [Int32] {
         var keys: [Int32] = []
-        var previous: String?
         var child = nodes[Int(dict)].firstChild
         while child >= 0 {
             let next = nodes[Int(child)].next
-            if nodes[Int(child)].kind == .key, child != excluding, next >= 0, nodes[Int(next)].kind != .key {
-                if stoppingAtDisorder {
-                    let name = text(of: child)
-                    if let previous, Self.keyPrecedes(name, previous) { return nil }
-                    previous = name
-                }
-                keys.append(child)
-            }
+            if nodes[Int(child)].kind == .key, child != excluding, next >= 0, nodes[Int(next)].kind != .key { keys.append(child) }
             child = next
         }
         return keys
@@ -53,7 +106,7 @@ extension PlistDocument {
     public func sortedAnchor(for name: String, in dict: PlistElement, excluding: PlistElement? = nil) -> DictEntry? {
         // Most often it goes last (keys renamed or added in order): no walk then.
         if let last = dict.lastEntry, last.key != excluding, !Self.keyPrecedes(name, last.name) { return last }
-        let keys = keyIndices(of: dict.index, excluding: excluding?.index, stoppingAtDisorder: false) ?? []
+        let keys = keyIndices(of: dict.index, excluding: excluding?.index)
         var low = 0, high = keys.count
         while low < high {
             let middle = (low + high) / 2
@@ -111,13 +164,20 @@ extension PlistDocument {
             nodes[Int(key)].next == value, anchor?.key != entry.key,
             let gapBytes = gap(between: key, and: value)
         else { return false }
-        // The entry read back alone, as a one-entry dict: its nodes take their bytes from it.
-        let printed = printedBytes(of: key) + gapBytes + printedBytes(of: value)
-        let wrapped = Array("<plist><dict>".utf8) + printed + Array("</dict></plist>".utf8)
-        guard let alone = try? PlistDocument(parsing: wrapped), let read = alone.rootValue.entries.first,
-            alone.rootValue.entries.count == 1, matches(read.key.index, in: alone, key),
-            matches(read.value.index, in: alone, value)
-        else { return false }
+        let keyBytes = printedBytes(of: key), valueBytes = printedBytes(of: value)
+        // A value holding elements is read back alone, as a one-entry dict, so that its nodes
+        // take their bytes from that reading; a key and a plain value are split at their tags.
+        var alone: (document: PlistDocument, key: Int32, value: Int32)?
+        if nodes[Int(value)].firstChild >= 0 {
+            let wrapped = Array("<plist><dict>".utf8) + keyBytes + gapBytes + valueBytes + Array("</dict></plist>".utf8)
+            guard let document = try? PlistDocument(parsing: wrapped), let read = document.rootValue.entries.first,
+                document.rootValue.entries.count == 1, matches(read.key.index, in: document, key),
+                matches(read.value.index, in: document, value)
+            else { return false }
+            alone = (document, read.key.index, read.value.index)
+        } else {
+            guard Self.leafFragment(keyBytes) != nil, Self.leafFragment(valueBytes) != nil else { return false }
+        }
         noteEdit()
         // Where it was: its bytes and the whitespace leading up to it go.
         if nodes[Int(key)].hasSource {
@@ -129,8 +189,13 @@ extension PlistDocument {
         }
         unlink(key)
         unlink(value)
-        adopt(read.key.index, of: alone, into: key)
-        adopt(read.value.index, of: alone, into: value)
+        if let alone {
+            adopt(alone.key, of: alone.document, into: key)
+            adopt(alone.value, of: alone.document, into: value)
+        } else {
+            adoptLeaf(keyBytes, into: key)
+            adoptLeaf(valueBytes, into: value)
+        }
         // Where it goes: laid out like the entry it follows (or the first entry it precedes).
         let gapItem: [Item] = gapBytes.isEmpty ? [] : [.bytes(Array(gapBytes))]
         if let anchor {
@@ -141,6 +206,43 @@ extension PlistDocument {
                   nodes: [key, value], into: dict.index, before: first.key.index)
         }
         return true
+    }
+
+    /// A printed element with no child elements as a fragment: its start tag (the whole element
+    /// when it closes itself), its content and its end tag.
+    static func leafFragment(_ bytes: [UInt8]) -> Fragment? {
+        guard let open = bytes.firstIndex(of: ASCII.gt), bytes.first == ASCII.lt, bytes.last == ASCII.gt else { return nil }
+        if open == bytes.count - 1, open > 0, bytes[open - 1] == ASCII.slash {
+            return Fragment(startTag: bytes, content: [], endTag: nil)
+        }
+        // The end tag starts at the last `<` (content may hold comments or CDATA).
+        guard let close = bytes.lastIndex(of: ASCII.lt), close > open else { return nil }
+        let content = Array(bytes[(open + 1)..<close])
+        return Fragment(startTag: Array(bytes[...open]), content: content.isEmpty ? [] : [.bytes(content)],
+                        endTag: Array(bytes[close...]))
+    }
+
+    /// Makes the element `mine`, which holds no elements, print `bytes` (its bytes as they
+    /// printed where it was), keeping its text, line and indentation.
+    private func adoptLeaf(_ bytes: [UInt8], into mine: Int32) {
+        guard let fragment = Self.leafFragment(bytes) else { return }
+        if indentHints[mine] == nil { indentHints[mine] = indentation(ofNode: mine) }
+        if nodes[Int(mine)].hasSource { movedFrom[mine] = nodes[Int(mine)].start }
+        let text = text(of: mine)
+        replacementSplice[mine] = nil
+        afterValueSplice[mine] = nil
+        beforeKeySplice[mine] = nil
+        fragments[mine] = fragment
+        var node = nodes[Int(mine)]
+        node.start = -1
+        node.startTagEnd = -1
+        node.endTagStart = -1
+        node.end = -1
+        node.hasFragment = true
+        node.isSelfClosing = fragment.endTag == nil
+        node.hasStoredText = true
+        nodes[Int(mine)] = node
+        texts[mine] = text
     }
 
     /// Whether the element `index` of `other` has the shape of this document's `mine`: the same

@@ -49,6 +49,16 @@ public final class PlistDocument {
         return measured
     }
     @exclusivity(unchecked) private var measuredStyle: LayoutStyle?
+    /// How the file spells quotes and empty containers; read on first need from the nodes as
+    /// parsed (edits add nodes without source, which it does not read).
+    var spelling: TextSpelling {
+        if let measuredSpelling { return measuredSpelling }
+        let measured = TextSpelling(source: source, nodes: nodes)
+        measuredSpelling = measured
+        return measured
+    }
+    @exclusivity(unchecked) private var measuredSpelling: TextSpelling?
+    @exclusivity(unchecked) var measuredKeysSortedThroughout: Bool?
     /// Counts edits; unchanged means the document still prints its input.
     public var revision: Int { editRevision }
     // Other modules read stored properties with the runtime's exclusivity check whatever the
@@ -106,6 +116,8 @@ public final class PlistDocument {
         replacementSplice = other.replacementSplice
         homes = other.homes
         measuredStyle = other.measuredStyle
+        measuredSpelling = other.measuredSpelling
+        measuredKeysSortedThroughout = other.measuredKeysSortedThroughout
         editRevision = other.editRevision
     }
 
