@@ -35,4 +35,12 @@ import Testing
         let table = page.components(separatedBy: "<table class=\"repos\">").last?.components(separatedBy: "</table>").first ?? ""
         #expect(table.components(separatedBy: "<tr><th scope=\"row\">").count - 1 == 2, "one row per repository")
     }
+
+    /// Issue #55 row 6: a report's line numbers are input; the largest one ends the count
+    /// instead of the process.
+    @Test func aHunkAtTheLargestLineNumberIsNoCrash() {
+        #expect(ForgeLinks.firstChangedLine("@@ -1 +9223372036854775807 @@\n x\n+y\n") == nil)
+        #expect(ForgeLinks.firstChangedLine("@@ -1 +9223372036854775806 @@\n+y\n") == 9223372036854775806)
+        #expect(ForgeLinks.firstChangedLine("@@ -1 +-5 @@\n+y\n") == nil)
+    }
 }

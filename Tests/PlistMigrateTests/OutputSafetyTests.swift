@@ -48,4 +48,56 @@ import Testing
         #expect((json?["files"] as? [Any])?.count == 1)
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: directory.path)).contains { $0.contains("plist-migrate-") })
     }
+
+    /// Issue #55 rows 1–3: `--output` is only ever a regular file (or a new one). A FIFO, a
+    /// socket, a directory, a link to a character device: refused before the run, exit 2, one
+    /// line, the node still what it was. Device nodes are never touched: the link points at one
+    /// only to be refused (nothing is opened through it).
+    @Test(arguments: ["fifo", "socket", "dir", "dir/", "link-to-null", "link-to-fifo"])
+    func anOutputThatIsNotARegularFileIsRefused(_ name: String) throws {
+        let (directory, original) = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        #expect(mkfifo(path("fifo"), 0o644) == 0)
+        try FileManager.default.createDirectory(atPath: path("dir"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: path("link-to-null"), withDestinationPath: "/dev/null")
+        try FileManager.default.createSymbolicLink(atPath: path("link-to-fifo"), withDestinationPath: "fifo")
+        let socketPath = path("socket")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in socketPath.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        defer { close(fd) }
+        #expect(bound == 0)
+        var before = stat()
+        _ = lstat(path(name), &before)
+        for command in [["App/Info.plist"], ["lint", "App/Info.plist"]] {
+            let result = try tool(Array(command.dropLast()) + ["--output", name, command.last!], in: directory)
+            #expect(result.status == 2, "\(name) \(command): \(result.stderr)")
+            #expect(result.stderr.contains("error: --output"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        }
+        var after = stat()
+        _ = lstat(path(name), &after)
+        #expect(after.st_mode == before.st_mode && after.st_ino == before.st_ino, "\(name) is what it was")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("App/Info.plist")) == original)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!names.contains { $0.contains("plist-migrate-") }, "\(names)")
+    }
+
+    /// Issue #55 row 3: one-character names (and `-` as a file name) are written, not a crash.
+    @Test(arguments: ["x", "-", "./y"])
+    func aShortOutputNameIsWritten(_ name: String) throws {
+        let (directory, _) = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try tool(["--format", "json", "--output", name, "App/Info.plist"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: try Data(contentsOf: directory.appendingPathComponent(name)))
+        #expect((json as? [String: Any])?["files"] != nil)
+    }
 }

@@ -54,14 +54,17 @@ enum ForgeLinks {
         for text in diff.split(separator: "\n", omittingEmptySubsequences: false) {
             if text.hasPrefix("@@"), line == nil {
                 guard let plus = text.split(separator: " ").first(where: { $0.hasPrefix("+") }),
-                    let start = Int(plus.dropFirst().split(separator: ",").first ?? "")
+                    let start = Int(plus.dropFirst().split(separator: ",").first ?? ""), start >= 0
                 else { return nil }
                 line = start
                 continue
             }
             guard let current = line else { continue }
             if text.hasPrefix("+") || text.hasPrefix("-") { return current }
-            line = current + 1
+            // A report is input: its line numbers may be anything (issue #55 row 6).
+            let (next, overflow) = current.addingReportingOverflow(1)
+            guard !overflow else { return nil }
+            line = next
         }
         return nil
     }

@@ -29,8 +29,21 @@ final class StandardStreams: OutputSink {
             temporary = nil
             return
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).plist-migrate-XXXXXX").utf8CString)
+        func refuse(_ reason: String) -> ExitCode {
+            FileHandle.standardError.write(Data("\(PathBytes.display(path)): error: \(reason)\n".utf8))
+            return ExitCode(2)
+        }
+        // Only a regular file, or a new one: a device, FIFO, socket or directory (or a link to
+        // one) would be replaced by the report, or never receive it (issue #55).
+        var found = stat()
+        if stat(PathBytes.c(path), &found) == 0, (found.st_mode & S_IFMT) != S_IFREG {
+            throw refuse("--output must be a regular file or a new one; this is \(Self.describe(found.st_mode))")
+        }
+        let (directory, name) = Self.split(path)
+        guard !name.isEmpty, name != ".", name != ".." else {
+            throw refuse("--output names a directory; give a file name")
+        }
+        var template = Array((directory + "/.\(name).plist-migrate-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             FileHandle.standardError.write(Data("\(path): error: cannot write the report there (\(String(cString: strerror(errno))))\n".utf8))
@@ -40,6 +53,26 @@ final class StandardStreams: OutputSink {
         file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         destination = path
         temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// `path` split at its last `/`: the directory (`.` when there is none) and the name after it.
+    /// Plain string work: Foundation's path methods stopped the process on some one-character
+    /// names (issue #55).
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    static func describe(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
     }
 
     /// The report in place: the temporary file renamed over `--output`'s file once the run has
