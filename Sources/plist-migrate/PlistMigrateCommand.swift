@@ -16,6 +16,8 @@ struct PlistMigrateCommand: ParsableCommand {
 
     /// Arguments are taken as bytes: a file name that is not valid UTF-8 still names that file.
     static func main() {
+        // A closed pipe is a write error (EPIPE) the command reports with exit 2, not a signal.
+        signal(SIGPIPE, SIG_IGN)
         let arguments = (1..<Int(CommandLine.argc)).map { index in
             PathBytes.string(UnsafeRawBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)))
         }
@@ -26,8 +28,20 @@ struct PlistMigrateCommand: ParsableCommand {
         do {
             var command = try parseAsRoot(Edit.takingCommands(from: arguments))
             try command.run()
+            try flushStandardOutput()
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// What `print` buffered (`list`, `explain`, `rules`) reaches standard output, or the run
+    /// ends with exit 2 and says why: a full disk or a closed pipe never passes for success.
+    static func flushStandardOutput() throws {
+        errno = 0
+        // Every stream (standard output is the only one buffered): EOF when a write failed.
+        guard fflush(nil) != 0 else { return }
+        let reason = errno == 0 ? "write error" : String(cString: strerror(errno))
+        StandardStreams.writeError("error: cannot write to standard output (\(reason))\n")
+        throw ExitCode(2)
     }
 }

@@ -100,4 +100,44 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: try Data(contentsOf: directory.appendingPathComponent(name)))
         #expect((json as? [String: Any])?["files"] != nil)
     }
+
+    /// Issue #55 row 4: a write error on standard output or on `--output` (a full disk, a
+    /// closed pipe, a closed descriptor) is exit 2 with a message, never a signal or exit 0 with
+    /// the output lost, and leaves no temporary file. The full disk is a 16 KB tmpfs in the
+    /// test's own folder.
+    @Test func aReportThatCannotBeWrittenIsExitTwo() throws {
+        let (directory, _) = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = directory.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mount = try run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=16k", "tmpfs", disk.path], in: directory)
+        try #require(mount.status == 0, "cannot mount a tmpfs here: \(mount.stderr)")
+        defer { _ = try? run(URL(fileURLWithPath: "/bin/umount"), [disk.path], in: directory) }
+        try Data("old report\n".utf8).write(to: disk.appendingPathComponent("report.txt"))
+        let filler = disk.appendingPathComponent("filler")
+        #expect(FileManager.default.createFile(atPath: filler.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: filler)
+        while (try? handle.write(contentsOf: Data(repeating: 0x20, count: 512))) != nil {}
+        try? handle.close()
+        let binary = Paths.executable.path
+        let commands: [(String, String)] = [
+            ("migrate to a full disk", "'\(binary)' App/Info.plist > disk/out"),
+            ("JSON to a full disk", "'\(binary)' --format json App/Info.plist > disk/out"),
+            ("lint to a full disk", "'\(binary)' lint App/Info.plist > disk/out"),
+            ("edit Print to a full disk", "'\(binary)' edit App/Info.plist -c Print > disk/out"),
+            ("list to a full disk", "'\(binary)' list > disk/out"),
+            ("--output on a full disk", "'\(binary)' --format json --output disk/report.txt App/Info.plist"),
+            ("a closed standard output", "'\(binary)' App/Info.plist >&-"),
+            ("a closed pipe", "( sleep 0.3; '\(binary)' --format json App/Info.plist; echo $? > status ) | head -c 0; exit $(cat status)"),
+        ]
+        for (what, script) in commands {
+            try? FileManager.default.removeItem(at: disk.appendingPathComponent("out"))
+            let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: directory)
+            #expect(result.status == 2, "\(what): exit \(result.status), \(result.stderr)")
+            #expect(result.stderr.contains("error: cannot write"), "\(what): \(result.stderr)")
+        }
+        #expect(try String(contentsOf: disk.appendingPathComponent("report.txt"), encoding: .utf8) == "old report\n")
+        let names = try FileManager.default.contentsOfDirectory(atPath: disk.path)
+        #expect(!names.contains { $0.contains("plist-migrate-") }, "no temporary file left: \(names)")
+    }
 }

@@ -13,6 +13,9 @@ final class StandardStreams: OutputSink {
     private let destination: String?
     private let temporary: String?
     private var wrote = false
+    /// The first error writing the report (`errno`): later writes are skipped, and `finish`
+    /// turns it into a message and exit 2 (issue #55: never a signal, never lost output).
+    private var failure: Int32?
 
     init() {
         file = nil
@@ -78,15 +81,53 @@ final class StandardStreams: OutputSink {
     /// The report in place: the temporary file renamed over `--output`'s file once the run has
     /// ended with `status`. A run that failed (exit 2) before reporting anything leaves the old
     /// file as it was; any other run's report, even an empty one, replaces it.
-    func finish(status: Int32) {
-        guard let destination, let temporary, let file else { return }
-        try? file.synchronize()
+    /// Returns the run's exit status, 2 when the report could not be written whole.
+    func finish(status: Int32) -> Int32 {
+        guard let destination, let temporary, let file else {
+            guard let failure else { return status }
+            Self.writeError("error: cannot write the report to standard output (\(String(cString: strerror(failure))))\n")
+            return 2
+        }
+        if failure == nil, fsync(file.fileDescriptor) != 0 { failure = errno }
+        if let failure {
+            Self.writeError("\(PathBytes.display(destination)): error: cannot write the report (\(String(cString: strerror(failure)))); the old file is kept\n")
+            unlink(temporary)
+            return 2
+        }
         let keep = wrote || status < 2
-        if keep, rename(temporary, destination) == 0 { return }
+        if keep, rename(temporary, destination) == 0 { return status }
         if keep {
-            FileHandle.standardError.write(Data("\(destination): error: cannot put the report there (\(String(cString: strerror(errno))))\n".utf8))
+            Self.writeError("\(PathBytes.display(destination)): error: cannot put the report there (\(String(cString: strerror(errno))))\n")
         }
         unlink(temporary)
+        return keep ? 2 : status
+    }
+
+    /// Writes all of `bytes` to `descriptor`; the `errno` of a failure, or `nil`.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// A message on standard error; an error writing it has nowhere left to be told.
+    static func writeError(_ text: String) {
+        _ = writeAll(Array(text.utf8), to: STDERR_FILENO)
+    }
+
+    /// Standard output for commands without a report file (`edit`, `targets`): a failed write
+    /// is a message and exit 2.
+    static func standardOutputOrExit(_ bytes: [UInt8]) throws {
+        guard let failure = writeAll(bytes, to: STDOUT_FILENO) else { return }
+        writeError("error: cannot write to standard output (\(String(cString: strerror(failure))))\n")
+        throw ExitCode(2)
     }
 
     deinit {
@@ -95,16 +136,18 @@ final class StandardStreams: OutputSink {
     }
 
     func standardOutput(_ bytes: [UInt8]) {
-        if !bytes.isEmpty { wrote = true }
-        (file ?? FileHandle.standardOutput).write(Data(bytes))
+        guard !bytes.isEmpty, failure == nil else { return }
+        wrote = true
+        failure = Self.writeAll(bytes, to: file?.fileDescriptor ?? STDOUT_FILENO)
     }
 
     func migratedPlist(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        guard failure == nil else { return }
+        failure = Self.writeAll(bytes, to: STDOUT_FILENO)
     }
 
     func standardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Self.writeError(text)
     }
 }
 

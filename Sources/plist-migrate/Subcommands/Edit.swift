@@ -96,10 +96,14 @@ struct Edit: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        for text in outcome.printed { print(text) }
+        // Written without stdio's buffer, so that a failed write (a full disk, a closed pipe) is
+        // exit 2 instead of output lost with exit 0 (issue #55).
+        for text in outcome.printed { try StandardStreams.standardOutputOrExit(Array((text + "\n").utf8)) }
         guard outcome.output != bytes else { return }
         if dryRun || check {
-            if let diff = UnifiedDiff.make(from: bytes, to: outcome.output, path: name) { print(diff, terminator: "") }
+            if let diff = UnifiedDiff.make(from: bytes, to: outcome.output, path: name) {
+                try StandardStreams.standardOutputOrExit(Array(diff.utf8))
+            }
             if check { throw ExitCode(1) }
             return
         }

@@ -74,8 +74,8 @@ struct Lint: ParsableCommand {
         runner.includes = walk.include.map(Glob.init)
         let streams = try StandardStreams(output: report.output)
         let status = runner.run(sink: streams)
-        streams.finish(status: status)
-        if status != 0 { throw ExitCode(status) }
+        let final = streams.finish(status: status)
+        if final != 0 { throw ExitCode(final) }
     }
 }
 

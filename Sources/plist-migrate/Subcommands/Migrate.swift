@@ -128,8 +128,8 @@ struct Migrate: ParsableCommand {
         let input = paths == ["-"] ? try Self.standardInput() : []
         let streams = try StandardStreams(output: report.output)
         let status = Runner(options: options, sink: streams, readStandardInput: { input }).run()
-        streams.finish(status: status)
-        if status != 0 { throw ExitCode(status) }
+        let final = streams.finish(status: status)
+        if final != 0 { throw ExitCode(final) }
     }
 
     /// The passes of recipe files; an error in one prints `file:line:column: error: …` and

@@ -31,8 +31,8 @@ struct Report: ParsableCommand {
         try output.refuseIfRead(reports)
         let streams = try StandardStreams(output: output.output)
         let status = merge.run(sink: streams)
-        streams.finish(status: status)
-        if status != 0 { throw ExitCode(status) }
+        let final = streams.finish(status: status)
+        if final != 0 { throw ExitCode(final) }
     }
 }
 

@@ -24,8 +24,8 @@ struct Targets: ParsableCommand {
     func run() throws {
         let report = TargetsReport(paths: paths)
         switch format {
-        case .text: FileHandle.standardOutput.write(Data(report.text().utf8))
-        case .json: FileHandle.standardOutput.write(Data(report.json()))
+        case .text: try StandardStreams.standardOutputOrExit(Array(report.text().utf8))
+        case .json: try StandardStreams.standardOutputOrExit(report.json())
         }
     }
 }
