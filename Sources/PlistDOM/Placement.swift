@@ -226,9 +226,15 @@ extension PlistDocument {
     /// printed where it was), keeping its text, line and indentation.
     private func adoptLeaf(_ bytes: [UInt8], into mine: Int32) {
         guard let fragment = Self.leafFragment(bytes) else { return }
+        become(fragment, mine, holdsElements: false, text: text(of: mine))
+    }
+
+    /// Turns the element `mine` into one printed from `fragment`: where it was in the source
+    /// (its line, for diagnostics) and its indentation are kept; its splices lie inside bytes
+    /// that went, and no longer print.
+    private func become(_ fragment: Fragment, _ mine: Int32, holdsElements: Bool, text: String?) {
         if indentHints[mine] == nil { indentHints[mine] = indentation(ofNode: mine) }
         if nodes[Int(mine)].hasSource { movedFrom[mine] = nodes[Int(mine)].start }
-        let text = text(of: mine)
         replacementSplice[mine] = nil
         afterValueSplice[mine] = nil
         beforeKeySplice[mine] = nil
@@ -240,9 +246,10 @@ extension PlistDocument {
         node.end = -1
         node.hasFragment = true
         node.isSelfClosing = fragment.endTag == nil
-        node.hasStoredText = true
+        node.hadChildElements = holdsElements
+        node.hasStoredText = !holdsElements
         nodes[Int(mine)] = node
-        texts[mine] = text
+        texts[mine] = holdsElements ? nil : text
     }
 
     /// Whether the element `index` of `other` has the shape of this document's `mine`: the same
@@ -263,12 +270,6 @@ extension PlistDocument {
     private func adopt(_ index: Int32, of other: PlistDocument, into mine: Int32) {
         let theirs = other.nodes[Int(index)]
         let source = other.source
-        if indentHints[mine] == nil { indentHints[mine] = indentation(ofNode: mine) }
-        if nodes[Int(mine)].hasSource { movedFrom[mine] = nodes[Int(mine)].start }
-        // Its splices lie inside the bytes that went: it is printed from its fragment now.
-        replacementSplice[mine] = nil
-        afterValueSplice[mine] = nil
-        beforeKeySplice[mine] = nil
         let selfClosing = theirs.wasSelfClosingInSource
         var content: [Item] = []
         if !selfClosing {
@@ -286,20 +287,11 @@ extension PlistDocument {
             }
             if Int(theirs.endTagStart) > cursor { content.append(.bytes(Array(source[cursor..<Int(theirs.endTagStart)]))) }
         }
-        fragments[mine] = selfClosing
+        let fragment = selfClosing
             ? Fragment(startTag: Array(source[Int(theirs.start)..<Int(theirs.end)]), content: [], endTag: nil)
             : Fragment(startTag: Array(source[Int(theirs.start)..<Int(theirs.startTagEnd)]), content: content,
                        endTag: Array(source[Int(theirs.endTagStart)..<Int(theirs.end)]))
-        var node = nodes[Int(mine)]
-        node.start = -1
-        node.startTagEnd = -1
-        node.endTagStart = -1
-        node.end = -1
-        node.hasFragment = true
-        node.isSelfClosing = selfClosing
-        node.hadChildElements = theirs.firstChild >= 0
-        node.hasStoredText = theirs.firstChild < 0
-        nodes[Int(mine)] = node
-        if theirs.firstChild < 0 { texts[mine] = other.text(of: index) } else { texts[mine] = nil }
+        let holdsElements = theirs.firstChild >= 0
+        become(fragment, mine, holdsElements: holdsElements, text: holdsElements ? nil : other.text(of: index))
     }
 }
