@@ -101,11 +101,33 @@ import PlistDOM
         var files = try #require(document["files"] as? [[String: Any]])
         var passes = try #require(files[0]["passes"] as? [[String: Any]])
         passes[0]["editCount"] = Int.max
-        passes.append(passes[0])
+        var again = passes[0]
+        again["round"] = 2
+        passes.append(again)
         files[0]["passes"] = passes
         document["files"] = files
         let result = try merge([document], in: directory)
         #expect(result.status == 2 && result.stderr.contains("too large to add"), "\(result.status) \(result.stderr)")
+    }
+
+    /// Issue #55 row 7: one file listing the same pass twice in one round was counted twice.
+    @Test func aFileListingAPassTwiceInARoundIsRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var document = try report(in: directory)
+        var files = try #require(document["files"] as? [[String: Any]])
+        let passes = try #require(files[0]["passes"] as? [[String: Any]])
+        files[0]["passes"] = passes + [passes[0]]
+        document["files"] = files
+        let result = try merge([document], in: directory)
+        #expect(result.status == 2 && result.stderr.contains("twice in round"), "\(result.status) \(result.stderr)")
+        // The same pass in two rounds is a run's own record: read as before.
+        var second = passes[0]
+        second["round"] = 2
+        files[0]["passes"] = passes + [second]
+        document["files"] = files
+        let accepted = try merge([document], in: directory)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
     }
 
     @Test func aPassListedTwiceIsRefused() throws {

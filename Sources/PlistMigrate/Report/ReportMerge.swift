@@ -106,6 +106,11 @@ public struct ReportMerge {
             }
             let repositories = document.repositories ?? []
             for var file in document.files {
+                // A pass applies at most once a round: twice would count the file twice (#55 row 7).
+                var applications = Set<String>()
+                for pass in file.passes where !applications.insert("\(pass.id) \(pass.round)").inserted {
+                    throw FileError("\(name): \(file.path) lists \(pass.id) twice in round \(pass.round): not a report this tool wrote")
+                }
                 if let index = file.repository, !repositories.indices.contains(index) {
                     throw FileError("\(name): \(file.path) names repository \(index), which the report does not list")
                 }
