@@ -23,8 +23,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link.plist").path, withDestinationPath: "App/Info.plist")
         let result = try tool(arguments, in: directory)
-        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("which this run"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("App/Info.plist")) == original, "the input is untouched")
     }
 
@@ -139,5 +140,22 @@ import Testing
         #expect(try String(contentsOf: disk.appendingPathComponent("report.txt"), encoding: .utf8) == "old report\n")
         let names = try FileManager.default.contentsOfDirectory(atPath: disk.path)
         #expect(!names.contains { $0.contains("plist-migrate-") }, "no temporary file left: \(names)")
+    }
+
+    /// Issue #55 row 5: the file behind standard input and the entries of a `--files-from` list
+    /// are inputs too; `--output` naming one of them is refused before the run, exit 2.
+    @Test func anOutputThatAnInputNamesByAnotherRouteIsRefused() throws {
+        let (directory, original) = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("App/Info.plist\n".utf8).write(to: directory.appendingPathComponent("list"))
+        let binary = Paths.executable.path
+        for script in ["'\(binary)' --output App/Info.plist - < App/Info.plist",
+                       "'\(binary)' --files-from list --output App/Info.plist",
+                       "'\(binary)' --files-from list --output ./App/../App/Info.plist"] {
+            let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: directory)
+            #expect(result.status == 2, "\(script): \(result.stderr)")
+            #expect(result.stderr.contains("which this run reads"), "\(script): \(result.stderr)")
+            #expect(try Data(contentsOf: directory.appendingPathComponent("App/Info.plist")) == original, "\(script)")
+        }
     }
 }

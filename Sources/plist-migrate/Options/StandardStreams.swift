@@ -156,25 +156,31 @@ struct ReportOutputOption: ParsableArguments {
     @Option(help: ArgumentHelp("Write the report (diffs, JSON, patch, SARIF and the others) to FILE instead of standard output; never a file the run reads.", valueName: "FILE"))
     var output: String?
 
-    /// Refuses (exit 64, before anything is opened) an `--output` that is a file the run reads:
-    /// the same file as one of `inputs` (by device and inode, however it is spelled), or a
-    /// `.plist` inside a directory of `inputs` that the walk would read.
+    /// Refuses (exit 2 and one line, before anything is opened) an `--output` that is a file
+    /// the run reads: the same file as one of `inputs` (by device and inode, however it is
+    /// spelled; `-` is standard input's file, and `--files-from` entries count), or a `.plist`
+    /// inside a directory of `inputs` that the walk would read.
     func refuseIfRead(_ inputs: [String]) throws {
         guard let output, output != "-" else { return }
         var target = stat()
-        guard stat(output, &target) == 0 else { return }
+        guard stat(PathBytes.c(output), &target) == 0 else { return }
+        func refuse(_ reason: String) -> ExitCode {
+            StandardStreams.writeError("\(PathBytes.display(output)): error: \(reason)\n")
+            return ExitCode(2)
+        }
         let canonicalOutput = (try? FileIO.canonicalPath(output).get()) ?? output
-        for input in inputs where input != "-" {
+        for input in inputs {
             var found = stat()
-            guard stat(input, &found) == 0 else { continue }
+            guard input == "-" ? fstat(STDIN_FILENO, &found) == 0 : stat(PathBytes.c(input), &found) == 0 else { continue }
             if found.st_dev == target.st_dev && found.st_ino == target.st_ino {
-                throw ValidationError("--output \(output) is \(input), which this run reads: the report would replace it")
+                let named = input == "-" ? "standard input's file" : PathBytes.display(input)
+                throw refuse("--output is \(named), which this run reads: the report would replace it")
             }
-            if (found.st_mode & S_IFMT) == S_IFDIR, output.hasSuffix(".plist"),
+            if input != "-", (found.st_mode & S_IFMT) == S_IFDIR, output.hasSuffix(".plist"),
                 let directory = try? FileIO.canonicalPath(input).get(),
                 canonicalOutput.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
             {
-                throw ValidationError("--output \(output) lies in \(input), which this run walks and reads: the report would replace a plist it read")
+                throw refuse("--output lies in \(PathBytes.display(input)), which this run walks and reads: the report would replace a plist it read")
             }
         }
     }

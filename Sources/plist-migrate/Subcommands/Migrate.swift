@@ -109,6 +109,7 @@ struct Migrate: ParsableCommand {
         options.explicitConfig = try walk.config.explicit()
         options.forceExclude = walk.forceExclude
         options.listedPaths = try filesFrom.map(Self.readList) ?? []
+        try report.refuseIfRead(options.listedPaths)
         let stdoutIsTerminal = report.output == nil && isatty(STDOUT_FILENO) == 1
         options.color = format == .text
             && Colour.enabled(color, isTerminal: stdoutIsTerminal, environment: ProcessInfo.processInfo.environment)
