@@ -63,6 +63,12 @@ public struct ATSConfiguration: Sendable, Equatable {
     /// NSExceptionDomains/NSPinnedDomains entries whose value is not a dict: the reader skips them.
     public var skippedDomainEntries: [Unread] = []
 
+    /// No ATS settings at all: the operating system's own policy.
+    public init() {
+        present = false
+        line = 0
+    }
+
     /// The configuration of a document (an absent ATS dict is the default policy).
     public init(document: PlistDocument) {
         let root = document.rootValue

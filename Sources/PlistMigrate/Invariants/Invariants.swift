@@ -9,17 +9,20 @@ import PlistDOM
 /// that parses, passes the engine's own safety check, and leaves nothing for a second run: no
 /// diff, and the same conflicts.
 public enum Invariants {
-    static let migrators = [
-        FileMigrator(plan: try! MigrationPlan(allowPolicyChange: true)),
-        FileMigrator(plan: try! MigrationPlan()),
-    ]
+    /// The runs every input goes through: every pass, the default passes, and every pass with
+    /// a recipe of every kind of step (`everyStepKind`). Made once; a failure to make them is
+    /// reported by every check as its violation, not a stop of the process.
+    static let migrators: Result<[FileMigrator], any Error> = Result {
+        [FileMigrator(plan: try MigrationPlan(allowPolicyChange: true)), FileMigrator(plan: try MigrationPlan()),
+         try everyStepKind()]
+    }
 
     /// A recipe with every kind of step on keys real plists hold, run after the built-in passes:
     /// edits outside the ATS dict, array items and nested new values go through the check too.
     /// (LeakSanitizer takes its values for leaks: Swift keeps enum tags in the spare bits of
     /// their pointers. Fuzz/lsan.supp says so.)
-    static let everyStepKind: FileMigrator = {
-        let passes = try! RecipeLoader.parse("""
+    static func everyStepKind() throws -> FileMigrator {
+        let passes = try RecipeLoader.parse("""
             id: FUZZ01
             version: 1
             title: every kind of step
@@ -38,14 +41,19 @@ public enum Invariants {
               - move: UILaunchStoryboardName
                 to: UIApplicationSceneManifest
             """, path: "everyStepKind").map(\.0)
-        return FileMigrator(plan: try! MigrationPlan(allowPolicyChange: true, recipes: passes))
-    }()
+        return FileMigrator(plan: try MigrationPlan(allowPolicyChange: true, recipes: passes))
+    }
 
     /// What is wrong, or `nil` when every property holds (refusing an input is fine).
     public static func violation(in data: [UInt8]) -> String? {
         guard let document = try? PlistDocument(parsing: data) else { return nil }
         if document.bytes != data { return "parse -> print is not the input" }
-        for migrator in migrators + [everyStepKind] {
+        let runs: [FileMigrator]
+        switch migrators {
+        case .success(let made): runs = made
+        case .failure(let error): return "the invariants' own passes could not be made: \(error)"
+        }
+        for migrator in runs {
             if let violation = runViolation(data, migrator) { return violation }
         }
         return nil

@@ -13,7 +13,9 @@ extension Invariants {
         let path = directory + "/Info.plist"
         guard store(data, at: path) else { return nil }
         defer { unlink(path) }
-        let migrator = migrators[0]
+        guard case .success(let runs) = migrators, let migrator = runs.first else {
+            return "the invariants' own passes could not be made"
+        }
         guard let (bytes, fingerprint) = try? FileIO.load(path) else { return "cannot read back the stored input" }
         guard bytes == data else { return "the stored input reads back differently" }
         let first = migrator.migrate(bytes, path: path, skipIfNotApplicable: false)

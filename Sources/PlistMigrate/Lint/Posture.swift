@@ -8,7 +8,7 @@ import PlistDOM
 /// iOS 12.1.1) is never reported as a weakness.
 enum Posture {
     /// The OS's own policy: a plist without NSAppTransportSecurity.
-    static let defaults = PolicyEngine.Decider(ATSConfiguration(document: try! PlistDocument(parsing: Array("<plist><dict/></plist>".utf8))))
+    static let defaults = PolicyEngine.Decider(ATSConfiguration())
 
     /// The OS's own policies for a host: with no settings, every public name is decided alike,
     /// so only local and IP hosts are asked each time.
