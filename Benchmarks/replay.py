@@ -204,7 +204,6 @@ def replay(tool, before, after):
         file = os.path.join(folder, "Info.plist")
         with open(file, "wb") as handle:
             handle.write(before)
-        script = os.path.join(folder, "commands")
         run = subprocess.run([tool, "edit", *sum((["-c", c] for c in commands), []), file], capture_output=True)
         if run.returncode != 0:
             return "edit refused", run.stderr.decode(errors="replace").strip().splitlines()[-1:], commands, b""

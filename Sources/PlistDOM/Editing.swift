@@ -156,14 +156,21 @@ extension PlistDocument {
             splices[rewrite].anchor = -1
             spliceChanged()
         }
+        removeBytes(from: first, through: last)
+        unlink(first)
+        if last != first { unlink(last) }
+    }
+
+    /// Takes the bytes of `first` through `last` (siblings), with the whitespace leading up to
+    /// them, out of where they print: a removal over the source, or out of the items that hold
+    /// elements made by edits. The tree's links are the caller's.
+    func removeBytes(from first: Int32, through last: Int32) {
         if nodes[Int(first)].hasSource {
             let lower = removalStart(before: first)
             _ = addSplice(Splice(lower: lower, upper: Int(nodes[Int(last)].end), role: .replacement, items: []))
         } else if let home = homes[first] {
             removeItems(from: first, through: last, in: home)
         }
-        unlink(first)
-        if last != first { unlink(last) }
     }
 
     /// Puts the entries or items of a container value into the element just made for it.
@@ -337,7 +344,7 @@ extension PlistDocument {
     }
 
     /// Removes an entry made by an edit, with the whitespace that leads up to its key.
-    func removeItems(from key: Int32, through value: Int32, in home: Home) {
+    private func removeItems(from key: Int32, through value: Int32, in home: Home) {
         var list = items(of: home)
         guard let first = position(of: key, in: list), let last = position(of: value, in: list) else { return }
         list.removeSubrange(first...last)
@@ -440,7 +447,7 @@ extension PlistDocument {
     /// Where removing the entry of `key` starts: the whitespace leading up to the key, but not
     /// before entries inserted in that whitespace (which stay), and when entries were inserted
     /// right before the key, the whitespace that ends them.
-    func removalStart(before key: Int32) -> Int {
+    private func removalStart(before key: Int32) -> Int {
         let start = Int(nodes[Int(key)].start)
         if let splice = beforeKeySplice[key], !splices[splice].items.isEmpty {
             if case .bytes(let bytes)? = splices[splice].items.last {

@@ -89,31 +89,18 @@ extension PlistDocument {
         return sorted
     }
 
-    /// The keys of a dict's entries in order.
-    private func keyIndices(of dict: Int32, excluding: Int32?) -> [Int32] {
-        var keys: [Int32] = []
-        var child = nodes[Int(dict)].firstChild
-        while child >= 0 {
-            let next = nodes[Int(child)].next
-            if nodes[Int(child)].kind == .key, child != excluding, next >= 0, nodes[Int(next)].kind != .key { keys.append(child) }
-            child = next
-        }
-        return keys
-    }
-
     /// The entry a key named `name` follows in a dict whose keys are sorted: the last one not
     /// after it (found by halving). `nil` when it goes first.
     public func sortedAnchor(for name: String, in dict: PlistElement, excluding: PlistElement? = nil) -> DictEntry? {
         // Most often it goes last (keys renamed or added in order): no walk then.
         if let last = dict.lastEntry, last.key != excluding, !Self.keyPrecedes(name, last.name) { return last }
-        let keys = keyIndices(of: dict.index, excluding: excluding?.index)
-        var low = 0, high = keys.count
+        let entries = dict.entries.filter { $0.key != excluding }
+        var low = 0, high = entries.count
         while low < high {
             let middle = (low + high) / 2
-            if Self.keyPrecedes(name, text(of: keys[middle])) { high = middle } else { low = middle + 1 }
+            if Self.keyPrecedes(name, entries[middle].name) { high = middle } else { low = middle + 1 }
         }
-        guard low > 0 else { return nil }
-        return dict.entry(withKey: PlistElement(self, keys[low - 1]))
+        return low > 0 ? entries[low - 1] : nil
     }
 
     /// Inserts `key` = `value` into `dict`: at its sorted place when the dict's keys are sorted,
@@ -179,14 +166,10 @@ extension PlistDocument {
             guard Self.leafFragment(keyBytes) != nil, Self.leafFragment(valueBytes) != nil else { return false }
         }
         noteEdit()
-        // Where it was: its bytes and the whitespace leading up to it go.
-        if nodes[Int(key)].hasSource {
-            // Splices inside the entry (its rename) lie inside the removal: they print no more.
-            let lower = removalStart(before: key)
-            _ = addSplice(Splice(lower: lower, upper: Int(nodes[Int(value)].end), role: .replacement, items: []))
-        } else if let home = homes[key] {
-            removeItems(from: key, through: value, in: home)
-        }
+        // Where it was: its bytes and the whitespace leading up to it go. Unlike `remove`, the
+        // key's rename splice is left as it is: it lies inside the removal and ends before it,
+        // so it prints no more, and the splices' order stays known.
+        removeBytes(from: key, through: value)
         unlink(key)
         unlink(value)
         if let alone {

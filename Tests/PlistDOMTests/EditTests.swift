@@ -3,21 +3,8 @@ import Testing
 
 /// Each edit, on several layouts, compared with the exact bytes a careful person would write.
 @Suite struct EditTests {
-    func edited(_ text: String, _ body: (PlistDocument) throws -> Void) throws -> String {
-        let document = try PlistDocument(parsing: text)
-        try body(document)
-        let output = String(decoding: document.bytes, as: UTF8.self)
-        _ = try PlistDocument(parsing: output)  // every edit must leave a valid plist
-        return output
-    }
-
     func ats(_ document: PlistDocument) throws -> PlistElement {
         try #require(document.rootValue[key: "NSAppTransportSecurity"])
-    }
-
-    static func plist(_ body: String, eol: String = "\n") -> String {
-        ("<plist version=\"1.0\">\n<dict>\n" + body + "</dict>\n</plist>\n")
-            .replacingOccurrences(of: "\n", with: eol)
     }
 
     static let tabs = plist("""
@@ -52,7 +39,7 @@ import Testing
             try doc.insert(key: "NSAllowsLocalNetworking", value: .bool(true), into: dict,
                            after: dict.entry("NSAllowsArbitraryLoads"))
         }
-        #expect(out == Self.plist("""
+        #expect(out == plist("""
             \t<key>NSAppTransportSecurity</key>
             \t<dict>
             \t\t<key>NSAllowsArbitraryLoads</key>
@@ -67,7 +54,7 @@ import Testing
     }
 
     @Test func insertAfterKeepsCRLFAndTwoSpaces() throws {
-        let input = Self.plist("""
+        let input = plist("""
               <key>NSAppTransportSecurity</key>
               <dict>
                 <key>NSAllowsArbitraryLoads</key>
@@ -80,7 +67,7 @@ import Testing
             try doc.insert(key: "NSAllowsLocalNetworking", value: .bool(true), into: dict,
                            after: dict.entry("NSAllowsArbitraryLoads"))
         }
-        #expect(out == Self.plist("""
+        #expect(out == plist("""
               <key>NSAppTransportSecurity</key>
               <dict>
                 <key>NSAllowsArbitraryLoads</key>
@@ -102,7 +89,7 @@ import Testing
     }
 
     @Test func insertAtStartGoesBeforeTheFirstKeyAfterComments() throws {
-        let input = Self.plist("""
+        let input = plist("""
             \t<key>NSAppTransportSecurity</key>
             \t<dict>
             \t\t<!-- policy -->
@@ -114,7 +101,7 @@ import Testing
         let out = try edited(input) { doc in
             try doc.insert(key: "First", value: .bool(true), into: try ats(doc))
         }
-        #expect(out == Self.plist("""
+        #expect(out == plist("""
             \t<key>NSAppTransportSecurity</key>
             \t<dict>
             \t\t<!-- policy -->
@@ -129,7 +116,7 @@ import Testing
 
     @Test(arguments: ["<dict/>", "<dict></dict>", "<dict />", "<dict>\n    </dict>"])
     func insertIntoEmptyDictExpandsWithFileIndentUnit(_ empty: String) throws {
-        let input = Self.plist("""
+        let input = plist("""
                 <key>Other</key>
                 <dict>
                     <key>Nested</key>
@@ -142,7 +129,7 @@ import Testing
         let out = try edited(input) { doc in
             try doc.insert(key: "NSAllowsLocalNetworking", value: .bool(true), into: try ats(doc))
         }
-        #expect(out == Self.plist("""
+        #expect(out == plist("""
                 <key>Other</key>
                 <dict>
                     <key>Nested</key>
@@ -158,11 +145,11 @@ import Testing
     }
 
     @Test func insertIntoCommentOnlyDictKeepsTheComment() throws {
-        let input = Self.plist("\t<key>NSAppTransportSecurity</key>\n\t<dict>\n\t\t<!-- none yet -->\n\t</dict>\n")
+        let input = plist("\t<key>NSAppTransportSecurity</key>\n\t<dict>\n\t\t<!-- none yet -->\n\t</dict>\n")
         let out = try edited(input) { doc in
             try doc.insert(key: "A", value: .bool(true), into: try ats(doc))
         }
-        #expect(out == Self.plist(
+        #expect(out == plist(
             "\t<key>NSAppTransportSecurity</key>\n\t<dict>\n\t\t<!-- none yet -->\n\t\t<key>A</key>\n\t\t<true/>\n\t</dict>\n"))
     }
 
@@ -183,7 +170,7 @@ import Testing
     }
 
     @Test func removeKeepsCommentsOutsideTheEntryAndDropsOnesInside() throws {
-        let input = Self.plist("""
+        let input = plist("""
             \t<key>NSAppTransportSecurity</key>
             \t<dict>
             \t\t<!-- keep me -->
@@ -198,7 +185,7 @@ import Testing
             let dict = try ats(doc)
             try doc.remove(try #require(dict.entry("A")), from: dict)
         }
-        #expect(out == Self.plist("""
+        #expect(out == plist("""
             \t<key>NSAppTransportSecurity</key>
             \t<dict>
             \t\t<!-- keep me --> <!-- trailing, stays -->
@@ -210,16 +197,16 @@ import Testing
     }
 
     @Test func removeTheOnlyEntryLeavesAnEmptyDictAsXcodeWritesIt() throws {
-        let input = Self.plist("\t<key>NSAppTransportSecurity</key>\n\t<dict>\n\t\t<key>A</key>\n\t\t<true/>\n\t</dict>\n", eol: "\r\n")
+        let input = plist("\t<key>NSAppTransportSecurity</key>\n\t<dict>\n\t\t<key>A</key>\n\t\t<true/>\n\t</dict>\n", eol: "\r\n")
         let out = try edited(input) { doc in
             let dict = try ats(doc)
             try doc.remove(try #require(dict.entry("A")), from: dict)
         }
-        #expect(out == Self.plist("\t<key>NSAppTransportSecurity</key>\n\t<dict/>\n", eol: "\r\n"))
+        #expect(out == plist("\t<key>NSAppTransportSecurity</key>\n\t<dict/>\n", eol: "\r\n"))
     }
 
     @Test func editsComposeInAnyOrder() throws {
-        let expected = Self.plist("""
+        let expected = plist("""
             \t<key>NSAppTransportSecurity</key>
             \t<dict>
             \t\t<key>NSAllowsArbitraryLoads</key>
@@ -275,7 +262,7 @@ import Testing
 
 extension EditTests {
     @Test func insertAfterKeepsATrailingCommentWithItsOwnEntry() throws {
-        let input = Self.plist("""
+        let input = plist("""
             \t<key>NSAppTransportSecurity</key>
             \t<dict>
             \t\t<key>A</key>
@@ -289,7 +276,7 @@ extension EditTests {
             let dict = try ats(doc)
             try doc.insert(key: "New", value: .bool(true), into: dict, after: dict.entry("A"))
         }
-        #expect(out == Self.plist("""
+        #expect(out == plist("""
             \t<key>NSAppTransportSecurity</key>
             \t<dict>
             \t\t<key>A</key>

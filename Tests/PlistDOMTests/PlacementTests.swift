@@ -5,19 +5,6 @@ import Testing
 /// sorted dict's order, new items never share a line, text and emptied containers are spelled
 /// as the file spells them.
 @Suite struct PlacementTests {
-    func edited(_ text: String, _ body: (PlistDocument) throws -> Void) throws -> String {
-        let document = try PlistDocument(parsing: text)
-        try body(document)
-        let output = String(decoding: document.bytes, as: UTF8.self)
-        let reread = try PlistDocument(parsing: output)
-        #expect(String(decoding: reread.bytes, as: UTF8.self) == output)
-        return output
-    }
-
-    static func plist(_ body: String) -> String {
-        "<plist version=\"1.0\">\n<dict>\n" + body + "</dict>\n</plist>\n"
-    }
-
     static func keys(_ text: String) throws -> [String] {
         try PlistDocument(parsing: text).rootValue.entries.map(\.name)
     }
@@ -58,7 +45,7 @@ import Testing
     }
 
     @Test func aNewKeyIsAppendedWhereTheDictIsNotSorted() throws {
-        let unsorted = Self.plist("\t<key>UIKey</key>\n\t<true/>\n\t<key>CFBundleName</key>\n\t<string>Demo</string>\n")
+        let unsorted = plist("\t<key>UIKey</key>\n\t<true/>\n\t<key>CFBundleName</key>\n\t<string>Demo</string>\n")
         let out = try edited(unsorted) { doc in
             try doc.insertFollowingOrder(key: "Middle", value: .bool(true), into: doc.rootValue, otherwise: doc.rootValue.lastEntry)
         }
@@ -66,7 +53,7 @@ import Testing
     }
 
     @Test func aRenamedKeyMovesToItsSortedPlaceAndItsHandlesStayValid() throws {
-        let input = Self.plist("""
+        let input = plist("""
             \t<key>NSExceptionDomains</key>
             \t<dict>
             \t\t<key>Zeta.com</key>
@@ -91,7 +78,7 @@ import Testing
             try doc.insertFollowingOrder(key: "NSIncludesSubdomains", value: .bool(true), into: zeta.value, otherwise: nil)
             movedKeyLine = zeta.key.line
         }
-        #expect(out == Self.plist("""
+        #expect(out == plist("""
             \t<key>NSExceptionDomains</key>
             \t<dict>
             \t\t<key>alpha.com</key>
@@ -114,17 +101,17 @@ import Testing
     }
 
     @Test func aRenamedKeyMovesFirstAndTheEntriesAroundItKeepTheirLines() throws {
-        let input = Self.plist("\t<key>B</key>\n\t<string>b</string>\n\t<key>C</key>\n\t<string>c</string>\n\t<key>Z</key>\n\t<string>z</string>\n")
+        let input = plist("\t<key>B</key>\n\t<string>b</string>\n\t<key>C</key>\n\t<string>c</string>\n\t<key>Z</key>\n\t<string>z</string>\n")
         let out = try edited(input) { doc in
             let root = doc.rootValue
             doc.renameFollowingOrder(try #require(root.entry("Z")), in: root, to: "A")
             doc.renameFollowingOrder(try #require(root.entry("B")), in: root, to: "D")
         }
-        #expect(out == Self.plist("\t<key>A</key>\n\t<string>z</string>\n\t<key>C</key>\n\t<string>c</string>\n\t<key>D</key>\n\t<string>b</string>\n"))
+        #expect(out == plist("\t<key>A</key>\n\t<string>z</string>\n\t<key>C</key>\n\t<string>c</string>\n\t<key>D</key>\n\t<string>b</string>\n"))
     }
 
     @Test func aRenameInAnUnsortedDictStaysInPlace() throws {
-        let input = Self.plist("\t<key>Z</key>\n\t<true/>\n\t<key>B</key>\n\t<true/>\n\t<key>A</key>\n\t<true/>\n")
+        let input = plist("\t<key>Z</key>\n\t<true/>\n\t<key>B</key>\n\t<true/>\n\t<key>A</key>\n\t<true/>\n")
         let out = try edited(input) { doc in
             let root = doc.rootValue
             let z = try #require(root.entry("Z"))
@@ -134,7 +121,7 @@ import Testing
     }
 
     @Test func aMovedEntryCanBeRemovedAndRenamedAgain() throws {
-        let input = Self.plist("\t<key>B</key>\n\t<true/>\n\t<key>C</key>\n\t<dict>\n\t\t<key>x</key>\n\t\t<true/>\n\t</dict>\n")
+        let input = plist("\t<key>B</key>\n\t<true/>\n\t<key>C</key>\n\t<dict>\n\t\t<key>x</key>\n\t\t<true/>\n\t</dict>\n")
         let out = try edited(input) { doc in
             let root = doc.rootValue
             let c = try #require(root.entry("C"))
@@ -143,36 +130,36 @@ import Testing
             try doc.remove(try #require(c.value.entry("x")), from: c.value)
             try doc.remove(try #require(root.entry("B")), from: root)
         }
-        #expect(out == Self.plist("\t<key>Z</key>\n\t<dict/>\n"))
+        #expect(out == plist("\t<key>Z</key>\n\t<dict/>\n"))
     }
 
     // MARK: - Layout of new items
 
     @Test func itemsInsertedOneAfterAnotherBeforeAnItemKeepTheirOwnLines() throws {
         // Issue #50: `Add :A:0` then `Add :A:1` before an original item came out glued.
-        let input = Self.plist("\t<key>A</key>\n\t<array>\n\t\t<string>orig</string>\n\t</array>\n")
+        let input = plist("\t<key>A</key>\n\t<array>\n\t\t<string>orig</string>\n\t</array>\n")
         let out = try edited(input) { doc in
             let array = try #require(doc.rootValue[key: "A"])
             let first = try doc.insert(item: .string("X"), into: array, after: nil)
             let second = try doc.insert(item: .string("Y"), into: array, after: first)
             try doc.insert(item: .string("Z"), into: array, after: second)
         }
-        #expect(out == Self.plist("\t<key>A</key>\n\t<array>\n\t\t<string>X</string>\n\t\t<string>Y</string>\n\t\t<string>Z</string>\n\t\t<string>orig</string>\n\t</array>\n"))
+        #expect(out == plist("\t<key>A</key>\n\t<array>\n\t\t<string>X</string>\n\t\t<string>Y</string>\n\t\t<string>Z</string>\n\t\t<string>orig</string>\n\t</array>\n"))
     }
 
     @Test func entriesInsertedOneAfterAnotherBeforeTheFirstKeyKeepTheirOwnLines() throws {
-        let input = Self.plist("\t<key>M</key>\n\t<true/>\n")
+        let input = plist("\t<key>M</key>\n\t<true/>\n")
         let out = try edited(input) { doc in
             let first = try doc.insert(key: "A", value: .bool(true), into: doc.rootValue, after: nil)
             try doc.insert(key: "B", value: .bool(true), into: doc.rootValue, after: first)
         }
-        #expect(out == Self.plist("\t<key>A</key>\n\t<true/>\n\t<key>B</key>\n\t<true/>\n\t<key>M</key>\n\t<true/>\n"))
+        #expect(out == plist("\t<key>A</key>\n\t<true/>\n\t<key>B</key>\n\t<true/>\n\t<key>M</key>\n\t<true/>\n"))
     }
 
     // MARK: - Spellings
 
     @Test func newTextSpellsQuotesAsTheFileDoes() throws {
-        let entities = Self.plist("\t<key>Q</key>\n\t<string>say &quot;hi&quot;, it&apos;s</string>\n")
+        let entities = plist("\t<key>Q</key>\n\t<string>say &quot;hi&quot;, it&apos;s</string>\n")
         let out = try edited(entities) { doc in
             try doc.insert(key: "R", value: .string("a \"b\" c's"), into: doc.rootValue, after: doc.rootValue.lastEntry)
             doc.replace(try #require(doc.rootValue[key: "Q"]), with: .string("\"x\""))
@@ -181,7 +168,7 @@ import Testing
         #expect(out.contains("<string>&quot;x&quot;</string>"))
         #expect(out.contains("<key>R&quot;</key>\n\t<string>a &quot;b&quot; c&apos;s</string>"))
         // A file with raw quotes in its text (or none at all) gets raw quotes.
-        for input in [Self.plist("\t<key>Q</key>\n\t<string>say \"hi\" &quot;</string>\n"), Self.plist("\t<key>Q</key>\n\t<string>x</string>\n")] {
+        for input in [plist("\t<key>Q</key>\n\t<string>say \"hi\" &quot;</string>\n"), plist("\t<key>Q</key>\n\t<string>x</string>\n")] {
             let plain = try edited(input) { doc in
                 try doc.insert(key: "R", value: .string("a \"b\" c's"), into: doc.rootValue, after: doc.rootValue.lastEntry)
             }
@@ -190,22 +177,22 @@ import Testing
     }
 
     @Test func anEmptiedContainerIsWrittenAsTheFileWritesEmptyOnes() throws {
-        let input = Self.plist("\t<key>A</key>\n\t<array>\n\t\t<string>x</string>\n\t</array>\n\t<key>D</key>\n\t<dict>\n\t\t<key>k</key>\n\t\t<true/>\n\t</dict>\n")
+        let input = plist("\t<key>A</key>\n\t<array>\n\t\t<string>x</string>\n\t</array>\n\t<key>D</key>\n\t<dict>\n\t\t<key>k</key>\n\t\t<true/>\n\t</dict>\n")
         let out = try edited(input) { doc in
             let array = try #require(doc.rootValue[key: "A"]), dict = try #require(doc.rootValue[key: "D"])
             try doc.remove(item: try #require(array.children.first), from: array)
             try doc.remove(try #require(dict.entry("k")), from: dict)
         }
-        #expect(out == Self.plist("\t<key>A</key>\n\t<array/>\n\t<key>D</key>\n\t<dict/>\n"))
+        #expect(out == plist("\t<key>A</key>\n\t<array/>\n\t<key>D</key>\n\t<dict/>\n"))
         // Where the file writes its empty containers open, an emptied one stays open.
-        let open = Self.plist("\t<key>E</key>\n\t<array>\n\t</array>\n\t<key>D</key>\n\t<dict>\n\t\t<key>k</key>\n\t\t<true/>\n\t</dict>\n")
+        let open = plist("\t<key>E</key>\n\t<array>\n\t</array>\n\t<key>D</key>\n\t<dict>\n\t\t<key>k</key>\n\t\t<true/>\n\t</dict>\n")
         let kept = try edited(open) { doc in
             let dict = try #require(doc.rootValue[key: "D"])
             try doc.remove(try #require(dict.entry("k")), from: dict)
         }
-        #expect(kept == Self.plist("\t<key>E</key>\n\t<array>\n\t</array>\n\t<key>D</key>\n\t<dict>\n\t</dict>\n"))
+        #expect(kept == plist("\t<key>E</key>\n\t<array>\n\t</array>\n\t<key>D</key>\n\t<dict>\n\t</dict>\n"))
         // A comment inside keeps the container open; an emptied dict takes a new entry again.
-        let commented = Self.plist("\t<key>D</key>\n\t<dict>\n\t\t<!-- keep -->\n\t\t<key>k</key>\n\t\t<true/>\n\t</dict>\n")
+        let commented = plist("\t<key>D</key>\n\t<dict>\n\t\t<!-- keep -->\n\t\t<key>k</key>\n\t\t<true/>\n\t</dict>\n")
         let withComment = try edited(commented) { doc in
             let dict = try #require(doc.rootValue[key: "D"])
             try doc.remove(try #require(dict.entry("k")), from: dict)

@@ -154,17 +154,11 @@ import Glibc
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mountPoint = directory.appendingPathComponent("disk")
-        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        let mount = try run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=16k", "tmpfs", mountPoint.path], in: directory)
-        try #require(mount.status == 0, "cannot mount a tmpfs here: \(mount.stderr)")
-        defer { _ = try? run(URL(fileURLWithPath: "/bin/umount"), [mountPoint.path], in: directory) }
+        try mountSmallDisk(at: mountPoint)
+        defer { unmountSmallDisk(mountPoint) }
         let file = try copyFixture("ATS001/tabs.before.plist", to: mountPoint, as: "Info.plist")
         let original = try Data(contentsOf: file)
-        // Fill what is left of the disk.
-        #expect(FileManager.default.createFile(atPath: mountPoint.appendingPathComponent("filler").path, contents: nil))
-        let handle = try FileHandle(forWritingTo: mountPoint.appendingPathComponent("filler"))
-        while (try? handle.write(contentsOf: Data(repeating: 0x20, count: 512))) != nil {}
-        try? handle.close()
+        try fillDisk(mountPoint)
 
         let result = try tool(["--write", "disk/Info.plist"], in: directory)
         #expect(result.status == 2)

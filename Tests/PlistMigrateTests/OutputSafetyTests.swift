@@ -106,20 +106,15 @@ import Testing
     /// closed pipe, a closed descriptor) is exit 2 with a message, never a signal or exit 0 with
     /// the output lost, and leaves no temporary file. The full disk is a 16 KB tmpfs in the
     /// test's own folder.
-    @Test func aReportThatCannotBeWrittenIsExitTwo() throws {
+    @Test(.enabled(if: FileIdentityTests.isRoot, "mounting a small tmpfs needs root"))
+    func aReportThatCannotBeWrittenIsExitTwo() throws {
         let (directory, _) = try workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
         let disk = directory.appendingPathComponent("disk")
-        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        let mount = try run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=16k", "tmpfs", disk.path], in: directory)
-        try #require(mount.status == 0, "cannot mount a tmpfs here: \(mount.stderr)")
-        defer { _ = try? run(URL(fileURLWithPath: "/bin/umount"), [disk.path], in: directory) }
+        try mountSmallDisk(at: disk)
+        defer { unmountSmallDisk(disk) }
         try Data("old report\n".utf8).write(to: disk.appendingPathComponent("report.txt"))
-        let filler = disk.appendingPathComponent("filler")
-        #expect(FileManager.default.createFile(atPath: filler.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: filler)
-        while (try? handle.write(contentsOf: Data(repeating: 0x20, count: 512))) != nil {}
-        try? handle.close()
+        try fillDisk(disk)
         let binary = Paths.executable.path
         let commands: [(String, String)] = [
             ("migrate to a full disk", "'\(binary)' App/Info.plist > disk/out"),

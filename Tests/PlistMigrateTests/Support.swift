@@ -130,3 +130,25 @@ func withoutRunTime(_ data: Data) -> Data {
     // When the run was made, and where (`base`: the directory its paths are relative to).
     return Data(lines.filter { !$0.contains("\"generatedAt\" : ") && !$0.contains("\"base\" : ") }.joined(separator: "\n").utf8)
 }
+
+/// A 16 KB tmpfs mounted at `mountPoint` (made here) for a full-disk test: root only (tests
+/// using it are enabled by `FileIdentityTests.isRoot`). `unmountSmallDisk` takes it away.
+func mountSmallDisk(at mountPoint: URL) throws {
+    try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+    let mount = try run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=16k", "tmpfs", mountPoint.path],
+                        in: mountPoint.deletingLastPathComponent())
+    try #require(mount.status == 0, "cannot mount a tmpfs here: \(mount.stderr)")
+}
+
+func unmountSmallDisk(_ mountPoint: URL) {
+    _ = try? run(URL(fileURLWithPath: "/bin/umount"), [mountPoint.path], in: mountPoint.deletingLastPathComponent())
+}
+
+/// Fills what is left of the disk at `mountPoint` with a file named `filler`.
+func fillDisk(_ mountPoint: URL) throws {
+    let filler = mountPoint.appendingPathComponent("filler")
+    #expect(FileManager.default.createFile(atPath: filler.path, contents: nil))
+    let handle = try FileHandle(forWritingTo: filler)
+    while (try? handle.write(contentsOf: Data(repeating: 0x20, count: 512))) != nil {}
+    try? handle.close()
+}

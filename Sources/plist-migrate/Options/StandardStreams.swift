@@ -32,10 +32,7 @@ final class StandardStreams: OutputSink {
             temporary = nil
             return
         }
-        func refuse(_ reason: String) -> ExitCode {
-            FileHandle.standardError.write(Data("\(PathBytes.display(path)): error: \(reason)\n".utf8))
-            return ExitCode(2)
-        }
+        func refuse(_ reason: String) -> ExitCode { Self.refusal(of: path, reason) }
         // Only a regular file, or a new one: a device, FIFO, socket or directory (or a link to
         // one) would be replaced by the report, or never receive it (issue #55).
         var found = stat()
@@ -117,6 +114,12 @@ final class StandardStreams: OutputSink {
         return nil
     }
 
+    /// `--output` refused before the run: one line naming it, and exit 2.
+    static func refusal(of path: String, _ reason: String) -> ExitCode {
+        writeError("\(PathBytes.display(path)): error: \(reason)\n")
+        return ExitCode(2)
+    }
+
     /// A message on standard error; an error writing it has nowhere left to be told.
     static func writeError(_ text: String) {
         _ = writeAll(Array(text.utf8), to: STDERR_FILENO)
@@ -164,10 +167,7 @@ struct ReportOutputOption: ParsableArguments {
         guard let output, output != "-" else { return }
         var target = stat()
         guard stat(PathBytes.c(output), &target) == 0 else { return }
-        func refuse(_ reason: String) -> ExitCode {
-            StandardStreams.writeError("\(PathBytes.display(output)): error: \(reason)\n")
-            return ExitCode(2)
-        }
+        func refuse(_ reason: String) -> ExitCode { StandardStreams.refusal(of: output, reason) }
         let canonicalOutput = (try? FileIO.canonicalPath(output).get()) ?? output
         for input in inputs {
             var found = stat()
