@@ -140,7 +140,7 @@ import PlistDOM
         }
     }
 
-    /// The table of cases in README ("Editing a plist").
+    /// The table of cases in docs/edit.md.
     @Test(arguments: [
         ("Set :Foo My App", "My App"),
         ("Set :Foo a   b", "a   b"),

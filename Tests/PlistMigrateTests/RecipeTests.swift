@@ -246,11 +246,11 @@ import PlistDOM
         #expect(again.status == 0, "a second run must have nothing to do: \(again.text)")
     }
 
-    @Test func theREADMERecipeLoadsAndRuns() throws {
-        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func theDocumentedRecipeLoadsAndRuns() throws {
+        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("docs/recipes.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "```yaml\n# plist-recipes.yml\n"))
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
-        let passes = try RecipeLoader.parse(String(readme[start.upperBound..<end.lowerBound]), path: "README.md").map(\.0)
+        let passes = try RecipeLoader.parse(String(readme[start.upperBound..<end.lowerBound]), path: "docs/recipes.md").map(\.0)
         #expect(passes.map(\.id) == ["ORG001"])
         #expect(passes.first?.steps.count == 5)
         let body = "\t<key>NSBluetoothPeripheralUsageDescription</key>\n\t<string>Bluetooth</string>\n"

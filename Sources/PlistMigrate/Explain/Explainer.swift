@@ -31,7 +31,7 @@ public struct Explainer: Sendable {
     }
 
     public struct Report: Codable, Sendable, Equatable {
-        /// 1: the JSON of `explain --format json`; see README "explain".
+        /// 1: the JSON of `explain --format json`; see docs/policy.md.
         public var schemaVersion = 1
         public var path: String
         public var hasAppTransportSecurity: Bool

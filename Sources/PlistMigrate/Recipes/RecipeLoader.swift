@@ -56,7 +56,7 @@ public enum RecipeLoader {
     }
 
     /// What a recipe may hold, so that loading and running it stay fast and small. A file
-    /// over a limit is refused with the limit named (README, "Your own passes").
+    /// over a limit is refused with the limit named (docs/recipes.md).
     public enum Limits {
         public static let fileBytes = 4 << 20
         public static let stepsPerFile = 10_000

@@ -62,7 +62,7 @@ struct MarkdownRunReporter: RunReporter {
     func finish(_ report: Report) -> [UInt8] { PullRequestBody.render(report.document()) }
 }
 
-/// The JSON report (README "JSON report"), printed whole at the end.
+/// The JSON report (docs/json-report.md), printed whole at the end.
 struct JSONRunReporter: RunReporter {
     func bytes(for result: FileResult) -> [UInt8] { [] }
     func finish(_ report: Report) -> [UInt8] { report.json() }
