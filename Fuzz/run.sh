@@ -2,7 +2,7 @@
 # Fuzz plist-migrate with libFuzzer + AddressSanitizer, for as long as asked, collecting every
 # finding.
 #
-# usage: Fuzz/run.sh [SECONDS] [TARGETS]   (default: 600 s, "migrate write recipe edit project report")
+# usage: Fuzz/run.sh [SECONDS] [TARGETS]   (default: 600 s, "migrate write recipe edit project report output")
 #   migrate  parse -> print -> migrate (default passes and every pass) -> a second run: the
 #            output parses, passes the engine's own check, and the run is idempotent as a whole
 #   write    the write path on a real file: temp file, last-moment check, rename; nothing left
@@ -15,6 +15,10 @@
 #            file): every read ends within libFuzzer's limits and says a bounded amount
 #   report   a JSON report for `plist-migrate report` (merged with itself, rendered as HTML, JSON
 #            and text) and a review decision for --accept: never a crash
+#   output   the report's --output path (first byte: a new or old file, a directory, FIFO,
+#            socket, a link to each, a link to nothing, a loop, a fuzzed name, an input) and
+#            closed streams: only a file is written, exactly; every refusal leaves the place as
+#            it was; no temporary file is left; a closed pipe is an error, never a signal
 # The targets run side by side (one libFuzzer fork worker each), each for SECONDS. libFuzzer's
 # fork mode keeps going after a finding; findings land in Fuzz/crashes/TARGET/, are replayed,
 # grouped by the violation they report (numbers and paths blanked) and summarised at the end,
@@ -23,7 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
-targets=${2:-migrate write recipe edit project report}
+targets=${2:-migrate write recipe edit project report output}
 scratch=.build-fuzz
 # Swift's crash handler would otherwise set off a false AddressSanitizer report on a finding.
 export SWIFT_BACKTRACE=enable=no
@@ -33,7 +37,7 @@ swift build -c debug --scratch-path "$scratch" --product plist-fuzz \
     | grep -v "Cannot export local symbol" >&2
 binary=$scratch/debug/plist-fuzz
 seeds=$scratch/seeds
-mkdir -p "$seeds" "$seeds-recipe" "$seeds-edit" "$seeds-project" "$seeds-report"
+mkdir -p "$seeds" "$seeds-recipe" "$seeds-edit" "$seeds-project" "$seeds-report" "$seeds-output"
 if [ -z "$(ls -A "$seeds" 2>/dev/null)" ]; then
     find ../shared/corpus Fixtures Fuzz/regressions -name '*.plist' -size -64k -exec cp {} "$seeds/" \; 2>/dev/null || true
 fi
@@ -56,9 +60,21 @@ if [ -z "$(ls -A "$seeds-project" 2>/dev/null)" ]; then
     for file in $(find Fixtures -name project.yml -size -64k); do { printf '\2'; cat "$file"; } > "$seeds-project/yml-$((i++))"; done
 fi
 if [ -z "$(ls -A "$seeds-report" 2>/dev/null)" ]; then
-    # A real report and decision to start from.
-    .build/debug/plist-migrate --format json Fixtures/demo > "$seeds-report/demo.json" 2>/dev/null || true
+    # Real reports and a decision to start from, made by the tool built here (a fresh clone has
+    # no other build to ask).
+    swift build -c debug --scratch-path "$scratch/tool" --product plist-migrate 2>&1 | tail -1 >&2
+    tool=$scratch/tool/debug/plist-migrate
+    "$tool" --format json Fixtures/demo > "$seeds-report/demo.json" 2>/dev/null || true
+    "$tool" --format json --passes all Fixtures > "$seeds-report/fixtures-all-passes.json" 2>/dev/null || true
+    "$tool" --format json Fixtures/demo/ShopApp/Info.plist > "$seeds-report/one-file.json" 2>/dev/null || true
+    [ -s "$seeds-report/demo.json" ] || { echo "Fuzz/run.sh: could not make the report seeds" >&2; exit 2; }
     printf '{"schemaVersion":1,"toolVersion":"0","accepted":["ATS001-000000000000"],"rejected":[]}' > "$seeds-report/decision.json"
+fi
+if [ -z "$(ls -A "$seeds-output" 2>/dev/null)" ]; then
+    # One seed per place --output can name (first byte), cut into 5-byte writes, status 0.
+    for place in $(seq 0 11); do
+        { printf "\\$(printf '%03o' "$place")\\005\\000"; printf '{"files":[]}\n'; } > "$seeds-output/place-$place"
+    done
 fi
 
 pids=()
@@ -67,14 +83,17 @@ for target in $targets; do
     work=$scratch/work-$target
     mkdir -p "$out" "$work/corpus"
     # Each target grows its own corpus, starting from the shared seeds.
-    case $target in recipe|edit|project|report) target_seeds=../seeds-$target ;; *) target_seeds=../seeds ;; esac
-    (cd "$work" && PLIST_FUZZ_TARGET=$target "../debug/plist-fuzz" corpus "$target_seeds" \
+    case $target in recipe|edit|project|report|output) target_seeds=../seeds-$target ;; *) target_seeds=../seeds ;; esac
+    # Each worker's scratch folders go here and are removed with it below.
+    mkdir -p "$work/tmp"
+    (cd "$work" && PLIST_FUZZ_SCRATCH="$PWD/tmp" PLIST_FUZZ_TARGET=$target "../debug/plist-fuzz" corpus "$target_seeds" \
         -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
         -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$PWD/../../$out/" -print_final_stats=1 >log.txt 2>&1) &
     pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid" || true; done
+for target in $targets; do rm -rf "$scratch/work-$target/tmp"; done
 
 status=0
 for target in $targets; do
@@ -87,7 +106,8 @@ for target in $targets; do
     declare -A seen=()
     for finding in "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-*; do
         [ -e "$finding" ] || continue
-        cause=$(PLIST_FUZZ_TARGET=$target "$binary" "$finding" 2>&1 \
+        mkdir -p "$scratch/replay-tmp"
+        cause=$(PLIST_FUZZ_SCRATCH="$scratch/replay-tmp" PLIST_FUZZ_TARGET=$target "$binary" "$finding" 2>&1 \
             | grep -aoE 'Fatal error: .*|ERROR: AddressSanitizer: [a-z-]+|ERROR: libFuzzer: [a-z-]+' | head -1 \
             | sed -E 's/[0-9]+/N/g; s#/tmp/[^ ]*#TMP#g')
         [ -n "$cause" ] || cause="$(basename "$finding" | cut -d- -f1) (does not reproduce on replay)"
@@ -105,4 +125,5 @@ for target in $targets; do
     fi
     unset seen
 done
+rm -rf "$scratch/replay-tmp"
 exit $status

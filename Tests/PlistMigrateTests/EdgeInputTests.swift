@@ -94,20 +94,37 @@ import PlistDOM
         }
     }
 
-    @Test func editCountsTooLargeToAddAreRefused() throws {
+    /// Issue #55: every number in a report is input. An edit count no run could make (more
+    /// edits than the largest file the tool reads has bytes, or negative) is refused when the
+    /// report is read, in every format: before, three passes of 5·10¹⁸ edits each passed the
+    /// per-pass sums and stopped the process (signal 4) adding them up for the review page.
+    @Test(arguments: [Int.max, 5_000_000_000_000_000_000, FileIO.maximumSize + 1, -1])
+    func editCountsNoRunCouldMakeAreRefused(_ count: Int) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var document = try report(in: directory)
         var files = try #require(document["files"] as? [[String: Any]])
         var passes = try #require(files[0]["passes"] as? [[String: Any]])
-        passes[0]["editCount"] = Int.max
-        var again = passes[0]
-        again["round"] = 2
-        passes.append(again)
+        #expect(passes.count > 1, "several passes, so the page adds their counts")
+        for index in passes.indices { passes[index]["editCount"] = count }
         files[0]["passes"] = passes
         document["files"] = files
-        let result = try merge([document], in: directory)
-        #expect(result.status == 2 && result.stderr.contains("too large to add"), "\(result.status) \(result.stderr)")
+        try JSONSerialization.data(withJSONObject: document).write(to: directory.appendingPathComponent("r.json"))
+        for format in ReportMerge.Format.allCases {
+            let result = try tool(["report", "--format", format.rawValue, "r.json"], in: directory)
+            #expect(result.status == 2, "\(format): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("edit count of \(count)"), "\(format): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(format): \(result.stderr)")
+        }
+        // The largest count a run could make is read, added and shown in every format.
+        for index in passes.indices { passes[index]["editCount"] = FileIO.maximumSize }
+        files[0]["passes"] = passes
+        document["files"] = files
+        try JSONSerialization.data(withJSONObject: document).write(to: directory.appendingPathComponent("r.json"))
+        for format in ReportMerge.Format.allCases {
+            let result = try tool(["report", "--format", format.rawValue, "r.json"], in: directory)
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+        }
     }
 
     /// Issue #55 row 7: one file listing the same pass twice in one round was counted twice.

@@ -39,6 +39,27 @@ import PlistDOM
         }
     }
 
+    /// The output target (issue #55) on every place `--output` can name, every run status,
+    /// finished or dropped, written whole or a byte at a time: the invariants hold on today's
+    /// `ReportFile`, and nothing is left in its folder.
+    @Test func theOutputTargetHoldsOnEveryPlace() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let report = Array("{\"files\":[]}\n".utf8)
+        for place in Invariants.OutputPlace.allCases {
+            for status: UInt8 in [0, 1, 2, 0x80, 0x82] {
+                for cut: UInt8 in [1, 5, 255] {
+                    let data = [place.rawValue, cut, status] + report
+                    let violation = Invariants.outputViolation(in: data, directory: scratch.path)
+                    #expect(violation == nil, "\(place) status \(status) cut \(cut): \(violation ?? "")")
+                }
+            }
+        }
+        #expect(Invariants.closedStreamViolation(report) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "the target cleans up after itself")
+    }
+
     /// Found by the edit target: a carriage return in a value was written raw, and XML reads it
     /// back as a line feed.
     @Test func aCarriageReturnInAValueIsWrittenAsAReference() throws {

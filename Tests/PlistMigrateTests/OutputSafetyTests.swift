@@ -91,6 +91,32 @@ import Testing
         #expect(!names.contains { $0.contains("plist-migrate-") }, "\(names)")
     }
 
+    /// A link to a regular file is written through: the file it names gets the report and the
+    /// link stays a link. A link to nothing is refused: writing through it would create a file
+    /// wherever it points (and renaming over it would silently drop the link).
+    @Test func anOutputLinkIsFollowedToItsFileAndALinkToNothingIsRefused() throws {
+        let (directory, _) = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        try FileManager.default.createDirectory(atPath: path("reports"), withIntermediateDirectories: false)
+        try Data("old\n".utf8).write(to: directory.appendingPathComponent("reports/latest.json"))
+        try FileManager.default.createSymbolicLink(atPath: path("latest.json"), withDestinationPath: "reports/latest.json")
+        try FileManager.default.createSymbolicLink(atPath: path("dangling.json"), withDestinationPath: "nowhere/report.json")
+        let written = try tool(["--format", "json", "--output", "latest.json", "App/Info.plist"], in: directory)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("latest.json")) == "reports/latest.json")
+        let json = try JSONSerialization.jsonObject(with: try Data(contentsOf: directory.appendingPathComponent("reports/latest.json")))
+        #expect((json as? [String: Any])?["files"] != nil, "the linked file holds the report")
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: path("reports"))).contains { $0.contains("plist-migrate-") })
+
+        let refused = try tool(["--format", "json", "--output", "dangling.json", "App/Info.plist"], in: directory)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("symbolic link to nothing"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("dangling.json")) == "nowhere/report.json")
+        #expect(!FileManager.default.fileExists(atPath: path("nowhere")))
+    }
+
     /// Issue #55 row 3: one-character names (and `-` as a file name) are written, not a crash.
     @Test(arguments: ["x", "-", "./y"])
     func aShortOutputNameIsWritten(_ name: String) throws {

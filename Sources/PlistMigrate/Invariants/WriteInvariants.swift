@@ -43,7 +43,7 @@ extension Invariants {
         return data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == data.count
     }
 
-    private static func entries(of directory: String) -> [String]? {
+    static func entries(of directory: String) -> [String]? {
         guard let handle = opendir(directory) else { return nil }
         defer { closedir(handle) }
         var names: [String] = []

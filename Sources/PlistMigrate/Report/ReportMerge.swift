@@ -55,6 +55,14 @@ public struct ReportMerge {
         guard document.tool != nil, document.passes != nil else {
             throw FileError("made by a plist-migrate older than \(ToolVersion.current) (no tool version or pass list): run it again with this version")
         }
+        // Every number is input (issue #55): a pass cannot make more edits than its file has
+        // bytes, so a count beyond the largest file the tool reads is not a report it wrote,
+        // and every sum of counts the page and summaries make stays far from overflowing.
+        for file in document.files {
+            for pass in file.passes where !(0...FileIO.maximumSize).contains(pass.editCount) {
+                throw FileError("\(file.path): \(pass.id) has an edit count of \(pass.editCount), outside 0…\(FileIO.maximumSize): not a report this tool wrote")
+            }
+        }
         return document
     }
 

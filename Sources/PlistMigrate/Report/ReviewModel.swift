@@ -147,7 +147,7 @@ struct ReviewModel {
     /// The link to a place on its repository's forge at the reviewed commit, if the remote is
     /// one the page knows (GitHub, GitLab, Bitbucket).
     func link(_ place: Place) -> String? {
-        guard let index = place.repository, let repositories = document.repositories, index < repositories.count,
+        guard let index = place.repository, let repositories = document.repositories, repositories.indices.contains(index),
             let path = pathInRepository(place.path, root: repositories[index].root)
         else { return nil }
         return ForgeLinks.link(remote: repositories[index].remote, commit: repositories[index].commit, path: path, line: place.line)
@@ -164,7 +164,7 @@ struct ReviewModel {
 
     /// A repository's name on the page: its remote, else its folder.
     func repositoryName(_ index: Int?) -> String {
-        guard let index, let repositories = document.repositories, index < repositories.count else { return "(no repository)" }
+        guard let index, let repositories = document.repositories, repositories.indices.contains(index) else { return "(no repository)" }
         let repository = repositories[index]
         return repository.remote ?? (repository.root as NSString).lastPathComponent
     }

@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--output FILE`: the report written to a temporary file beside FILE and renamed over it once
+/// the run has reported, so a run that dies, or fails before reporting anything, leaves the old
+/// report as it was (issue #44 §1).
+///
+/// Only a regular file, or a new one, is ever written (issue #55): a device, FIFO, socket or
+/// directory would be replaced by the report or never receive it, and a symbolic link is
+/// followed to the file it names (a link to nothing is refused: writing through it would
+/// create a file wherever it points). Every refusal and failure is one line naming the path;
+/// no temporary file outlives the value.
+public final class ReportFile {
+    /// The path given, for messages.
+    public let path: String
+    /// Where the report lands: `path`, or the file a symbolic link at `path` names.
+    public let destination: String
+    /// The temporary file beside `destination`, renamed over it by `finish`.
+    public let temporary: String
+    private let descriptor: Int32
+    /// The first error writing (`errno`): later writes are skipped and `finish` reports it.
+    public private(set) var failure: Int32?
+    /// Whether any report bytes were written.
+    public private(set) var wrote = false
+    private var finished = false
+
+    private init(path: String, destination: String, temporary: String, descriptor: Int32) {
+        self.path = path
+        self.destination = destination
+        self.temporary = temporary
+        self.descriptor = descriptor
+    }
+
+    /// A one-line refusal or failure, `path: error: reason`.
+    public struct Refusal: Error, Equatable {
+        public let line: String
+    }
+
+    /// Opens the temporary file for `path`, or says in one line why the report cannot go there.
+    public static func open(_ path: String) -> Result<ReportFile, Refusal> {
+        func refuse(_ reason: String) -> Result<ReportFile, Refusal> {
+            .failure(Refusal(line: "\(PathBytes.display(path)): error: \(reason)"))
+        }
+        guard !path.isEmpty else { return refuse("--output names no file") }
+        var destination = path
+        var link = stat()
+        if lstat(PathBytes.c(path), &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            guard case .success(let resolved) = FileIO.canonicalPath(path) else {
+                return refuse("--output is a symbolic link to nothing (or a loop); the report would be created wherever it points")
+            }
+            destination = resolved
+        }
+        var found = stat()
+        if stat(PathBytes.c(destination), &found) == 0, (found.st_mode & S_IFMT) != S_IFREG {
+            return refuse("--output must be a regular file or a new one; this is \(describe(found.st_mode))")
+        }
+        let (directory, name) = split(destination)
+        guard !name.isEmpty, name != ".", name != ".." else {
+            return refuse("--output names a directory; give a file name")
+        }
+        var template = Array((directory + "/.\(name).plist-migrate-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { mkstemp($0) } ?? -1
+        }
+        guard descriptor >= 0 else { return refuse("cannot write the report there (\(errorText(errno)))") }
+        fchmod(descriptor, 0o644)
+        let temporary = template.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { String(cString: $0) } ?? ""
+        }
+        return .success(ReportFile(path: path, destination: destination, temporary: temporary, descriptor: descriptor))
+    }
+
+    /// Appends `bytes` to the report; after a failure, nothing.
+    public func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, failure == nil, !finished else { return }
+        wrote = true
+        failure = Self.writeAll(bytes, to: descriptor)
+    }
+
+    /// The report in place once the run ended with `status`: renamed over `destination`, unless
+    /// writing failed (exit 2, the old file kept) or a failed run (exit 2) reported nothing.
+    /// Returns the run's final status and the line to tell, if any.
+    public func finish(status: Int32) -> (status: Int32, message: String?) {
+        guard !finished else { return (status, nil) }
+        finished = true
+        defer { close(descriptor) }
+        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            return (2, "\(PathBytes.display(path)): error: cannot write the report (\(Self.errorText(failure))); the old file is kept")
+        }
+        guard wrote || status < 2 else {
+            unlink(temporary)
+            return (status, nil)
+        }
+        if rename(temporary, destination) == 0 { return (status, nil) }
+        let reason = Self.errorText(errno)
+        unlink(temporary)
+        return (2, "\(PathBytes.display(path)): error: cannot put the report there (\(reason))")
+    }
+
+    deinit {
+        // Not finished: the run ended abnormally, so the old report is kept.
+        if !finished {
+            close(descriptor)
+            unlink(temporary)
+        }
+    }
+
+    /// The reason, when `output` is a file the run reads: the same file as one of `inputs` (by
+    /// device and inode, however spelled; `-` is standard input's file), or a `.plist` inside a
+    /// directory of `inputs` that the walk would read. `nil` when it may be written.
+    public static func refusal(output: String, reading inputs: [String]) -> Refusal? {
+        var target = stat()
+        guard output != "-", stat(PathBytes.c(output), &target) == 0 else { return nil }
+        func refuse(_ reason: String) -> Refusal { Refusal(line: "\(PathBytes.display(output)): error: \(reason)") }
+        let canonicalOutput = (try? FileIO.canonicalPath(output).get()) ?? output
+        for input in inputs {
+            var found = stat()
+            guard input == "-" ? fstat(STDIN_FILENO, &found) == 0 : stat(PathBytes.c(input), &found) == 0 else { continue }
+            if found.st_dev == target.st_dev && found.st_ino == target.st_ino {
+                let named = input == "-" ? "standard input's file" : PathBytes.display(input)
+                return refuse("--output is \(named), which this run reads: the report would replace it")
+            }
+            if input != "-", (found.st_mode & S_IFMT) == S_IFDIR, output.hasSuffix(".plist"),
+                let directory = try? FileIO.canonicalPath(input).get(),
+                canonicalOutput.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
+            {
+                return refuse("--output lies in \(PathBytes.display(input)), which this run walks and reads: the report would replace a plist it read")
+            }
+        }
+        return nil
+    }
+
+    /// `path` split at its last `/`: the directory (`.` when there is none) and the name after it.
+    /// Plain string work: Foundation's path methods stopped the process on some one-character
+    /// names (issue #55).
+    public static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    static func describe(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor`; the `errno` of a failure, or `nil`.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                buffer.baseAddress.map { systemWrite(descriptor, $0 + offset, bytes.count - offset) } ?? 0
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if written == 0 { return EIO }
+            offset += written
+        }
+        return nil
+    }
+
+    public static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+/// `write(2)`, named apart from `ReportFile.write`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
