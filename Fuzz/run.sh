@@ -109,7 +109,7 @@ for target in $targets; do
         mkdir -p "$scratch/replay-tmp"
         cause=$(PLIST_FUZZ_SCRATCH="$scratch/replay-tmp" PLIST_FUZZ_TARGET=$target "$binary" "$finding" 2>&1 \
             | grep -aoE 'Fatal error: .*|ERROR: AddressSanitizer: [a-z-]+|ERROR: libFuzzer: [a-z-]+' | head -1 \
-            | sed -E 's/[0-9]+/N/g; s#/tmp/[^ ]*#TMP#g')
+            | sed -E 's/[0-9]+/N/g; s#/tmp/[^ ]*#TMP#g' || true)  # the replay's own status is the finding's
         [ -n "$cause" ] || cause="$(basename "$finding" | cut -d- -f1) (does not reproduce on replay)"
         if [ -z "${seen[$cause]:-}" ]; then
             seen[$cause]=$finding

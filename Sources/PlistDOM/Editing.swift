@@ -173,9 +173,18 @@ extension PlistDocument {
         }
     }
 
-    /// Puts the entries or items of a container value into the element just made for it.
+    /// Puts the entries or items of a container value into the element just made for it. In a
+    /// file whose dicts are all in Apple's key order, a made dict's entries go in that order
+    /// too (a stable sort: equal keys keep theirs): given in another order, the next run would
+    /// find the file unsorted and place a later key elsewhere, so a run would not be
+    /// idempotent (the recipe fuzz target's finding FZ5).
     private func fill(_ index: Int32, with value: NewValue) {
-        let (entries, items) = value.contents
+        var (entries, items) = value.contents
+        if entries.count > 1, keysSortedThroughout {
+            entries = entries.enumerated().sorted { a, b in
+                Self.keyPrecedes(a.element.key, b.element.key) || (a.element.key.utf16.elementsEqual(b.element.key.utf16) && a.offset < b.offset)
+            }.map(\.element)
+        }
         let container = PlistElement(self, index)
         var lastEntry: DictEntry?
         for entry in entries {

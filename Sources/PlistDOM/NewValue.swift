@@ -1,4 +1,6 @@
-/// A value to write into a document by an edit. Dicts keep the order their entries are given in.
+/// A value to write into a document by an edit. Dicts keep the order their entries are given
+/// in, except in a file that keeps every dict in Apple's key order: there they are written in
+/// that order (see `PlistDocument.keysSortedThroughout`).
 public indirect enum NewValue: Sendable, Hashable {
     case bool(Bool)
     case string(String)
