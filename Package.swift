@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "plist-migrate", targets: ["plist-migrate"]),
         .executable(name: "plist-fuzz", targets: ["PlistFuzz"]),
         .plugin(name: "PlistMigratePlugin", targets: ["PlistMigratePlugin"]),
+        .plugin(name: "PlistMigrateWritePlugin", targets: ["PlistMigrateWritePlugin"]),
         .plugin(name: "PlistLintPlugin", targets: ["PlistLintPlugin"]),
     ],
     dependencies: [
@@ -55,13 +56,20 @@ let package = Package(
                 "-Xclang-linker", "-L" + staticLibraryScripts,
             ])] : []
         ),
-        // `swift package plist-migrate …` in any package that depends on this one, Linux included.
+        // `swift package plist-migrate …` in any package that depends on this one, Linux included:
+        // the read-only commands, no permission asked; a command line that writes is refused.
         .plugin(
             name: "PlistMigratePlugin",
             capability: .command(
-                // No permission is declared, so read-only commands never ask for one; `--write` is
-                // run as `swift package --allow-writing-to-package-directory plist-migrate --write`.
-                intent: .custom(verb: "plist-migrate", description: "Migrate (or check, lint, explain) the ATS settings of the package's plists")),
+                intent: .custom(verb: "plist-migrate", description: "Check, lint or explain the ATS settings of the package's plists (writes nothing)")),
+            dependencies: ["plist-migrate"]),
+        // `swift package --allow-writing-to-package-directory plist-migrate-write --write …`: the
+        // same commands, allowed to write once SwiftPM has the permission.
+        .plugin(
+            name: "PlistMigrateWritePlugin",
+            capability: .command(
+                intent: .custom(verb: "plist-migrate-write", description: "Migrate (write) the ATS settings of the package's plists"),
+                permissions: [.writeToPackageDirectory(reason: "plist-migrate rewrites the package's Info.plist files in place")]),
             dependencies: ["plist-migrate"]),
         // A build-tool plugin: `plugins: [.plugin(name: "PlistLintPlugin", package: "plist-migrate")]`
         // on a target lints its plists on every build (Xcode's issue navigator, `swift build`).
@@ -71,6 +79,6 @@ let package = Package(
         .testTarget(name: "PlistDOMTests", dependencies: ["PlistDOM"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "PlistDOM", "PlistMigrate"]),
         .testTarget(name: "ATSPolicyTests", dependencies: ["ATSPolicy", "PlistDOM"]),
-        .testTarget(name: "PlistMigrateTests", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"]),
+        .testTarget(name: "PlistMigrateTests", dependencies: ["PlistMigrate", "Migrations", "PlistDOM", .product(name: "Yams", package: "Yams")]),
     ]
 )

@@ -5,8 +5,12 @@ import PackagePlugin
 /// printed as `path:line:column: severity: …` with absolute paths, which Xcode shows in its issue
 /// navigator and `swift build` prints; an error-severity finding fails the build, as with
 /// SwiftLint's plugin. The command declares no output: SwiftPM would make any output file a
-/// resource of the target (and give it a resource bundle), and with none the command runs on
-/// every build, so warnings stay in view.
+/// resource of the target (and give it a resource bundle).
+///
+/// It runs on every build, so warnings stay in view: a command with no outputs is still skipped
+/// while its inputs are unchanged (from the third build on, issue #54), so one of its inputs is
+/// a stamp file the command itself rewrites each time it runs (`lint --build-stamp`). The
+/// build system reads its inputs before running it, so the next build finds the stamp changed.
 @main
 struct PlistLintPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -19,18 +23,29 @@ struct PlistLintPlugin: BuildToolPlugin {
         }
         let plists = Self.plists(under: directory)
         guard !plists.isEmpty else { return [] }
-        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.name, plists: plists, sources: sources)]
+        return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.name, plists: plists, sources: sources,
+                                 stamp: Self.stamp(in: context.pluginWorkDirectoryURL, for: target.name))]
+    }
+
+    /// The stamp file, made empty the first time (a missing input would stop the build).
+    static func stamp(in directory: URL, for name: String) -> URL {
+        let stamp = directory.appendingPathComponent("lint-\(name).stamp")
+        if !FileManager.default.fileExists(atPath: stamp.path) {
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: stamp.path, contents: Data())
+        }
+        return stamp
     }
 
     /// The target's sources are inputs too, as SwiftLint's plugin does: with the plists alone, a
     /// build after a change to a Swift file only did not run the command, and the warnings were
     /// gone from that build (issue #42 §2).
-    static func command(tool: URL, name: String, plists: [URL], sources: [URL]) -> Command {
+    static func command(tool: URL, name: String, plists: [URL], sources: [URL], stamp: URL) -> Command {
         .buildCommand(
             displayName: "plist-migrate lint \(name) (\(plists.count) plist\(plists.count == 1 ? "" : "s"))",
             executable: tool,
-            arguments: ["lint", "--format", "xcode", "--quiet"] + plists.map(\.path),
-            inputFiles: plists + sources,
+            arguments: ["lint", "--format", "xcode", "--quiet", "--build-stamp", stamp.path] + plists.map(\.path),
+            inputFiles: plists + sources + [stamp],
             outputFiles: [])
     }
 
@@ -60,7 +75,8 @@ extension PlistLintPlugin: XcodeBuildToolPlugin {
         if plists.isEmpty { plists = Self.plists(under: context.xcodeProject.directoryURL) }
         guard !plists.isEmpty else { return [] }
         return [try Self.command(tool: context.tool(named: "plist-migrate").url, name: target.displayName, plists: plists,
-                                 sources: target.inputFiles.map(\.url))]
+                                 sources: target.inputFiles.map(\.url),
+                                 stamp: Self.stamp(in: context.pluginWorkDirectoryURL, for: target.displayName))]
     }
 }
 #endif

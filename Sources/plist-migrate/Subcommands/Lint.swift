@@ -12,8 +12,8 @@ struct Lint: ParsableCommand {
         abstract: "Report what is wrong with ATS settings, with the migration that fixes it.",
         discussion: "Exit status: 0 no error-level findings, 1 error-level findings (warnings too with --strict), 2 a file could not be read or parsed, 64 a usage error.")
 
-    @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input.")
-    var paths: [String]
+    @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input. Default: the current directory, as SwiftLint does.")
+    var paths: [String] = ["."]
 
     @Option(help: ArgumentHelp("text, json, sarif (SARIF 2.1.0, for GitHub code scanning), github (workflow commands), junit (JUnit XML), checkstyle (Checkstyle XML), gitlab (GitLab Code Quality JSON) or xcode (text with absolute paths, for Xcode and IDEs).", valueName: "FORMAT"))
     var format: LintRunner.Format = .text
@@ -45,6 +45,9 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Colour the text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), always, never.", valueName: "WHEN"))
     var color: Colour.Mode = .auto
 
+    @Option(help: ArgumentHelp("The build-tool plugin's stamp file, rewritten on every run.", valueName: "FILE", visibility: .hidden))
+    var buildStamp: String?
+
     @OptionGroup var walk: WalkOptions
 
     @OptionGroup var report: ReportOutputOption
@@ -74,6 +77,11 @@ struct Lint: ParsableCommand {
         runner.includes = walk.include.map(Glob.init)
         let streams = try StandardStreams(output: report.output)
         let status = runner.run(sink: streams)
+        // The build-tool plugin's stamp, rewritten on every run: an input of its own command,
+        // so the build system finds it changed and runs the command on the next build too.
+        if let buildStamp {
+            _ = FileManager.default.createFile(atPath: buildStamp, contents: Data("\(Date().timeIntervalSince1970)\n".utf8))
+        }
         let final = streams.finish(status: status)
         if final != 0 { throw ExitCode(final) }
     }

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// The SwiftPM plugins as a package that depends on this one uses them (issues #33, #42 §2,
+/// #54). One consumer package serves every test: made and resolved once, its build folder
+/// shared, so the tool is compiled for it once per test run (it was compiled once per test,
+/// three times, the largest share of the suite's time). The tests run one at a time and each
+/// puts the files it needs in place first.
+@Suite(.serialized) struct PluginConsumerTests {
+    static func swiftPackage(_ arguments: [String], in directory: URL) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "package"] + arguments, in: directory)
+    }
+
+    static func build(in directory: URL) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "build"], in: directory)
+    }
+
+    /// The consumer: target `Demo` with the build-tool plugin applied (its Info.plist excluded
+    /// from the target's resources), and both command plugins reachable; `nil` when its
+    /// dependencies cannot be resolved (SwiftPM's cache holds no swift-argument-parser/Yams).
+    static let consumer: URL? = {
+        guard let directory = try? temporaryDirectory() else { return nil }
+        consumerPath = directory.path
+        atexit { if let path = PluginConsumerTests.consumerPath { try? FileManager.default.removeItem(atPath: path) } }
+        // SwiftPM names a path dependency after its folder.
+        let identity = Paths.repository.lastPathComponent.lowercased()
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+            let package = Package(name: "Consumer", dependencies: [.package(path: "\(Paths.repository.path)")],
+                                  targets: [.target(name: "Demo", path: "Sources/Demo", exclude: ["Info.plist"],
+                                                    plugins: [.plugin(name: "PlistLintPlugin", package: "\(identity)")])])
+
+            """
+        do {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("Sources/Demo"), withIntermediateDirectories: true)
+            try Data(manifest.utf8).write(to: directory.appendingPathComponent("Package.swift"))
+            return try swiftPackage(["resolve"], in: directory).status == 0 ? directory : nil
+        } catch {
+            return nil
+        }
+    }()
+    nonisolated(unsafe) static var consumerPath: String?
+
+    /// The consumer with `Demo.swift` and `Info.plist` (from `fixture`) as each test starts.
+    func consumer(plist fixture: String = "ATS001/tabs.before.plist") throws -> URL? {
+        guard let directory = Self.consumer else {
+            Issue.record("the consumer package's dependencies could not be resolved (SwiftPM's cache holds no swift-argument-parser/Yams)")
+            return nil
+        }
+        try Data("public let x = 1\n".utf8).write(to: directory.appendingPathComponent("Sources/Demo/Demo.swift"))
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("Sources/Demo/Info.plist"))
+        _ = try copyFixture(fixture, to: directory, as: "Sources/Demo/Info.plist")
+        for leftover in ["lint.txt"] { try? FileManager.default.removeItem(at: directory.appendingPathComponent(leftover)) }
+        return directory
+    }
+
+    // MARK: - The build-tool plugin
+
+    /// Findings in `swift build`'s output as `path:line:column: severity:` lines with absolute
+    /// paths (what Xcode's issue navigator reads); warnings leave the build green, an error
+    /// fails it, the target gains no resource bundle, and the findings show on every build:
+    /// again with no change, and after a change to a Swift file only.
+    @Test func warningsShowOnEveryBuildAndAnErrorFailsIt() throws {
+        guard let directory = try consumer() else { return }
+        let plist = directory.appendingPathComponent("Sources/Demo/Info.plist")
+        let real = plist.resolvingSymlinksInPath().path
+        let green = try Self.build(in: directory)
+        let output = green.text + green.stderr
+        #expect(green.status == 0, "\(output)")
+        #expect(output.contains("\(real):13:5: warning: [ATS001]"), "\(output)")
+        #expect(output.contains("plist-migrate lint Demo (1 plist)"))
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".build/debug").path)
+        #expect(!bundles.contains { $0.hasSuffix(".resources") || $0.hasSuffix(".bundle") }, "no resource bundle: \(bundles)")
+        // Nothing changed, twice: the findings are shown again, not lost to an up-to-date check.
+        for round in 1...2 {
+            let again = try Self.build(in: directory)
+            #expect(again.status == 0 && (again.text + again.stderr).contains("warning: [ATS001]"), "rebuild \(round): \(again.text)\(again.stderr)")
+        }
+        // A change to a Swift file only (issue #42 §2): the findings are shown again too.
+        try Data("public let x = 2\n".utf8).write(to: directory.appendingPathComponent("Sources/Demo/Demo.swift"))
+        let swiftOnly = try Self.build(in: directory)
+        #expect(swiftOnly.status == 0 && (swiftOnly.text + swiftOnly.stderr).contains("warning: [ATS001]"), "\(swiftOnly.text)\(swiftOnly.stderr)")
+
+        try FileManager.default.removeItem(at: plist)
+        _ = try copyFixture("lint/everything.plist", to: directory, as: "Sources/Demo/Info.plist")
+        let red = try Self.build(in: directory)
+        #expect(red.status != 0, "an error-severity finding fails the build")
+        #expect((red.text + red.stderr).contains("\(real):4:2: error: [L001]"), "\(red.text)\(red.stderr)")
+    }
+
+    // MARK: - The command plugins
+
+    /// `swift package plist-migrate …` parses its arguments as the tool does (`lint --format
+    /// json` and `list` work; the package directory is added only where a path is missing),
+    /// asks for no permission for read-only commands, and reports a failure once.
+    @Test func argumentsAreParsedAsTheToolParsesThem() throws {
+        guard let directory = try consumer() else { return }
+        let lint = try Self.swiftPackage(["plist-migrate", "lint", "--format", "json"], in: directory)
+        #expect(lint.status == 0, "\(lint.stderr)")
+        // SwiftPM relays the plugin's build progress and the tool's standard error on the same
+        // stream: the report is the lines from "{" to the "}" that closes it.
+        let lines = lint.text.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = lines.firstIndex(of: "{") ?? lines.endIndex
+        let end = lines[start...].firstIndex(of: "}") ?? lines.endIndex
+        let report = start < end && end < lines.endIndex ? lines[start...end].joined(separator: "\n") : ""
+        #expect((try? JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])?["findings"] != nil, "\(lint.text)")
+        #expect(!lint.stderr.contains("wants permission"))
+        let list = try Self.swiftPackage(["plist-migrate", "list"], in: directory)
+        #expect(list.status == 0 && list.text.contains("\nATS001  1") || list.text.hasPrefix("ATS001"), "\(list.stderr)")
+        let check = try Self.swiftPackage(["plist-migrate", "--check"], in: directory)
+        #expect(check.status != 0)
+        #expect(check.stderr.components(separatedBy: "exited with status 1").count - 1 == 1, "reported once: \(check.stderr)")
+    }
+
+    /// Issue #54: on Linux plugins run without a sandbox, so `swift package plist-migrate
+    /// --write` wrote files with no permission asked. The read-only verb now refuses every
+    /// command line that writes, and `plist-migrate-write` declares the permission, so SwiftPM
+    /// stops without `--allow-writing-to-package-directory` (no terminal to ask on) and runs
+    /// with it.
+    @Test func writingNeedsThePermissionSwiftPMAsksFor() throws {
+        guard let directory = try consumer() else { return }
+        let plist = directory.appendingPathComponent("Sources/Demo/Info.plist")
+        let original = try Data(contentsOf: plist)
+        // (`-c` is SwiftPM's own option, so `edit` is refused here for writing at all.)
+        for arguments in [["--write", "Sources/Demo/Info.plist"], ["lint", "--output", "lint.txt"], ["edit", "Sources/Demo/Info.plist"]] {
+            let refused = try Self.swiftPackage(["plist-migrate"] + arguments, in: directory)
+            #expect(refused.status != 0, "\(arguments)")
+            #expect((refused.text + refused.stderr).contains("plist-migrate-write"), "\(arguments): \(refused.text)\(refused.stderr)")
+        }
+        #expect(try Data(contentsOf: plist) == original, "the read-only verb wrote nothing")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("lint.txt").path))
+
+        let unasked = try Self.swiftPackage(["plist-migrate-write", "--write", "Sources/Demo/Info.plist"], in: directory)
+        #expect(unasked.status != 0, "\(unasked.text)\(unasked.stderr)")
+        #expect((unasked.text + unasked.stderr).contains("allow-writing-to-package-directory"), "\(unasked.text)\(unasked.stderr)")
+        #expect(try Data(contentsOf: plist) == original, "no permission, nothing written")
+
+        let allowed = try Self.swiftPackage(["--allow-writing-to-package-directory", "plist-migrate-write", "--write", "Sources/Demo/Info.plist"], in: directory)
+        #expect(allowed.status == 0, "\(allowed.text)\(allowed.stderr)")
+        #expect(try Data(contentsOf: plist) != original, "with the permission, the file is migrated")
+    }
+}
