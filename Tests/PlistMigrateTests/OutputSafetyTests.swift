@@ -64,7 +64,11 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: path("link-to-null"), withDestinationPath: "/dev/null")
         try FileManager.default.createSymbolicLink(atPath: path("link-to-fifo"), withDestinationPath: "fifo")
         let socketPath = path("socket")
+        #if canImport(Glibc)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
