@@ -25,6 +25,10 @@ struct PlistMigrateCommand: ParsableCommand {
             FileHandle.standardError.write(Data("Error: \(hint)\n".utf8))
             exit(withError: ExitCode(64))
         }
+        if let script = Completions.script(for: arguments) {
+            print(script, terminator: "")
+            exit(withError: (try? flushStandardOutput()) == nil ? ExitCode(2) : ExitCode.success)
+        }
         do {
             var command = try parseAsRoot(Edit.takingCommands(from: arguments))
             try command.run()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlistMigrate
 
 /// The CLI contract, exercised through the built `plist-migrate` executable.
 @Suite struct CLITests {
@@ -289,6 +290,11 @@ import Testing
         }
         #expect(try tool(["lint", "--reporter=json", "Widget"], in: dir).status == 64)
         #expect(try Data(contentsOf: widget) == before)
+        // The hint names every format there is (github, xcode and markdown were missing, #54).
+        let reporter = try tool(["--reporter", "Widget"], in: dir).stderr
+        for format in RunOptions.Format.allCases.map(\.rawValue) + LintRunner.Format.allCases.map(\.rawValue) {
+            #expect(reporter.contains(format), "\(format): \(reporter)")
+        }
     }
 
     @Test func usageErrorsUseArgumentParsersCode() throws {

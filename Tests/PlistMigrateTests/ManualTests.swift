@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// What the man page is made of (swift-argument-parser's generate-manual reads the commands'
-/// help): it drops every character that is not ASCII and names an option's value after the
+/// help): it drops every character that is not ASCII (value names too) and names an option's value after the
 /// option when no value name is given ("--to to"), so every help text is ASCII, every option
 /// taking a value names it, and every subcommand says its exit statuses (issue #42 §5).
 @Suite struct ManualTests {
@@ -21,6 +21,10 @@ import Testing
                 }
                 if argument["kind"] as? String == "option", let value = argument["valueName"] as? String, names.contains(value) {
                     problems.append("\(path) \(names): the value is named after the option")
+                }
+                // "OS[,OS…]" came out of the man page as "OS[,OS]" (issue #54).
+                if let value = argument["valueName"] as? String, !value.allSatisfy(\.isASCII) {
+                    problems.append("\(path) \(names): the value name \(value) is not ASCII")
                 }
             }
             let name = command["commandName"] as? String ?? ""

@@ -159,7 +159,6 @@ public struct Config: Sendable, Equatable {
             guard case .object(let section) = value else {
                 throw ConfigError(path: path, message: "\"lint\" must be an object with \"disable\" and \"severity\"")
             }
-            let knownRules = Set(LintRule.all.map(\.id))
             for key in section.keys.sorted() where key != "disable" && key != "severity" {
                 throw ConfigError(path: path, message: "unknown key \"lint.\(key)\" (known: disable, severity)")
             }
@@ -176,10 +175,10 @@ public struct Config: Sendable, Equatable {
                         lint.disable.formUnion(LintRule.all.filter { $0.group == rule }.map(\.id))
                         continue
                     }
-                    guard knownRules.contains(rule.uppercased()) else {
-                        throw ConfigError(path: path, message: "\"lint.disable\": unknown rule \"\(rule)\" (see `plist-migrate rules`; groups: posture, checks)")
+                    guard let id = LintRule.id(named: rule) else {
+                        throw ConfigError(path: path, message: "\"lint.disable\": unknown rule \"\(rule)\" (an id or a name from `plist-migrate rules`; groups: posture, checks)")
                     }
-                    lint.disable.insert(rule.uppercased())
+                    lint.disable.insert(id)
                 }
             }
             if let severity = section["severity"] {
@@ -187,10 +186,10 @@ public struct Config: Sendable, Equatable {
                     throw ConfigError(path: path, message: "\"lint.severity\" must map rule ids to note, warning or error")
                 }
                 for (rule, level) in levels {
-                    guard knownRules.contains(rule.uppercased()), case .string(let text) = level, let parsed = Finding.Severity(rawValue: text) else {
-                        throw ConfigError(path: path, message: "\"lint.severity\": \"\(rule)\" must be a known rule set to note, warning or error")
+                    guard let id = LintRule.id(named: rule), case .string(let text) = level, let parsed = Finding.Severity(rawValue: text) else {
+                        throw ConfigError(path: path, message: "\"lint.severity\": \"\(rule)\" must be a known rule (id or name) set to note, warning or error")
                     }
-                    lint.severity[rule.uppercased()] = parsed
+                    lint.severity[id] = parsed
                 }
             }
         }

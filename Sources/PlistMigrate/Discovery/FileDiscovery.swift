@@ -48,11 +48,13 @@ public struct FileDiscovery: Sendable {
         return (found.files, found.errors)
     }
 
-    /// Also returns the leftover temp files of an interrupted `--write` found on the way.
-    public func discoverAll(_ paths: [String]) -> (files: [DiscoveredFile], errors: [(String, FileError)], temporaryFiles: [String]) {
+    /// Also returns the leftover temp files of an interrupted `--write` found on the way, and
+    /// how many plists `--exclude`/`--include` left out (so runs can say so).
+    public func discoverAll(_ paths: [String]) -> (files: [DiscoveredFile], errors: [(String, FileError)], temporaryFiles: [String], excluded: Int) {
         var files: [DiscoveredFile] = []
         var errors: [(String, FileError)] = []
         var temporaryFiles: [String] = []
+        var excluded = 0
         for raw in paths {
             let path = Self.displayPath(raw)
             if raw == "-" {
@@ -70,20 +72,24 @@ public struct FileDiscovery: Sendable {
                 let join = { (relative: String) in path == "." ? relative : path + "/" + relative }
                 // A listing names every file the repository has: only those a name could keep
                 // are looked at on disk.
-                let named = { (relative: String) in relative.hasSuffix(FileIO.tempMarker) || isWanted(relative) }
+                let named = { (relative: String) in relative.hasSuffix(FileIO.tempMarker) || isPlistName(relative) }
                 let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw, keeping: named) : nil)
                     ?? Self.walk(raw, recordingInto: directories, jobs: jobs)
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) { temporaryFiles.append(join(relative)) }
-                for relative in found where isWanted(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false)) }
+                for relative in found where isPlistName(relative) {
+                    if isSelected(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false)) } else { excluded += 1 }
+                }
             } else if !(forceExclude && excludes.contains(where: { $0.matches(path) })) {
                 files.append(DiscoveredFile(path: path, explicit: !forceExclude))
+            } else {
+                excluded += 1
             }
         }
         if paths.count > 1 {
             var seen = Set<String>()
             files = files.filter { seen.insert($0.path).inserted }
         }
-        return (Self.sortedByPath(files), errors, temporaryFiles)
+        return (Self.sortedByPath(files), errors, temporaryFiles, excluded)
     }
 
     /// Files in `String` order of their paths; two ASCII paths (nearly all) are compared as
@@ -114,6 +120,17 @@ public struct FileDiscovery: Sendable {
 
     /// Whether a walked file (path relative to the walked directory) should be processed.
     func isWanted(_ relative: String) -> Bool {
+        isPlistName(relative) && isSelected(relative)
+    }
+
+    /// Whether `--exclude` and `--include` keep a walked plist.
+    func isSelected(_ relative: String) -> Bool {
+        if excludes.contains(where: { $0.matches(relative) }) { return false }
+        return includes.isEmpty || includes.contains { $0.matches(relative) }
+    }
+
+    /// Whether a walked file is a plist by its name, outside the skipped directories.
+    func isPlistName(_ relative: String) -> Bool {
         var path = relative
         let named = path.withUTF8 { bytes -> Bool in
             // An ASCII path's suffix is its last bytes; otherwise characters decide (a prepending
@@ -129,9 +146,7 @@ public struct FileDiscovery: Sendable {
             }
             return true
         }
-        guard named else { return false }
-        if excludes.contains(where: { $0.matches(relative) }) { return false }
-        return includes.isEmpty || includes.contains { $0.matches(relative) }
+        return named
     }
 
     private static let skippedDirectoryBytes = skippedDirectories.map { Array($0.utf8) }

@@ -90,6 +90,14 @@ public struct LintRule: Sendable, Equatable {
 
     public static let groups = ["checks", "posture"]
 
+    /// The id of the rule `text` names: its id in any case (`l005`) or its name
+    /// (`arbitrary-loads`), as SwiftLint's configs address rules by name; `nil` for neither.
+    public static func id(named text: String) -> String? {
+        let upper = text.uppercased()
+        if all.contains(where: { $0.id == upper }) { return upper }
+        return all.first { $0.name == text.lowercased() }?.id
+    }
+
     public static func group(of id: String) -> String { id.hasPrefix("P") || id == "L007" ? "posture" : "checks" }
     /// Apple's reference page for the key the rule is about (SARIF's `helpUri`).
     public var documentation: String { Self.applePage(Self.documentedKey[id] ?? "NSAppTransportSecurity") }

@@ -44,6 +44,14 @@ public struct LintRunner {
         self.paths = paths
     }
 
+    /// `; 3 excluded (2 by --exclude/--include, 1 by config)`, or nothing when none were.
+    static func excludedClause(byOption: Int, byConfig: Int) -> String {
+        let ways = [(byOption, "--exclude/--include"), (byConfig, "config")].filter { $0.0 > 0 }
+        guard !ways.isEmpty else { return "" }
+        if ways.count == 1 { return "; \(ways[0].0) excluded by \(ways[0].1)" }
+        return "; \(byOption + byConfig) excluded (" + ways.map { "\($0.0) by \($0.1)" }.joined(separator: ", ") + ")"
+    }
+
     /// A file to lint, with the name it has in findings and its nearest config.
     private struct WorkItem: Sendable {
         var file: DiscoveredFile
@@ -108,7 +116,7 @@ public struct LintRunner {
         let configs = ConfigResolver(directories: directories, explicit: explicitConfig)
         // --min-os, read once; else each file's config's minimumOS, as for migrate.
         let commandLineTarget = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
-        let (files, missing, _) = discovery.discoverAll(paths)
+        let (files, missing, _, excludedByOption) = discovery.discoverAll(paths)
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
         for (path, error) in missing {
@@ -171,10 +179,11 @@ public struct LintRunner {
         let warnings = findings.filter { $0.severity == .warning }.count
         let notes = findings.filter { $0.severity == .note }.count
         if !quiet {
-            // Files a config excludes are not checked, and not counted as checked (issue #42 §5).
-            let excluded = files.count - work.count
+            // Files left out are not checked, and not counted as checked (issue #42 §5), but said,
+            // whichever way they were left out (issue #54).
             sink.standardError("plist-migrate lint: \(count(work.count, "file")) checked, \(count(errors, "error")), "
-                + "\(count(warnings, "warning")), \(count(notes, "note"))" + (excluded > 0 ? "; \(excluded) excluded by config" : "") + "\n")
+                + "\(count(warnings, "warning")), \(count(notes, "note"))"
+                + Self.excludedClause(byOption: excludedByOption, byConfig: files.count - work.count) + "\n")
         }
         if unreadable { return 2 }
         return errors > 0 || (strict && warnings > 0) ? 1 : 0

@@ -188,7 +188,9 @@ struct LintContext {
             let text = String(decoding: bytes[(start + open.count)..<end], as: UTF8.self)
             let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0.isNewline || $0 == "\t" }).map(String.init)
             guard let directive = words.first, directive.hasPrefix("plist-migrate:") else { continue }
-            let rules = Set(words.dropFirst().map { $0.uppercased() })
+            // A rule by id or by name (`L005` or `arbitrary-loads`); anything else is kept as
+            // written, upper-cased, so a suppression of no rule is still reported (L011).
+            let rules = Set(words.dropFirst().map { LintRule.id(named: $0) ?? $0.uppercased() })
             let line = line(of: start)
             let location = SourceLocation(line: line, column: start - lineStarts[line - 1] + 1)
             let scope: Suppression.Scope

@@ -146,6 +146,9 @@ struct Report {
     let options: RunOptions
     var files: [FileRecord] = []
     var summary = Summary()
+    /// Plists the run left out, by `--exclude`/`--include` and by configs' `exclude`: said in
+    /// the summary line (not files of the report).
+    var excluded: (byOption: Int, byConfig: Int) = (0, 0)
     var repositories: [RepositoryRecord] = []
     private var repositoryIndex: [String: Int] = [:]
     let startedAt = Report.runDate(environment: ProcessInfo.processInfo.environment)
@@ -307,6 +310,6 @@ struct Report {
         if let partial = summary.projectsReadInPart, partial > 0 {
             line += "; \(partial) file\(partial == 1 ? "" : "s") in projects read only in part"
         }
-        return line
+        return line + LintRunner.excludedClause(byOption: excluded.byOption, byConfig: excluded.byConfig)
     }
 }

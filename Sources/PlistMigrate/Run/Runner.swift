@@ -63,7 +63,7 @@ public final class Runner {
         discovery.directories = directories
         discovery.jobs = options.jobs
         let planner = JobPlanner(options: options, directories: directories)
-        var (files, missing, temporaryFiles) = discovery.discoverAll(options.paths)
+        var (files, missing, temporaryFiles, excludedByOption) = discovery.discoverAll(options.paths)
         if options.write {
             for temp in temporaryFiles { FileIO.removeStaleTemporaryFile(temp) }
         }
@@ -87,6 +87,8 @@ public final class Runner {
             for error in errors.errors { sink.standardError(error.line + "\n") }
             return 2
         }
+        // Left out by --exclude/--include or by a config's exclude: said in the summary (#54).
+        report.excluded = (byOption: excludedByOption, byConfig: files.count - jobs.count)
         for (path, error) in missing {
             var result = FileResult(path: PathBytes.display(path), status: .error)
             result.error = error

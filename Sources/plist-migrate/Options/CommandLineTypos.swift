@@ -14,7 +14,9 @@ import Darwin
 enum CommandLineTypos {
     /// SwiftLint's spellings, and ours.
     static let otherTools: [String: String] = [
-        "--reporter": "plist-migrate's is --format (text, json, patch, html; lint adds sarif, junit, checkstyle, gitlab)",
+        "--reporter": "plist-migrate's is --format ("
+            + RunOptions.Format.allCases.map(\.rawValue).joined(separator: ", ") + "; lint's: "
+            + LintRunner.Format.allCases.map(\.rawValue).joined(separator: ", ") + ")",
         "--use-stdin": "give - as the path to read standard input",
         "--fix": "plist-migrate's is --write (a dry run is the default)",
         "--autocorrect": "plist-migrate's is --write (a dry run is the default)",

@@ -61,7 +61,7 @@ struct ConfigOptions: ParsableArguments {
 struct DeploymentTargetOption: ParsableArguments {
     @Option(name: .customLong("min-os"), help: ArgumentHelp(
         "The app's deployment target: only these OS versions and later count (default: from the nearest project.pbxproj, else the plist's MinimumOSVersion/LSMinimumSystemVersion, else every OS).",
-        valueName: "OS[,OS…]"))
+        valueName: "OS[,OS...]"))
     var minOS: String?
 
     func validate() throws {

@@ -25,10 +25,10 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Exit 1 if anything would change (a CI gate); the diffs are printed too.")
     var check = false
 
-    @Option(help: ArgumentHelp("Run only these migrations; naming a changesPolicy one opts in to it.", valueName: "ID[,ID…]"))
+    @Option(help: ArgumentHelp("Run only these migrations; naming a changesPolicy one opts in to it.", valueName: "ID[,ID...]"))
     var only: String?
 
-    @Option(help: ArgumentHelp("Never run these migrations.", valueName: "ID[,ID…]"))
+    @Option(help: ArgumentHelp("Never run these migrations.", valueName: "ID[,ID...]"))
     var skip: String?
 
     @Option(help: ArgumentHelp("Apply only migrations with version <= VERSION.", valueName: "VERSION"))
