@@ -94,13 +94,27 @@ extension PlistDocument {
     public func sortedAnchor(for name: String, in dict: PlistElement, excluding: PlistElement? = nil) -> DictEntry? {
         // Most often it goes last (keys renamed or added in order): no walk then.
         if let last = dict.lastEntry, last.key != excluding, !Self.keyPrecedes(name, last.name) { return last }
-        let entries = dict.entries.filter { $0.key != excluding }
+        let entries = excluding == nil ? listedEntries(of: dict) : dict.entries.filter { $0.key != excluding }
+        let position = Self.sortedPosition(of: name, in: entries)
+        return position > 0 ? entries[position - 1] : nil
+    }
+
+    /// How many of `entries` (sorted) go before a key named `name`: halving.
+    static func sortedPosition(of name: String, in entries: [DictEntry]) -> Int {
         var low = 0, high = entries.count
         while low < high {
             let middle = (low + high) / 2
-            if Self.keyPrecedes(name, entries[middle].name) { high = middle } else { low = middle + 1 }
+            if keyPrecedes(name, entries[middle].name) { high = middle } else { low = middle + 1 }
         }
-        return low > 0 ? entries[low - 1] : nil
+        return low
+    }
+
+    /// `dict.entries`, from `sortedEntries` while no edit came after it was made.
+    private func listedEntries(of dict: PlistElement) -> [DictEntry] {
+        if let cached = sortedEntries[dict.index], cached.revision == editRevision { return cached.entries }
+        let entries = dict.entries
+        sortedEntries[dict.index] = (editRevision, entries)
+        return entries
     }
 
     /// Inserts `key` = `value` into `dict`: at its sorted place when the dict's keys are sorted,
@@ -111,8 +125,18 @@ extension PlistDocument {
     ) throws(EditError) -> DictEntry {
         guard nodes[Int(dict.index)].kind == .dict else { throw .notADict }
         let sorted = keysAreSorted(dict)
+        let before = editRevision
         let inserted = try insert(key: key, value: value, into: dict, after: sorted ? sortedAnchor(for: key, in: dict) : anchor)
-        if sorted { sortedDicts.insert(dict.index) }
+        if sorted {
+            sortedDicts.insert(dict.index)
+            // The listing `sortedAnchor` used, with the new entry in its place, stays valid.
+            if var cached = sortedEntries[dict.index], cached.revision == before {
+                cached.entries.insert(inserted, at: Self.sortedPosition(of: key, in: cached.entries))
+                sortedEntries[dict.index] = (editRevision, cached.entries)
+            }
+        } else {
+            sortedEntries[dict.index] = nil
+        }
         return inserted
     }
 

@@ -28,6 +28,10 @@ public final class PlistDocument {
     @exclusivity(unchecked) var movedFrom: [Int32: Int32] = [:]
     /// Dicts found sorted by `keysAreSorted`, until an edit that may unsort them.
     @exclusivity(unchecked) var sortedDicts: Set<Int32> = []
+    /// A sorted dict's entries as `sortedAnchor` last halved them, valid at `revision`: kept up
+    /// to date by `insertFollowingOrder`, so inserting thousands of keys into one dict does not
+    /// list its entries again for each (a copy starts without it: its entries name this one).
+    @exclusivity(unchecked) var sortedEntries: [Int32: (revision: Int, entries: [DictEntry])] = [:]
     @exclusivity(unchecked) var splices: [Splice] = []
     @exclusivity(unchecked) var afterValueSplice: [Int32: Int] = [:]
     /// Offsets of the insertions after values, so a removal stops in front of them.

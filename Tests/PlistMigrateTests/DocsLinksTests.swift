@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlistMigrate
 
 /// The README is a newcomer's page and the docs hold the rest: the README stays short, and every
 /// relative link in it and in `docs/` reaches a file that exists and, with `#…`, a heading there.
@@ -61,5 +62,49 @@ import Testing
             }
         }
         #expect(broken.isEmpty, "\(broken)")
+    }
+
+    /// Every command of the README's `sh` blocks runs (issue #54): `plist-migrate …` lines in a
+    /// workspace holding the paths they name (`App/`, `path/to/App`, `~/src/repoA` with HOME
+    /// there, a second repository's report and a decision), each ending 0 or 1, never a usage
+    /// error or a failure; `swift run plist-migrate …` as the built binary; `swift test` is what
+    /// `.ci/run` runs; `make install …` as `make -n` shows it.
+    @Test func everyCommandOfTheReadmeRuns() throws {
+        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        var commands: [String] = []
+        var inside = false
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inside = line == "```sh" ? true : false; continue }
+            guard inside else { continue }
+            let command = (line.range(of: "  #").map { line[..<$0.lowerBound] } ?? line).trimmingCharacters(in: .whitespaces)
+            if !command.isEmpty { commands.append(command) }
+        }
+        #expect(commands.count >= 10, "\(commands)")
+        let home = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        for place in ["path/to/App/Info.plist", "src/repoA/App/Info.plist", "src/repoB/App/Info.plist"] {
+            _ = try copyFixture("demo/ShopApp/Info.plist", to: home, as: place)
+        }
+        // `edit`'s example sets CFBundleVersion, so its plist has one (and an ATS dict).
+        _ = try copyFixture("ENC001/comments.before.plist", to: home, as: "App/Info.plist")
+        #expect(try tool(["--format", "json", "--output", "repoB.json", "src/repoB"], in: home).status == 0)
+        try Data(#"{"schemaVersion":1,"toolVersion":"\#(ToolVersion.current)","accepted":[],"rejected":[]}"#.utf8).write(to: home.appendingPathComponent("plist-migrate-decision.json"))
+        let ci = try String(contentsOf: Paths.repository.appendingPathComponent(".ci/run"), encoding: .utf8)
+        for command in commands {
+            if command == "swift test" {
+                #expect(ci.split(separator: "\n").last == "swift test", ".ci/run ends with the README's test command")
+            } else if command.hasPrefix("make ") {
+                let make = try run(URL(fileURLWithPath: "/bin/bash"), ["-c", command.replacingOccurrences(of: "make ", with: "make -n ")], in: Paths.repository)
+                #expect(make.status == 0, "\(command): \(make.stderr)")
+            } else {
+                let line = command.hasPrefix("swift run plist-migrate ") ? String(command.dropFirst("swift run ".count)) : command
+                #expect(line.hasPrefix("plist-migrate "), "a command this test does not know: \(command)")
+                let directory = command.hasPrefix("swift run ") ? Paths.repository : home
+                let shell = "export HOME='\(home.path)' PATH='\(Paths.executable.deletingLastPathComponent().path)':\"$PATH\"; " + line
+                let result = try run(URL(fileURLWithPath: "/bin/bash"), ["-c", shell], in: directory)
+                #expect(result.status <= 1, "\(command): exit \(result.status): \(result.stderr)")
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("review.html").path), "the fleet example made its page")
     }
 }
