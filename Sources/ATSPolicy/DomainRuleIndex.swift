@@ -51,6 +51,10 @@ final class DomainRuleIndex: Sendable {
         self.unmatchedWildcardsByMeant = unmatchedWildcardsByMeant
     }
 
+    /// Whether the dictionary has a name key written exactly `name` (it replaces a built-in
+    /// exception of that name, whatever its settings).
+    func hasNameKey(_ name: String) -> Bool { byName[name] != nil }
+
     /// The rule that decides for a host name (not an IP address), without the open questions:
     /// for names the match does not depend on the OS.
     func ruleDeciding(name host: Host) -> ATSConfiguration.DomainRule? {

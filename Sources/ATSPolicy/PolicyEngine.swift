@@ -178,8 +178,15 @@ public enum PolicyEngine {
         if explaining, era < .ios14, let line = indexed.pinnedDomainsLine {
             ignored.append(.init(key: "NSPinnedDomains", line: line, rule: "not read before iOS 14/macOS 11 (its page's availability)"))
         }
-        // An exception domain's policy does not depend on the kind of load: built once.
-        let exception = rule.map { exceptionPolicy($0, era: era, explaining: explaining) }
+        // An exception domain's policy does not depend on the kind of load: built once. Apple's
+        // built-in exceptions (apple.com…) decide where they are nearer the host than the app's
+        // own entry, and the app has no key of the same name (which would replace them).
+        var exception = rule.map { exceptionPolicy($0, era: era, explaining: explaining) }
+        if let builtIn = BuiltInExceptions.match(host, appHasKey: indexed.exceptions.hasNameKey),
+            rule.map({ $0.matcher == .name && BuiltInExceptions.depth(of: $0.key, above: host) > builtIn.depth }) ?? true
+        {
+            exception = BuiltInExceptions.policy(builtIn.entry, era: era, explaining: explaining)
+        }
         return kinds.map { kind in
             var decision = exception ?? globalPolicy(indexed, era: era, host: host, kind: kind, explaining: explaining)
             certificateTransparency(&decision, era: era)

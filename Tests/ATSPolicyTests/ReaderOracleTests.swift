@@ -7,8 +7,8 @@ import PlistDOM
 /// `testInvalidATSDictionary`, `testIncludesSubdomains`, `testCIDRExceptions`), each
 /// dictionary written here as a plist and each expectation (ATS required, minimum TLS,
 /// forward secrecy) checked against the engine on the newest OS, where the reader's IP keys
-/// are read. `atsRequired` is HTTP blocked; the reader's builtin Apple exceptions are left out
-/// (an app's plist cannot change them).
+/// are read. `atsRequired` is HTTP blocked. The reader's built-in Apple exceptions are checked
+/// by `testBuiltInExceptions` and `testExceptionOverridesBuiltInException` (issue #52).
 @Suite struct ReaderOracleTests {
     struct Expectation: CustomTestStringConvertible {
         var host: String
@@ -115,6 +115,53 @@ import PlistDOM
             + narrow.map { Expectation(host: $0, atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true) }
             + [Expectation(host: "example.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true)])
     }
+
+    /// `testBuiltInExceptions`: with no entry of the app's own, Apple's built-in exceptions
+    /// decide for their domains and subdomains (HTTP allowed, TLS 1.2 or 1.0, no forward
+    /// secrecy), and nothing else changes.
+    @Test func builtInExceptionsDecideForTheirDomains() throws {
+        let body = "<key>NSAllowsArbitraryLoads</key><false/>"
+        try check(body, ["example.com", "neverssl.com"].map { Expectation(host: $0, atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true) })
+        try check(body, [Expectation(host: "myhost.local", atsRequired: false, minimumTLS: nil, forwardSecrecy: false)])
+        try check(body, ["apple.com", "csd4.apple.com", "setup.icloud.com"].map {
+            Expectation(host: $0, atsRequired: false, minimumTLS: "TLSv1.2", forwardSecrecy: false)
+        } + ["ls.apple.com", "gs.apple.com", "geo.apple.com", "is.autonavi.com", "apple-mapkit.com"].map {
+            Expectation(host: $0, atsRequired: false, minimumTLS: "TLSv1.0", forwardSecrecy: false)
+        })
+        let decision = try decide(body, "csd4.apple.com")
+        #expect(decision.decidedBy.contains { $0.rule.hasPrefix("Apple's built-in exception for apple.com") }, "\(decision.decidedBy)")
+    }
+
+    /// `testExceptionOverridesBuiltInException`: an app entry with a built-in one's key replaces
+    /// it, subdomains included (apple.com without NSIncludesSubdomains leaves csd4.apple.com to
+    /// the defaults); the other built-in entries stay.
+    @Test func anAppEntryReplacesTheBuiltInOneOfItsName() throws {
+        let body = """
+            <key>NSAllowsArbitraryLoads</key><false/>
+            <key>NSExceptionDomains</key><dict>
+            <key>neverssl.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/>
+            <key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string><key>NSExceptionRequiresForwardSecrecy</key><true/></dict>
+            <key>apple.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/>
+            <key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string><key>NSIncludesSubdomains</key><false/>
+            <key>NSExceptionRequiresForwardSecrecy</key><true/></dict>
+            <key>setup.icloud.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/>
+            <key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string></dict>
+            </dict>
+            """
+        try check(body, [
+            Expectation(host: "example.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true),
+            Expectation(host: "neverssl.com", atsRequired: true, minimumTLS: "TLSv1.3", forwardSecrecy: true),
+            Expectation(host: "google.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true),
+            Expectation(host: "youtube.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true),
+            Expectation(host: "myhost.local", atsRequired: false, minimumTLS: nil, forwardSecrecy: false),
+            Expectation(host: "apple.com", atsRequired: true, minimumTLS: "TLSv1.3", forwardSecrecy: true),
+            Expectation(host: "csd4.apple.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true),
+            Expectation(host: "setup.icloud.com", atsRequired: true, minimumTLS: "TLSv1.3", forwardSecrecy: true),
+            Expectation(host: "test.setup.icloud.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true),
+        ] + ["ls.apple.com", "gs.apple.com", "geo.apple.com", "is.autonavi.com", "apple-mapkit.com"].map {
+            Expectation(host: $0, atsRequired: false, minimumTLS: "TLSv1.0", forwardSecrecy: false)
+        })
+    }
 }
 
 /// Ranges as the reader's parser (`cidr_string_to_subnet_and_mask`) reads them.
@@ -150,4 +197,5 @@ import PlistDOM
         let broadcast = PolicyEngine.decide(config, era: .ios17, host: Host("255.255.255.255"), kind: .urlSession)
         #expect(broadcast.decidedBy.first?.key == "NSExceptionDomains › 10.0.0.0/08")
     }
+
 }

@@ -123,3 +123,22 @@ extension ExplainHostInputTests {
         #expect(!lint.text.contains("172.16.0.0/33 is an IP address: valid"))
     }
 }
+
+/// Issue #52: Apple's built-in exceptions (apple.com and six more, from Apple's open reader)
+/// are among `explain`'s reasons, and an app entry of the same name replaces them.
+@Suite struct BuiltInExceptionExplainTests {
+    @Test func explainNamesTheBuiltInExceptionThatDecides() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = "<plist version=\"1.0\"><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><false/></dict></dict></plist>\n"
+        try Data(plain.utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let builtIn = try tool(["explain", "Info.plist", "--host", "maps.apple.com", "--os", "ios17", "--kind", "urlSession"], in: directory)
+        #expect(builtIn.status == 0, "\(builtIn.stderr)")
+        #expect(builtIn.text.contains("HTTP allowed") && builtIn.text.contains("Apple's built-in exception for apple.com"), "\(builtIn.text)")
+        let replaced = plain.replacingOccurrences(of: "<false/>", with: "<false/><key>NSExceptionDomains</key><dict><key>apple.com</key>"
+            + "<dict><key>NSIncludesSubdomains</key><true/></dict></dict>")
+        try Data(replaced.utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let own = try tool(["explain", "Info.plist", "--host", "maps.apple.com", "--os", "ios17", "--kind", "urlSession"], in: directory)
+        #expect(own.text.contains("HTTP blocked") && !own.text.contains("built-in exception"), "\(own.text)")
+    }
+}
