@@ -508,6 +508,20 @@ public enum PolicyEngine {
                 why.append(.init(key: "(iOS 17+)", line: nil, rule: "connections to IP addresses are subject to ATS unless NSAllowsLocalNetworking is YES"))
             }
         }
+        // NSAllowsLocalNetworking written out as NO: Apple's reader then requires TLS for local
+        // hosts (`sec_protocol_configuration_tls_required_for_host_or_address_internal` lets a
+        // direct connection through only while the key is not NO; Apple's test
+        // `testLocalNetworkingDisabled`). Apple's page only says ATS does not cover them from
+        // iOS 10, so the reader is followed and the page's silence is an open question.
+        if era >= .ios10, decision.minimumTLS == nil, let local = config.allowsLocalNetworking, !local.value {
+            decision = .atsDefaults
+            why = reasons + [.init(key: local.key, line: local.line, rule: "NO written out: Apple's reader requires TLS for local hosts "
+                + "then (SecProtocolConfiguration.m, sec_protocol_configuration_tls_required_for_host_or_address_internal; "
+                + "Apple's test testLocalNetworkingDisabled)" + numberNote(local))]
+            decision.openQuestions.append("\(local.key) is NO: Apple's NSAllowsLocalNetworking page says ATS does not apply to "
+                + "unqualified, .local (and before iOS 17 IP) hosts, without saying what NO written out does; "
+                + "Apple's open-source reader requires TLS for them, and is followed")
+        }
         // Two local host classes per question: the explanation is built and then dropped.
         if explaining { decision.decidedBy = why } else { decision.openQuestions = [] }
         return decision

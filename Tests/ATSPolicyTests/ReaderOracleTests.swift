@@ -116,6 +116,29 @@ import PlistDOM
             + [Expectation(host: "example.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true)])
     }
 
+    /// `testLocalNetworkingDisabled`: NSAllowsLocalNetworking written out as NO makes local
+    /// hosts require TLS like any other (the reader lets a direct connection through only while
+    /// the key is not NO), on every OS where the engine otherwise leaves them outside ATS.
+    /// `testLocalNetworkingAllowedByDefault`: without the key they stay outside it. (Its IP
+    /// cases turn on the caller's `is_direct`, which the reader's source does not decide.)
+    @Test func localNetworkingWrittenAsNoRequiresTLSForLocalHosts() throws {
+        for value in ["<false/>", "<integer>0</integer>"] {
+            let body = "<key>NSAllowsLocalNetworking</key>\(value)"
+            try check(body, ["localhost", "myhost.local", "example.com", "203.0.113.1", "127.0.0.1", "::1", "fe80::1", "fe00::1",
+                             "2001:db8::8a2e:370:7334"].map { Expectation(host: $0, atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true) })
+            for era in [OSEra.ios10, .ios12, .ios14] {
+                let text = "<plist><dict><key>NSAppTransportSecurity</key><dict>\(body)</dict></dict></plist>"
+                let decision = PolicyEngine.decide(ATSConfiguration(document: try PlistDocument(parsing: text)), era: era,
+                                                   host: Host("myhost.local"), kind: .urlSession)
+                #expect(!decision.httpAllowed && decision.openQuestions.contains { $0.contains("NSAllowsLocalNetworking page") }, "\(era)")
+            }
+        }
+        try check("", ["localhost", "myhost.local"].map { Expectation(host: $0, atsRequired: false, minimumTLS: nil, forwardSecrecy: false) }
+            + ["example.com", "203.0.113.1", "fe00::1", "2001:db8::8a2e:370:7334"].map {
+                Expectation(host: $0, atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true)
+            })
+    }
+
     /// `testBuiltInExceptions`: with no entry of the app's own, Apple's built-in exceptions
     /// decide for their domains and subdomains (HTTP allowed, TLS 1.2 or 1.0, no forward
     /// secrecy), and nothing else changes.
