@@ -167,15 +167,22 @@ public struct ATSConfiguration: Sendable, Equatable {
     /// dictionary: the host it names is then decided by the global keys, not by ATS defaults.
     private static func domains(_ element: PlistElement?, parent: String, skipped: inout [Unread]) -> [DomainRule] {
         guard let element, element.name == "dict" else { return [] }
-        return element.entries.compactMap { entry in
+        let entries = element.entries
+        // With a key written twice the last copy is the one read (CFPropertyList keeps the last
+        // value): when that copy is not a dict, Apple's reader skips it, and an earlier dict
+        // copy is gone with it (issue #52), so no rule comes of either.
+        var lastIsDict: [String: Bool] = [:]
+        if entries.count > 1 { for entry in entries { lastIsDict[entry.name] = entry.value.name == "dict" } }
+        return entries.compactMap { entry in
             let key = entry.name
             guard entry.value.name == "dict" else {
                 skipped.append(Unread(key: "\(parent) › \(key)", line: entry.key.line ?? 0, written: article(entry.value.name)))
                 return nil
             }
+            if lastIsDict[key] == false { return nil }
             var rule = DomainRule(key: key, line: entry.key.line ?? 0)
             rule.matcher = matcher(for: key)
-            rule.meantHost = rule.matcher.networkText ?? PolicyReach.hostName(ofDomainKey: key)
+            rule.meantHost = rule.matcher.networkText ?? IPAddress(key)?.canonicalText ?? PolicyReach.hostName(ofDomainKey: key)
             // One pass over the domain's entries finds every key read below (compared as bytes);
             // with duplicates the last one counts, as for `PlistElement.entry`.
             var found = [DictEntry?](repeating: nil, count: DomainSetting.keys.count)
@@ -214,7 +221,11 @@ public struct ATSConfiguration: Sendable, Equatable {
             return .address(network: range.network, prefix: range.prefix)
         }
         guard !bytes.contains(UInt8(ascii: "*")), key == key.lowercased() else { return .nothing }
-        if let address = IPAddress(key) { return .address(network: address, prefix: address.isIPv4 ? 32 : 128) }
+        // An address key is looked up by its text, as the system writes addresses: one written
+        // otherwise (`2001:0db8::1`, `010.0.0.1`) matches nothing in Apple's reader (issue #52).
+        if let address = IPAddress(key) {
+            return address.canonicalText == key ? .address(network: address, prefix: address.isIPv4 ? 32 : 128) : .nothing
+        }
         return HostNameKey.canMatch(key) ? .name : .nothing
     }
 

@@ -312,7 +312,12 @@ public enum PolicyEngine {
     }
 
     static func unmatchedKeyNote(_ rule: ATSConfiguration.DomainRule, host: Host) -> String {
-        "NSExceptionDomains › \(rule.key) (line \(rule.line)) seems meant for \(host.name), but breaks "
+        if !rule.key.contains("/"), let address = IPAddress(rule.key), address.canonicalText != rule.key {
+            return "NSExceptionDomains › \(rule.key) (line \(rule.line)) is the address \(address.canonicalText) written otherwise: "
+                + "Apple's reader looks address keys up by the text the system writes (SecProtocolConfiguration.m, "
+                + "sec_protocol_configuration_find_exception_for_address), so it matches nothing"
+        }
+        return "NSExceptionDomains › \(rule.key) (line \(rule.line)) seems meant for \(host.name), but breaks "
             + "Apple's rules for keys (lowercase, no wildcard, no port); Apple does not document what the system does "
             + "with it, so it is counted as matching nothing"
     }

@@ -139,6 +139,37 @@ import PlistDOM
             })
     }
 
+    /// A domain key written twice: the last copy is the one read, and when it is not a dict the
+    /// reader skips it, so the earlier dict copy does not apply either (issue #52: the first
+    /// copy's dict applied, though the tool's own notes say the last copy is read).
+    @Test func aDuplicateDomainWhoseLastCopyIsNoDictIsSkipped() throws {
+        let dict = Self.allows("<true/>")
+        try check("<key>NSExceptionDomains</key><dict><key>example.com</key>\(dict)<key>example.com</key><string>x</string></dict>",
+                  [Expectation(host: "example.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true)])
+        try check("<key>NSExceptionDomains</key><dict><key>example.com</key><string>x</string><key>example.com</key>\(dict)</dict>",
+                  [Expectation(host: "example.com", atsRequired: false, minimumTLS: "TLSv1.2", forwardSecrecy: true)])
+        let decision = try decide("<key>NSExceptionDomains</key><dict><key>example.com</key>\(dict)<key>example.com</key><true/></dict>", "example.com")
+        #expect(decision.decidedBy.contains { $0.rule.contains("not read: it is") }, "\(decision.decidedBy)")
+    }
+
+    /// An address key is looked up by the text the system writes: `2001:0db8:0012:0000:0000:0000:0000:0034`
+    /// or `010.0.0.1` matches nothing (issue #52: the tool matched them), and says why.
+    @Test func anAddressKeyWrittenOtherwiseMatchesNothing() throws {
+        for (key, host) in [("2001:0db8:0012:0000:0000:0000:0000:0034", "2001:db8:12::34"), ("2001:DB8:12::34", "2001:db8:12::34"),
+                            ("2001:db8:12:0:0:0:0:34", "2001:db8:12::34"), ("010.0.0.1", "8.0.0.1")] {
+            let body = "<key>NSExceptionDomains</key><dict><key>\(key)</key>\(Self.allows("<true/>"))</dict>"
+            try check(body, [Expectation(host: host, atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true)])
+        }
+        for key in ["2001:db8:12::34", "::ffff:10.0.0.1", "10.0.0.1", "2001:db8::1:0:0:1"] {
+            let body = "<key>NSExceptionDomains</key><dict><key>\(key)</key>\(Self.allows("<true/>"))</dict>"
+            try check(body, [Expectation(host: key, atsRequired: false, minimumTLS: "TLSv1.2", forwardSecrecy: true)])
+        }
+        let decision = try decide("<key>NSExceptionDomains</key><dict><key>2001:0db8::34</key>\(Self.allows("<true/>"))</dict>", "2001:db8::34")
+        #expect(decision.openQuestions.contains { $0.contains("is the address 2001:db8::34 written otherwise") }, "\(decision.openQuestions)")
+        #expect(IPAddress("2001:db8:0:0:1:0:0:1")?.canonicalText == "2001:db8::1:0:0:1", "the first of equal zero runs")
+        #expect(IPAddress("0:0:0:0:0:0:0:0")?.canonicalText == "::" && IPAddress("2001:db8:1:1:1:1:0:1")?.canonicalText == "2001:db8:1:1:1:1:0:1")
+    }
+
     /// `testBuiltInExceptions`: with no entry of the app's own, Apple's built-in exceptions
     /// decide for their domains and subdomains (HTTP allowed, TLS 1.2 or 1.0, no forward
     /// secrecy), and nothing else changes.
