@@ -103,7 +103,12 @@ final class DomainRuleIndex: Sendable {
                     continue
                 }
                 if !rules[position].key.utf8.contains(UInt8(ascii: "/")) { exactAddress = position }
-                else if prefix >= (range?.prefix ?? 0) { range = (position, prefix) }
+                else if prefix >= (range?.prefix ?? 0) {
+                    if explaining, let other = range, other.prefix == prefix {
+                        notes.append(PolicyEngine.equalRangesNote(rules[other.position], rules[position], host: host))
+                    }
+                    range = (position, prefix)
+                }
             }
         }
         if explaining {

@@ -47,6 +47,15 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
         return b == Array(repeating: 0, count: 15) + [1] || (b[0] == 0xFE && b[1] & 0xC0 == 0x80) || b[0] & 0xFE == 0xFC
     }
 
+    /// 127/8, 169.254/16, `::1` and fe80::/10: the addresses Apple's reader tests pass as a
+    /// "direct" connection.
+    public var isLoopbackOrLinkLocal: Bool {
+        guard let address else { return false }
+        let b = address.bytes
+        if address.isIPv4 { return b[12] == 127 || (b[12] == 169 && b[13] == 254) }
+        return b == Array(repeating: 0, count: 15) + [1] || (b[0] == 0xFE && b[1] & 0xC0 == 0x80)
+    }
+
     /// The IPv4 address as a number (kept for callers that only know IPv4).
     static func parseIPv4(_ text: String) -> UInt32? {
         IPAddress.parseIPv4(Substring(text))

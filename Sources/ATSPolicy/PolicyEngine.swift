@@ -269,7 +269,12 @@ public enum PolicyEngine {
                 }
                 if !rule.key.utf8.contains(UInt8(ascii: "/")) { exactAddress = rule }
                 else if case .address(_, let best)? = range?.matcher, best > prefix {}
-                else { range = rule }
+                else {
+                    if let other = range, case .address(_, let best) = other.matcher, best == prefix {
+                        notes.append(equalRangesNote(other, rule, host: host))
+                    }
+                    range = rule
+                }
             }
         }
         for rule in rules where rule.matcher == .nothing {
@@ -304,6 +309,15 @@ public enum PolicyEngine {
         "\(rule.key) (line \(rule.line)) covers \(host.name), more than one label below it: Apple's NSIncludesSubdomains page "
             + "speaks of subdomains \"that have one additional path component\", while Apple's reader walks every parent label "
             + "(Security, SecProtocolConfiguration.m, sec_protocol_configuration_find_exception_for_host); the reader is followed"
+    }
+
+    /// Two ranges of one prefix length cover the host: Apple's reader keeps the longest prefix
+    /// it meets while visiting the dictionary, whose order is unspecified (issue #52).
+    static func equalRangesNote(_ earlier: ATSConfiguration.DomainRule, _ later: ATSConfiguration.DomainRule, host: Host) -> String {
+        "NSExceptionDomains › \(earlier.key) (line \(earlier.line)) and \(later.key) (line \(later.line)) both cover \(host.name) "
+            + "with the same prefix length: Apple's reader keeps the longest prefix it meets while visiting the dictionary, "
+            + "in no documented order (SecProtocolConfiguration.m, _find_cidr_exception, over xpc_dictionary_apply); "
+            + "the later key is taken here"
     }
 
     static func addressTooEarly(_ rule: ATSConfiguration.DomainRule, host: Host) -> Decision.Reason {
@@ -511,6 +525,14 @@ public enum PolicyEngine {
             } else {
                 decision = .atsDefaults
                 why.append(.init(key: "(iOS 17+)", line: nil, rule: "connections to IP addresses are subject to ATS unless NSAllowsLocalNetworking is YES"))
+                // Apple's reader lets a "direct" connection through (unless NSAllowsLocalNetworking
+                // is NO), and its caller decides what is direct: its tests pass 127.0.0.1, ::1 and
+                // fe80::1 as direct and other addresses as not (issue #52).
+                if host.isLoopbackOrLinkLocal {
+                    decision.openQuestions.append("whether a connection to \(host.name) is \"direct\" is decided by the code that "
+                        + "calls Apple's reader (its is_direct flag; Apple's tests pass loopback and link-local addresses as direct): "
+                        + "a direct one is let through over HTTP; counted here as not direct, as Apple's iOS 17 page reads")
+                }
             }
         }
         // NSAllowsLocalNetworking written out as NO: Apple's reader then requires TLS for local

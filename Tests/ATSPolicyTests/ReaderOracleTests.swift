@@ -170,6 +170,29 @@ import PlistDOM
         #expect(IPAddress("0:0:0:0:0:0:0:0")?.canonicalText == "::" && IPAddress("2001:db8:1:1:1:1:0:1")?.canonicalText == "2001:db8:1:1:1:1:0:1")
     }
 
+    /// Where the reader does not decide, an open question (issue #52): two ranges of one prefix
+    /// length over the host (the reader visits its dictionary in no documented order), and
+    /// whether a loopback or link-local address is a "direct" connection (its caller's flag).
+    @Test func whatTheReaderLeavesToChanceOrItsCallerIsAnOpenQuestion() throws {
+        for (a, b) in [("0.0.0.0/0", "10.0.0.0/08"), ("2001:db8::/32", "2001:DB8::/32")] {
+            let body = "<key>NSExceptionDomains</key><dict><key>\(a)</key>\(Self.allows("<true/>"))<key>\(b)</key>\(Self.allows("<false/>"))</dict>"
+            let host = a.hasPrefix("0") ? "10.1.2.3" : "2001:db8::5"
+            let decision = try decide(body, host)
+            #expect(decision.openQuestions.contains { $0.contains("both cover \(host) with the same prefix length") }, "\(a) \(b): \(decision.openQuestions)")
+            // The index and the reference scan agree, notes included.
+            var notes: [String] = [], ignored: [Decision.Reason] = []
+            let text = "<plist><dict><key>NSAppTransportSecurity</key><dict>\(body)</dict></dict></plist>"
+            let rules = ATSConfiguration(document: try PlistDocument(parsing: text)).exceptionDomains
+            _ = PolicyEngine.matchingRule(rules, host: Host(host), era: .ios17, notes: &notes, ignored: &ignored)
+            #expect(notes.contains { $0.contains("same prefix length") })
+        }
+        for host in ["127.0.0.1", "::1", "fe80::1"] {
+            let decision = try decide("", host)
+            #expect(!decision.httpAllowed && decision.openQuestions.contains { $0.contains("is \"direct\"") }, "\(host)")
+        }
+        #expect(!(try decide("", "203.0.113.1")).openQuestions.contains { $0.contains("direct") })
+    }
+
     /// `testBuiltInExceptions`: with no entry of the app's own, Apple's built-in exceptions
     /// decide for their domains and subdomains (HTTP allowed, TLS 1.2 or 1.0, no forward
     /// secrecy), and nothing else changes.
