@@ -512,13 +512,21 @@ public enum PolicyEngine {
                 decision = .atsOff
                 why.append(.init(key: "(iOS 17+)", line: nil, rule: "ATS does not apply to unqualified or .local hosts (only IP addresses "
                     + "changed in iOS 17: \"ATS no longer allows connections to IP addresses by default\")"))
-            } else if let local = config.allowsLocalNetworking, local.value {
+            } else if let local = config.allowsLocalNetworking, local.value, host.isPrivateAddress {
                 decision = .atsOff
                 why.append(.init(key: local.key, line: local.line, rule: "allows connections to IP addresses"))
-                if !host.isPrivateAddress {
-                    decision.openQuestions.append("\(host.name) is a public IP address: Apple's NSAllowsLocalNetworking page "
-                        + "speaks of \"IP addresses using IPv4 or IPv6\" without saying whether public ones count; counted as allowed")
-                }
+            } else if let local = config.allowsLocalNetworking, local.value {
+                // A public address: Apple's reader lets NSAllowsLocalNetworking through only for a
+                // "direct" connection, and its tests pass public addresses as not direct
+                // (`runAllowsArbitraryLoadsOverrideTestWithATSDictionary`: 203.0.113.1, fe00::1,
+                // 2001:db8::… require TLS), so it is followed (issue #52).
+                decision = .atsDefaults
+                why.append(.init(key: local.key, line: local.line, rule: "does not cover \(host.name), a public IP address, in Apple's "
+                    + "reader (a connection to it is not \"direct\"; SecProtocolConfiguration.m, "
+                    + "sec_protocol_configuration_tls_required_for_host_or_address_internal)"))
+                decision.openQuestions.append("\(host.name) is a public IP address: Apple's NSAllowsLocalNetworking page "
+                    + "speaks of \"IP addresses using IPv4 or IPv6\" without saying whether public ones count; Apple's reader "
+                    + "and its tests require TLS for them, and are followed")
             } else if arbitrary {
                 // One chain of reasons: NSAllowsArbitraryLoads (or the per-kind key) turned ATS off.
                 decision = .atsOff

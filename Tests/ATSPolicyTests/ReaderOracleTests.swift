@@ -193,6 +193,57 @@ import PlistDOM
         #expect(!(try decide("", "203.0.113.1")).openQuestions.contains { $0.contains("direct") })
     }
 
+    /// `testExceptionRaisesSecurityRequirements`: with NSAllowsArbitraryLoads YES an exception
+    /// domain still raises what its own keys ask (an entry for a local host included), and the
+    /// built-in exceptions stay.
+    @Test func anExceptionRaisesRequirementsUnderArbitraryLoads() throws {
+        let body = """
+            <key>NSAllowsArbitraryLoads</key><true/>
+            <key>NSExceptionDomains</key><dict>
+            <key>neverssl.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/>
+            <key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string><key>NSExceptionRequiresForwardSecrecy</key><true/></dict>
+            <key>google.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/>
+            <key>NSExceptionMinimumTLSVersion</key><string>TLSv1.3</string><key>NSExceptionRequiresForwardSecrecy</key><true/></dict>
+            <key>youtube.com</key><dict><key>NSExceptionRequiresForwardSecrecy</key><true/></dict>
+            <key>myhost.local</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/>
+            <key>NSExceptionRequiresForwardSecrecy</key><true/></dict>
+            </dict>
+            """
+        try check(body, [
+            Expectation(host: "example.com", atsRequired: false, minimumTLS: nil, forwardSecrecy: false),
+            Expectation(host: "neverssl.com", atsRequired: true, minimumTLS: "TLSv1.3", forwardSecrecy: true),
+            Expectation(host: "google.com", atsRequired: false, minimumTLS: "TLSv1.3", forwardSecrecy: true),
+            Expectation(host: "youtube.com", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true),
+            Expectation(host: "myhost.local", atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true),
+        ] + ["apple.com", "csd4.apple.com", "setup.icloud.com"].map {
+            Expectation(host: $0, atsRequired: false, minimumTLS: "TLSv1.2", forwardSecrecy: false)
+        } + ["ls.apple.com", "gs.apple.com", "geo.apple.com", "is.autonavi.com", "apple-mapkit.com"].map {
+            Expectation(host: $0, atsRequired: false, minimumTLS: "TLSv1.0", forwardSecrecy: false)
+        })
+    }
+
+    /// `testAllowsArbitraryLoads`, the five `…OverridesAllowsArbitraryLoads` tests and
+    /// `testGarbageValueDisablesAllowsArbitraryLoads`: NSAllowsArbitraryLoads YES alone lets every
+    /// host through; beside any later key (local networking, web content, media, YES or NO) it
+    /// is not read, and a value other than YES (2, a string, NO) is not YES. The load is a URL
+    /// session (the reader's client is neither WebKit nor mediaserverd); the addresses Apple's
+    /// tests pass as direct are left to `whatTheReaderLeavesToChanceOrItsCallerIsAnOpenQuestion`.
+    @Test func laterKeysAndGarbageValuesTurnArbitraryLoadsOff() throws {
+        let open = Expectation(host: "", atsRequired: false, minimumTLS: nil, forwardSecrecy: false)
+        try check("<key>NSAllowsArbitraryLoads</key><true/>", ["localhost", "myhost.local", "example.com", "203.0.113.1", "fe00::1",
+                                                                 "2001:db8::8a2e:370:7334"].map { var e = open; e.host = $0; return e })
+        let overrides = ["<key>NSAllowsLocalNetworking</key><true/>", "<key>NSAllowsArbitraryLoadsInWebContent</key><false/>",
+                         "<key>NSAllowsArbitraryLoadsInWebContent</key><true/>", "<key>NSAllowsArbitraryLoadsForMedia</key><false/>",
+                         "<key>NSAllowsArbitraryLoadsForMedia</key><true/>"].map { "<key>NSAllowsArbitraryLoads</key><true/>" + $0 }
+        let garbage = ["<integer>2</integer>", "<string>YES</string>", "<false/>"].map { "<key>NSAllowsArbitraryLoads</key>" + $0 }
+        for body in overrides + garbage {
+            try check(body, ["localhost", "myhost.local"].map { var e = open; e.host = $0; return e }
+                + ["example.com", "google.com", "203.0.113.1", "fe00::1", "2001:db8::8a2e:370:7334"].map {
+                    Expectation(host: $0, atsRequired: true, minimumTLS: "TLSv1.2", forwardSecrecy: true)
+                })
+        }
+    }
+
     /// `testBuiltInExceptions`: with no entry of the app's own, Apple's built-in exceptions
     /// decide for their domains and subdomains (HTTP allowed, TLS 1.2 or 1.0, no forward
     /// secrecy), and nothing else changes.
