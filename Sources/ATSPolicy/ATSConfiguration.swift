@@ -170,19 +170,23 @@ public struct ATSConfiguration: Sendable, Equatable {
         let entries = element.entries
         // With a key written twice the last copy is the one read (CFPropertyList keeps the last
         // value): when that copy is not a dict, Apple's reader skips it, and an earlier dict
-        // copy is gone with it (issue #52), so no rule comes of either.
-        var lastIsDict: [String: Bool] = [:]
-        if entries.count > 1 { for entry in entries { lastIsDict[entry.name] = entry.value.name == "dict" } }
-        return entries.compactMap { entry in
+        // copy is gone with it (issue #52), so no rule comes of either. Only the keys of
+        // entries that are no dict (nearly always none) are remembered, with their last place.
+        var lastNotADict: [String: Int] = [:]
+        for (position, entry) in entries.enumerated() where entry.value.name != "dict" { lastNotADict[entry.name] = position }
+        return entries.enumerated().compactMap { position, entry in
             let key = entry.name
             guard entry.value.name == "dict" else {
                 skipped.append(Unread(key: "\(parent) › \(key)", line: entry.key.line ?? 0, written: article(entry.value.name)))
                 return nil
             }
-            if lastIsDict[key] == false { return nil }
+            if !lastNotADict.isEmpty, let later = lastNotADict[key], later > position { return nil }
             var rule = DomainRule(key: key, line: entry.key.line ?? 0)
             rule.matcher = matcher(for: key)
-            rule.meantHost = rule.matcher.networkText ?? IPAddress(key)?.canonicalText ?? PolicyReach.hostName(ofDomainKey: key)
+            // A key that matches nothing may still be an address written otherwise: it is meant
+            // for that address (only such keys are parsed again).
+            let meantAddress = rule.matcher == .nothing ? IPAddress(key)?.text : nil
+            rule.meantHost = rule.matcher.networkText ?? meantAddress ?? PolicyReach.hostName(ofDomainKey: key)
             // One pass over the domain's entries finds every key read below (compared as bytes);
             // with duplicates the last one counts, as for `PlistElement.entry`.
             var found = [DictEntry?](repeating: nil, count: DomainSetting.keys.count)
@@ -224,7 +228,7 @@ public struct ATSConfiguration: Sendable, Equatable {
         // An address key is looked up by its text, as the system writes addresses: one written
         // otherwise (`2001:0db8::1`, `010.0.0.1`) matches nothing in Apple's reader (issue #52).
         if let address = IPAddress(key) {
-            return address.canonicalText == key ? .address(network: address, prefix: address.isIPv4 ? 32 : 128) : .nothing
+            return address.text == key ? .address(network: address, prefix: address.isIPv4 ? 32 : 128) : .nothing
         }
         return HostNameKey.canMatch(key) ? .name : .nothing
     }

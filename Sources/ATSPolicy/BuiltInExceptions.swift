@@ -22,11 +22,16 @@ enum BuiltInExceptions {
         Entry(domain: "setup.icloud.com", minimumTLS: "TLSv1.2"),
     ].map { ($0.domain, $0) })
 
+    /// `apple.com`, `autonavi.com`, `apple-mapkit.com`, `icloud.com`: what every entry ends with.
+    private static let lastTwoLabels = Set(entries.keys.map { $0.split(separator: ".").suffix(2).joined(separator: ".") })
+
     /// The built-in entry that decides for a host name, with how many labels above the host it
     /// is (0: the host itself): the reader walks from the host up, and at each name the app's
     /// own key, when there is one, has replaced the built-in entry. `nil` for addresses.
     static func match(_ host: Host, appHasKey: (String) -> Bool) -> (entry: Entry, depth: Int)? {
-        guard !host.isIPAddress else { return nil }
+        // Asked for every host of every decision: a host ending in none of the built-in domains'
+        // last two labels is passed over before any label is copied.
+        guard !host.isIPAddress, lastTwoLabels.contains(where: { host.name.hasSuffix($0) }) else { return nil }
         var name = Substring(host.name), depth = 0
         while true {
             let text = String(name)

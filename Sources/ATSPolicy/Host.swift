@@ -39,12 +39,10 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
     /// 10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, and IPv6 loopback, link-local and ULA.
     public var isPrivateAddress: Bool {
         guard let address else { return false }
+        if isLoopbackOrLinkLocal { return true }
         let b = address.bytes
-        if address.isIPv4 {
-            return b[12] == 10 || b[12] == 127 || (b[12] == 172 && (16...31).contains(b[13]))
-                || (b[12] == 192 && b[13] == 168) || (b[12] == 169 && b[13] == 254)
-        }
-        return b == Array(repeating: 0, count: 15) + [1] || (b[0] == 0xFE && b[1] & 0xC0 == 0x80) || b[0] & 0xFE == 0xFC
+        if address.isIPv4 { return b[12] == 10 || (b[12] == 172 && (16...31).contains(b[13])) || (b[12] == 192 && b[13] == 168) }
+        return b[0] & 0xFE == 0xFC
     }
 
     /// 127/8, 169.254/16, `::1` and fe80::/10: the addresses Apple's reader tests pass as a
@@ -78,29 +76,6 @@ public struct IPAddress: Sendable, Hashable {
         } else {
             return nil
         }
-    }
-
-    /// The address as `inet_ntop` writes it (RFC 5952 for IPv6: lowercase hex without leading
-    /// zeros, the longest run of two or more zero groups as `::`, the first of equal runs; an
-    /// IPv4-mapped address as `::ffff:a.b.c.d`; IPv4 as dotted decimal). Apple's reader looks an
-    /// address key up by this text (issue #52), so a key written otherwise matches nothing.
-    public var canonicalText: String {
-        if isIPv4 { return bytes[12...].map(String.init).joined(separator: ".") }
-        let groups = stride(from: 0, to: 16, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
-        if groups[0..<5].allSatisfy({ $0 == 0 }), groups[5] == 0xFFFF {
-            return "::ffff:" + bytes[12...].map(String.init).joined(separator: ".")
-        }
-        var best = (start: -1, length: 0), index = 0
-        while index < 8 {
-            guard groups[index] == 0 else { index += 1; continue }
-            var end = index
-            while end < 8, groups[end] == 0 { end += 1 }
-            if end - index > best.length, end - index >= 2 { best = (index, end - index) }
-            index = end
-        }
-        let hex = groups.map { String($0, radix: 16) }
-        guard best.start >= 0 else { return hex.joined(separator: ":") }
-        return hex[..<best.start].joined(separator: ":") + "::" + hex[(best.start + best.length)...].joined(separator: ":")
     }
 
     /// Whether this address lies in `network`/`prefix` (prefix counted as the written form's:

@@ -326,8 +326,8 @@ public enum PolicyEngine {
     }
 
     static func unmatchedKeyNote(_ rule: ATSConfiguration.DomainRule, host: Host) -> String {
-        if !rule.key.contains("/"), let address = IPAddress(rule.key), address.canonicalText != rule.key {
-            return "NSExceptionDomains › \(rule.key) (line \(rule.line)) is the address \(address.canonicalText) written otherwise: "
+        if !rule.key.contains("/"), let address = IPAddress(rule.key), address.text != rule.key {
+            return "NSExceptionDomains › \(rule.key) (line \(rule.line)) is the address \(address.text) written otherwise: "
                 + "Apple's reader looks address keys up by the text the system writes (SecProtocolConfiguration.m, "
                 + "sec_protocol_configuration_find_exception_for_address), so it matches nothing"
         }

@@ -18,9 +18,7 @@ extension PlistDocument {
         if nodes[Int(key.index)].parent >= 0 { sortedDicts.remove(nodes[Int(key.index)].parent) }
         let index = key.index
         setText(newName, of: index)
-        let plain = XMLEscaping.escape(newName)
-        // The file's spelling is read only when there is a quote to spell.
-        let escaped = TextSpelling.hasQuote(plain) ? spelling.respell(plain) : plain
+        let escaped = spelledAsTheFile(XMLEscaping.escape(newName))
         let content: [Item] = escaped.isEmpty ? [] : [.bytes(escaped)]
         let node = nodes[Int(index)]
         if node.hasFragment {
@@ -47,7 +45,7 @@ extension PlistDocument {
         nodes[Int(index)].kind = made.kind
         nodes[Int(index)].isSelfClosing = made.fragment.endTag == nil
         setText(made.text, of: index)
-        fragments[index] = TextSpelling.hasQuote(made.fragment) ? spelling.respell(made.fragment) : made.fragment
+        fragments[index] = spelledAsTheFile(made.fragment)
         nodes[Int(index)].hasFragment = true
         let node = nodes[Int(index)]
         if node.hasSource {
@@ -283,7 +281,7 @@ extension PlistDocument {
         var node = Node(kind: made.kind, isSelfClosing: made.fragment.endTag == nil, start: -1, startTagEnd: -1, endTagStart: -1, end: -1)
         node.hasFragment = true
         nodes.append(node)
-        fragments[index] = TextSpelling.hasQuote(made.fragment) ? spelling.respell(made.fragment) : made.fragment
+        fragments[index] = spelledAsTheFile(made.fragment)
         setText(made.text, of: index)
         if let indent { indentHints[index] = indent }
         return index
@@ -481,6 +479,16 @@ extension PlistDocument {
     }
 
     // MARK: - Layout helpers
+
+    /// Text an edit writes, with quotes spelled as the file spells them; the file's spelling is
+    /// read only when there is a quote to spell.
+    func spelledAsTheFile(_ escaped: [UInt8]) -> [UInt8] {
+        TextSpelling.hasQuote(escaped) ? spelling.respell(escaped) : escaped
+    }
+
+    func spelledAsTheFile(_ fragment: Fragment) -> Fragment {
+        TextSpelling.hasQuote(fragment) ? spelling.respell(fragment) : fragment
+    }
 
     /// Counts the edit, and measures the file's layout and key order first, while the tree is
     /// still as read.

@@ -166,8 +166,8 @@ import PlistDOM
         }
         let decision = try decide("<key>NSExceptionDomains</key><dict><key>2001:0db8::34</key>\(Self.allows("<true/>"))</dict>", "2001:db8::34")
         #expect(decision.openQuestions.contains { $0.contains("is the address 2001:db8::34 written otherwise") }, "\(decision.openQuestions)")
-        #expect(IPAddress("2001:db8:0:0:1:0:0:1")?.canonicalText == "2001:db8::1:0:0:1", "the first of equal zero runs")
-        #expect(IPAddress("0:0:0:0:0:0:0:0")?.canonicalText == "::" && IPAddress("2001:db8:1:1:1:1:0:1")?.canonicalText == "2001:db8:1:1:1:1:0:1")
+        #expect(IPAddress("2001:db8:0:0:1:0:0:1")?.text == "2001:db8::1:0:0:1", "the first of equal zero runs")
+        #expect(IPAddress("0:0:0:0:0:0:0:0")?.text == "::" && IPAddress("2001:db8:1:1:1:1:0:1")?.text == "2001:db8:1:1:1:1:0:1")
     }
 
     /// Where the reader does not decide, an open question (issue #52): two ranges of one prefix

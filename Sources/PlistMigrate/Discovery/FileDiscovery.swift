@@ -92,6 +92,15 @@ public struct FileDiscovery: Sendable {
         return (Self.sortedByPath(files), errors, temporaryFiles, excluded)
     }
 
+    /// The end of a summary line (`migrate` and `lint` alike) for the plists a run left out:
+    /// `; 3 excluded (2 by --exclude/--include, 1 by config)`, or nothing when none were.
+    static func excludedClause(byOption: Int, byConfig: Int) -> String {
+        let ways = [(byOption, "--exclude/--include"), (byConfig, "config")].filter { $0.0 > 0 }
+        guard !ways.isEmpty else { return "" }
+        if ways.count == 1 { return "; \(ways[0].0) excluded by \(ways[0].1)" }
+        return "; \(byOption + byConfig) excluded (" + ways.map { "\($0.0) by \($0.1)" }.joined(separator: ", ") + ")"
+    }
+
     /// Files in `String` order of their paths; two ASCII paths (nearly all) are compared as
     /// bytes, which is the same order without the Unicode machinery.
     static func sortedByPath(_ files: [DiscoveredFile]) -> [DiscoveredFile] {

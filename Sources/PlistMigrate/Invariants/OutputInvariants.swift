@@ -129,20 +129,9 @@ extension Invariants {
         return nil
     }
 
+    /// A regular file's bytes (`nil` for anything else, or nothing there).
     private static func contents(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count <= 0 { break }
-            bytes += buffer.prefix(count)
-        }
-        return bytes
+        try? FileIO.load(path).bytes
     }
 
     /// Every entry under `path`: its name, type, inode and (for files) bytes.

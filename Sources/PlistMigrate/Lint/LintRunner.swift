@@ -44,14 +44,6 @@ public struct LintRunner {
         self.paths = paths
     }
 
-    /// `; 3 excluded (2 by --exclude/--include, 1 by config)`, or nothing when none were.
-    static func excludedClause(byOption: Int, byConfig: Int) -> String {
-        let ways = [(byOption, "--exclude/--include"), (byConfig, "config")].filter { $0.0 > 0 }
-        guard !ways.isEmpty else { return "" }
-        if ways.count == 1 { return "; \(ways[0].0) excluded by \(ways[0].1)" }
-        return "; \(byOption + byConfig) excluded (" + ways.map { "\($0.0) by \($0.1)" }.joined(separator: ", ") + ")"
-    }
-
     /// A file to lint, with the name it has in findings and its nearest config.
     private struct WorkItem: Sendable {
         var file: DiscoveredFile
@@ -183,7 +175,7 @@ public struct LintRunner {
             // whichever way they were left out (issue #54).
             sink.standardError("plist-migrate lint: \(count(work.count, "file")) checked, \(count(errors, "error")), "
                 + "\(count(warnings, "warning")), \(count(notes, "note"))"
-                + Self.excludedClause(byOption: excludedByOption, byConfig: files.count - work.count) + "\n")
+                + FileDiscovery.excludedClause(byOption: excludedByOption, byConfig: files.count - work.count) + "\n")
         }
         if unreadable { return 2 }
         return errors > 0 || (strict && warnings > 0) ? 1 : 0

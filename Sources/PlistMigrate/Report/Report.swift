@@ -310,6 +310,6 @@ struct Report {
         if let partial = summary.projectsReadInPart, partial > 0 {
             line += "; \(partial) file\(partial == 1 ? "" : "s") in projects read only in part"
         }
-        return line + LintRunner.excludedClause(byOption: excluded.byOption, byConfig: excluded.byConfig)
+        return line + FileDiscovery.excludedClause(byOption: excluded.byOption, byConfig: excluded.byConfig)
     }
 }
