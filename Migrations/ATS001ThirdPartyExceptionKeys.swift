@@ -4,8 +4,9 @@ import PlistDOM
 /// their `NSException…` twins.
 ///
 /// Apple's `NSExceptionDomains` documentation lists only `NSExceptionAllowsInsecureHTTPLoads`,
-/// `NSExceptionMinimumTLSVersion` and `NSExceptionRequiresForwardSecrecy`; the third-party
-/// variants were folded into them and mean the same thing.
+/// `NSExceptionMinimumTLSVersion` and `NSExceptionRequiresForwardSecrecy`. The third-party
+/// variants are on no current Apple page, and Apple's open reader never reads them: the rename
+/// makes the setting take effect wherever the OS reads ATS as that reader does.
 public struct ThirdPartyExceptionKeys: Migration {
     public let id = "ATS001"
     public let version = 1
@@ -14,11 +15,14 @@ public struct ThirdPartyExceptionKeys: Migration {
     public let rationale = """
         Apple's NSExceptionDomains reference documents only the NSException… keys \
         (NSExceptionAllowsInsecureHTTPLoads, NSExceptionMinimumTLSVersion, \
-        NSExceptionRequiresForwardSecrecy); the NSThirdPartyException… spellings are deprecated \
-        and have the same meaning.
+        NSExceptionRequiresForwardSecrecy); the NSThirdPartyException… spellings are deprecated, \
+        and Apple's open ATS reader (SecProtocolConfiguration.m) does not read them at all.
         """
-    public let impact = Impact.spelling
-    public let intent = PolicyIntent.noPolicyChange
+    /// Not `spelling`: Apple's open reader never reads the old keys, so on a system that reads
+    /// ATS as it does the renamed setting starts to take effect (issue #52). Where the OS reads
+    /// them as their twins nothing changes; the policy delta shows both readings.
+    public let impact = Impact.activatesIntent
+    public let intent = PolicyIntent.editedSettingsTakeEffect
 
     static let renames: [(old: String, new: String)] = [
         ("NSThirdPartyExceptionAllowsInsecureHTTPLoads", "NSExceptionAllowsInsecureHTTPLoads"),

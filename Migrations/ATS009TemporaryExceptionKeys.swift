@@ -11,10 +11,14 @@ public struct TemporaryExceptionKeys: Migration {
     public let rationale = """
         Apple's NSExceptionDomains reference documents only NSExceptionAllowsInsecureHTTPLoads, \
         NSExceptionMinimumTLSVersion and NSExceptionRequiresForwardSecrecy; the \
-        NSTemporaryException… names date from the iOS 9 betas and mean the same thing.
+        NSTemporaryException… names date from the iOS 9 betas, and Apple's open ATS reader \
+        (SecProtocolConfiguration.m) does not read them at all.
         """
-    public let impact = Impact.spelling
-    public let intent = PolicyIntent.noPolicyChange
+    /// Not `spelling`: Apple's open reader never reads the old keys, so on a system that reads
+    /// ATS as it does the renamed setting starts to take effect (issue #52). Where the OS reads
+    /// them as their twins nothing changes; the policy delta shows both readings.
+    public let impact = Impact.activatesIntent
+    public let intent = PolicyIntent.editedSettingsTakeEffect
 
     static let renames: [(old: String, new: String)] = [
         ("NSTemporaryExceptionAllowsInsecureHTTPLoads", "NSExceptionAllowsInsecureHTTPLoads"),

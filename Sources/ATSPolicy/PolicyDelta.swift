@@ -60,6 +60,40 @@ public enum PolicyDelta {
         Changes(before: before, after: after, eras: eras).lines(include: include)
     }
 
+    /// The changes between two configurations under both readings of the legacy
+    /// `NSThirdPartyException…`/`NSTemporaryException…` keys: as their `NSException…` twins
+    /// (the engine's reading) and ignored (Apple's open reader, which never reads them). The
+    /// second is worked out only where a legacy key decides a setting in either configuration.
+    public struct Readings: Sendable {
+        public var asTwins: Changes
+        public var ignoringLegacyKeys: Changes?
+
+        public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases) {
+            asTwins = Changes(before: before, after: after, eras: eras)
+            ignoringLegacyKeys = before.decidesByLegacyKeys || after.decidesByLegacyKeys
+                ? Changes(before: before.ignoringLegacyKeys(), after: after.ignoringLegacyKeys(), eras: eras) : nil
+        }
+
+        /// Whether either reading changes a load `include` selects.
+        public func hasChanges(include: (Host, LoadKind) -> Bool) -> Bool {
+            asTwins.hasChanges(include: include) || ignoringLegacyKeys?.hasChanges(include: include) == true
+        }
+
+        /// One reading's lines when both agree; otherwise each reading's, saying which it is.
+        public func lines(include: (Host, LoadKind) -> Bool = { _, _ in true }) -> [String] {
+            let twins = asTwins.lines(include: include)
+            guard let open = ignoringLegacyKeys?.lines(include: include), open != twins else { return twins }
+            let ignored = open.map { "\(Self.ignoredPrefix)\($0)" }
+            if twins == [noChange] { return ["\(noChange) \(Self.twinsCondition)"] + ignored }
+            return twins.map { "\(Self.twinsCondition): \($0)" } + ignored
+        }
+
+        static let twinsCondition = "if the OS reads NSThirdParty…/NSTemporary… keys as their NSException… twins"
+        static let ignoredPrefix = "if it ignores them, as Apple's open reader does: "
+    }
+
+    static let noChange = "no policy change"
+
     /// Every decision that differs between two configurations, worked out once, so the lines
     /// for several questions (all loads; loads outside a pass's reach) cost one set of decisions.
     public struct Changes: Sendable {

@@ -374,9 +374,10 @@ public enum PolicyEngine {
             decision.decidedBy.append(.init(key: tls.key, line: tls.line, rule: "minimum TLS version for this domain"))
         }
         let keys = [rule.allowsInsecureHTTP?.key, rule.minimumTLS?.key, rule.requiresForwardSecrecy?.key].compactMap { $0 }
-        for key in keys where key.hasPrefix("NSThirdParty") || key.hasPrefix("NSTemporary") {
-            decision.openQuestions.append("\(key) is on no current Apple page: read as its NSException… twin on \(era.label) "
-                + "(inference; the twin wins when both are present)")
+        for key in keys where ATSConfiguration.isLegacyKey(key) {
+            decision.openQuestions.append("\(key) is on no current Apple page, and Apple's open reader (SecProtocolConfiguration.m) "
+                + "never reads it: read here as its NSException… twin (the twin wins when both are present); "
+                + "where the OS ignores it, the entry's ATS default applies")
         }
         if let secrecy = rule.requiresForwardSecrecy {
             decision.decidedBy.append(.init(key: secrecy.key, line: secrecy.line, rule: (secrecy.value
@@ -536,7 +537,9 @@ public enum PolicyEngine {
                 // Apple's reader lets a "direct" connection through (unless NSAllowsLocalNetworking
                 // is NO), and its caller decides what is direct: its tests pass 127.0.0.1, ::1 and
                 // fe80::1 as direct and other addresses as not (issue #52).
-                if host.isLoopbackOrLinkLocal {
+                // With the key written out as NO the reader requires TLS whatever the caller says
+                // (below): no question then.
+                if host.isLoopbackOrLinkLocal, config.allowsLocalNetworking?.value != false {
                     decision.openQuestions.append("whether a connection to \(host.name) is \"direct\" is decided by the code that "
                         + "calls Apple's reader (its is_direct flag; Apple's tests pass loopback and link-local addresses as direct): "
                         + "a direct one is let through over HTTP; counted here as not direct, as Apple's iOS 17 page reads")

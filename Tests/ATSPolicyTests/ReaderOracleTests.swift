@@ -191,6 +191,12 @@ import PlistDOM
             #expect(!decision.httpAllowed && decision.openQuestions.contains { $0.contains("is \"direct\"") }, "\(host)")
         }
         #expect(!(try decide("", "203.0.113.1")).openQuestions.contains { $0.contains("direct") })
+        // NSAllowsLocalNetworking written out as NO: the reader requires TLS whatever the caller
+        // says, so there is nothing to ask (the question used to be asked there too).
+        for host in ["127.0.0.1", "::1"] {
+            let decision = try decide("<key>NSAllowsLocalNetworking</key><false/>", host)
+            #expect(!decision.httpAllowed && !decision.openQuestions.contains { $0.contains("direct") }, "\(host): \(decision.openQuestions)")
+        }
     }
 
     /// `testExceptionRaisesSecurityRequirements`: with NSAllowsArbitraryLoads YES an exception

@@ -20,7 +20,7 @@ import Migrations
 
     @Test func theFourCoreMigrationsKeepTheirIdentity() {
         let expected: [(String, Int, String, Impact)] = [
-            ("ATS001", 1, "third-party-exception-keys", .spelling),
+            ("ATS001", 1, "third-party-exception-keys", .activatesIntent),
             ("ATS002", 2, "arbitrary-loads-for-media", .activatesIntent),
             ("ATS003", 3, "local-networking-with-arbitrary-loads", .changesPolicy),
             ("ATS004", 4, "normalize-exception-domains", .activatesIntent),

@@ -117,6 +117,7 @@ import Yams
         _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "Needs Migration/Info.plist")
         _ = try copyFixture("ATS001/tabs.after.plist", to: directory, as: "Clean/Info.plist")
         _ = try copyFixture("lint/everything.plist", to: directory, as: "Errors/Info.plist")
+        _ = try copyFixture("ATS001/already-migrated.before.plist", to: directory, as: "Warnings/Info.plist")
         return directory
     }
 
@@ -161,10 +162,10 @@ import Yams
         let sarif = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("plist-migrate.sarif"))) as? [String: Any]
         #expect(sarif?["version"] as? String == "2.1.0")
 
-        let warnings = try Self.runAction(["command": "lint", "path": "Needs Migration", "sarif-file": "w.sarif"], in: directory)
+        let warnings = try Self.runAction(["command": "lint", "path": "Warnings", "sarif-file": "w.sarif"], in: directory)
         #expect(warnings.status == 0, "warnings alone pass: \(warnings.output)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("w.sarif").path))
-        let strict = try Self.runAction(["command": "lint", "path": "Needs Migration", "strict": "true"], in: directory)
+        let strict = try Self.runAction(["command": "lint", "path": "Warnings", "strict": "true"], in: directory)
         #expect(strict.status == 1, "strict: warnings fail: \(strict.output)")
 
         // A baseline of today's findings lets the gate pass; new ones would still fail it.

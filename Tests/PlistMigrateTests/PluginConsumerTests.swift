@@ -47,7 +47,7 @@ import Testing
     nonisolated(unsafe) static var consumerPath: String?
 
     /// The consumer with `Demo.swift` and `Info.plist` (from `fixture`) as each test starts.
-    func consumer(plist fixture: String = "ATS001/tabs.before.plist") throws -> URL? {
+    func consumer(plist fixture: String = "ATS001/already-migrated.before.plist") throws -> URL? {
         guard let directory = Self.consumer else {
             Issue.record("the consumer package's dependencies could not be resolved (SwiftPM's cache holds no swift-argument-parser/Yams)")
             return nil
@@ -72,19 +72,19 @@ import Testing
         let green = try Self.build(in: directory)
         let output = green.text + green.stderr
         #expect(green.status == 0, "\(output)")
-        #expect(output.contains("\(real):13:5: warning: [ATS001]"), "\(output)")
+        #expect(output.contains("\(real):13:5: warning: [P002]"), "\(output)")
         #expect(output.contains("plist-migrate lint Demo (1 plist)"))
         let bundles = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".build/debug").path)
         #expect(!bundles.contains { $0.hasSuffix(".resources") || $0.hasSuffix(".bundle") }, "no resource bundle: \(bundles)")
         // Nothing changed, twice: the findings are shown again, not lost to an up-to-date check.
         for round in 1...2 {
             let again = try Self.build(in: directory)
-            #expect(again.status == 0 && (again.text + again.stderr).contains("warning: [ATS001]"), "rebuild \(round): \(again.text)\(again.stderr)")
+            #expect(again.status == 0 && (again.text + again.stderr).contains("warning: [P002]"), "rebuild \(round): \(again.text)\(again.stderr)")
         }
         // A change to a Swift file only (issue #42 §2): the findings are shown again too.
         try Data("public let x = 2\n".utf8).write(to: directory.appendingPathComponent("Sources/Demo/Demo.swift"))
         let swiftOnly = try Self.build(in: directory)
-        #expect(swiftOnly.status == 0 && (swiftOnly.text + swiftOnly.stderr).contains("warning: [ATS001]"), "\(swiftOnly.text)\(swiftOnly.stderr)")
+        #expect(swiftOnly.status == 0 && (swiftOnly.text + swiftOnly.stderr).contains("warning: [P002]"), "\(swiftOnly.text)\(swiftOnly.stderr)")
 
         try FileManager.default.removeItem(at: plist)
         _ = try copyFixture("lint/everything.plist", to: directory, as: "Sources/Demo/Info.plist")
@@ -112,6 +112,9 @@ import Testing
         #expect(!lint.stderr.contains("wants permission"))
         let list = try Self.swiftPackage(["plist-migrate", "list"], in: directory)
         #expect(list.status == 0 && list.text.contains("\nATS001  1") || list.text.hasPrefix("ATS001"), "\(list.stderr)")
+        // A file a pass would change, for `--check` to fail on.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("Sources/Demo/Info.plist"))
+        _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "Sources/Demo/Info.plist")
         let check = try Self.swiftPackage(["plist-migrate", "--check"], in: directory)
         #expect(check.status != 0)
         #expect(check.stderr.components(separatedBy: "exited with status 1").count - 1 == 1, "reported once: \(check.stderr)")
@@ -123,7 +126,7 @@ import Testing
     /// stops without `--allow-writing-to-package-directory` (no terminal to ask on) and runs
     /// with it.
     @Test func writingNeedsThePermissionSwiftPMAsksFor() throws {
-        guard let directory = try consumer() else { return }
+        guard let directory = try consumer(plist: "ATS001/tabs.before.plist") else { return }
         let plist = directory.appendingPathComponent("Sources/Demo/Info.plist")
         let original = try Data(contentsOf: plist)
         // (`-c` is SwiftPM's own option, so `edit` is refused here for writing at all.)

@@ -42,6 +42,9 @@ public struct Explainer: Sendable {
         public var deploymentTargetSource: String?
         /// What was made of `--host`.
         public var hostNotes: [String] = []
+        /// Where a legacy NSThirdParty…/NSTemporary… key decides a setting: the rows that differ
+        /// when the OS ignores those keys, as Apple's open reader does (`nil`: no such key).
+        public var rowsIfLegacyKeysIgnored: [Row]? = nil
     }
 
     public func explain(_ bytes: [UInt8], path: String) throws(ParseError) -> Report {
@@ -70,6 +73,23 @@ public struct Explainer: Sendable {
                 }
             }
         }
+        // The other reading of the legacy keys: only the rows it changes.
+        var otherReading: [Row]?
+        if configuration.decidesByLegacyKeys {
+            let ignoring = PolicyEngine.Decider(configuration.ignoringLegacyKeys())
+            var index = 0
+            otherReading = []
+            for hostClass in hosts {
+                for era in eras {
+                    for (kind, decision) in zip(kinds, ignoring.decide(era: era, host: hostClass.host, kinds: kinds)) {
+                        if !decision.samePolicy(as: rows[index].decision) {
+                            otherReading?.append(Row(host: hostClass.label, os: era.label, kind: kind.rawValue, decision: decision))
+                        }
+                        index += 1
+                    }
+                }
+            }
+        }
         for rule in configuration.exceptionDomains {
             // What is wrong with the key, said precisely, in place of the engine's general doubt about it.
             if let problem = ExceptionKeyCheck.problem(rule.key), asked.insert(problem).inserted {
@@ -79,7 +99,7 @@ public struct Explainer: Sendable {
         }
         return Report(path: path, hasAppTransportSecurity: configuration.present, rows: rows, openQuestions: questions,
                       deploymentTarget: target?.platforms.joined(separator: ","), deploymentTargetSource: target?.source,
-                      hostNotes: hostNotes)
+                      hostNotes: hostNotes, rowsIfLegacyKeysIgnored: otherReading)
     }
 
     /// A table (no `--host`) or the decision with its reasons (`--host`).
@@ -93,22 +113,37 @@ public struct Explainer: Sendable {
         if host == nil {
             out += table(report.rows)
         } else {
-            for row in report.rows {
-                let policy = row.decision.policy
-                out += "\n\(row.os), \(row.kind): HTTP \(policy["HTTP"]!), minimum TLS \(policy["minimum TLS"]!), "
-                    + "forward secrecy \(policy["forward secrecy"]!), certificate transparency \(policy["certificate transparency"]!)"
-                if !row.decision.pinnedCAIdentities.isEmpty || !row.decision.pinnedLeafIdentities.isEmpty {
-                    out += ", pinned CA \(policy["pinned CA identities"]!), pinned leaf \(policy["pinned leaf identities"]!)"
-                }
-                out += "\n"
-                for reason in row.decision.decidedBy {
-                    let line = reason.line.map { " (line \($0))" } ?? ""
-                    out += "  because \(reason.key)\(line): \(reason.rule)\n"
-                }
+            out += report.rows.map(decisionText).joined()
+        }
+        if let other = report.rowsIfLegacyKeysIgnored {
+            out += "\nIf the OS ignores NSThirdParty…/NSTemporary… keys, as Apple's open reader does "
+                + "(SecProtocolConfiguration.m reads only NSException… keys):\n"
+            if other.isEmpty {
+                out += "  nothing above changes\n"
+            } else if host == nil {
+                out += table(other)
+            } else {
+                out += other.map(decisionText).joined()
             }
         }
         if !report.openQuestions.isEmpty {
             out += "\nNot documented by Apple (said, not guessed):\n" + report.openQuestions.map { "  - \($0)\n" }.joined()
+        }
+        return out
+    }
+
+    /// One row's decision with its reasons (`--host`).
+    private func decisionText(_ row: Row) -> String {
+        let policy = row.decision.policy
+        var out = "\n\(row.os), \(row.kind): HTTP \(policy["HTTP"]!), minimum TLS \(policy["minimum TLS"]!), "
+            + "forward secrecy \(policy["forward secrecy"]!), certificate transparency \(policy["certificate transparency"]!)"
+        if !row.decision.pinnedCAIdentities.isEmpty || !row.decision.pinnedLeafIdentities.isEmpty {
+            out += ", pinned CA \(policy["pinned CA identities"]!), pinned leaf \(policy["pinned leaf identities"]!)"
+        }
+        out += "\n"
+        for reason in row.decision.decidedBy {
+            let line = reason.line.map { " (line \($0))" } ?? ""
+            out += "  because \(reason.key)\(line): \(reason.rule)\n"
         }
         return out
     }

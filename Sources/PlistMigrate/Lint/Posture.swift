@@ -63,8 +63,45 @@ enum Posture {
 
     /// - Parameter floor: the deployment target as people write it (`iOS 15`), for a run of eras
     ///   that starts at the oldest supported one and goes on to the newest.
+    ///
+    /// A finding that rests on a legacy `NSThirdPartyException…`/`NSTemporaryException…` key
+    /// (it is gone when the file is read as Apple's open reader reads it, which never reads those
+    /// keys) says so, and its score is halved: the exposure holds only if the OS reads the key.
     static func findings(_ configuration: ATSConfiguration, eras: [OSEra], floor: String? = nil, atsLine: Int,
                          add: (_ rule: String, _ line: Int, _ message: String, _ score: Double) -> Void) {
+        guard configuration.decidesByLegacyKeys else {
+            found(configuration, eras: eras, floor: floor, atsLine: atsLine) { add($0.rule, $0.line, $0.message, $0.score) }
+            return
+        }
+        var openReading: Set<Found.Key> = []
+        found(configuration.ignoringLegacyKeys(), eras: eras, floor: floor, atsLine: atsLine) { openReading.insert($0.key) }
+        found(configuration, eras: eras, floor: floor, atsLine: atsLine) { finding in
+            guard !openReading.contains(finding.key) else { return add(finding.rule, finding.line, finding.message, finding.score) }
+            let legacy = finding.causes.map(\.key).filter(ATSConfiguration.isLegacyKey)
+            let named = legacy.isEmpty ? "its NSThirdParty…/NSTemporary… keys" : legacy.joined(separator: ", ")
+            let message = finding.message + "; Apple's open reader does not read \(named): this holds only where the OS "
+                + "reads \(legacy.count == 1 ? "it as its" : "them as their") NSException… twin\(legacy.count == 1 ? "" : "s")"
+            add(finding.rule, finding.line, message, (finding.score * 0.5 * 10).rounded() / 10)
+        }
+    }
+
+    /// One finding, with what it was made of.
+    struct Found {
+        /// What makes two readings' findings the same finding.
+        struct Key: Hashable {
+            var rule: String
+            var scope: String
+            var weakness: Weakness
+        }
+        var key: Key
+        var line: Int
+        var message: String
+        var score: Double
+        var causes: [Decision.Reason]
+        var rule: String { key.rule }
+    }
+
+    private static func found(_ configuration: ATSConfiguration, eras: [OSEra], floor: String?, atsLine: Int, add: (Found) -> Void) {
         guard configuration.present, !eras.isEmpty else { return }
         let decider = PolicyEngine.Decider(configuration)
         // Plain HTTP to every host already covers the local network's on that era and kind (a
@@ -123,7 +160,8 @@ enum Posture {
                 let line = causes.compactMap(\.line).first ?? scope.line ?? atsLine
                 let rule = ruleID(weakness, scope)
                 let message = describe(weakness, scope) + ": " + erasText(observations, floor: floor.map { ($0, eras[0]) }) + causeText(causes)
-                add(rule, line, message, score(weakness, scope, observations, supported: eras.count))
+                add(Found(key: .init(rule: rule, scope: scope.label, weakness: weakness), line: line, message: message,
+                          score: score(weakness, scope, observations, supported: eras.count), causes: causes))
             }
         }
     }

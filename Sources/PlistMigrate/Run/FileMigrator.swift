@@ -378,7 +378,7 @@ public struct FileMigrator: Sendable {
                 return .failed("\(migration.id) edited \(keys), outside the root keys it declares (\((migration.rootKeys ?? []).joined(separator: ", ")))")
             }
             let changed = ATSConfiguration(document: document)
-            let delta = configuration.map { PolicyDelta.Changes(before: $0, after: changed, eras: eras) }
+            let delta = configuration.map { PolicyDelta.Readings(before: $0, after: changed, eras: eras) }
             if let before = configuration, let delta,
                 let reason = migrator.overreach(migration, session, before: before, after: changed, delta: delta, target: target)
             {
@@ -417,7 +417,7 @@ public struct FileMigrator: Sendable {
     /// or `nil` when it stays inside it (or the pass was opted in to any change).
     fileprivate func overreach(
         _ migration: any Migration, _ session: MigrationSession, before: ATSConfiguration, after: ATSConfiguration,
-        delta: PolicyDelta.Changes, target: DeploymentTarget?
+        delta: PolicyDelta.Readings, target: DeploymentTarget?
     ) -> String? {
         guard migration.intent != .anyChange else { return nil }
         let optedIn = plan.policyChangeAllowed.contains(migration.id)
