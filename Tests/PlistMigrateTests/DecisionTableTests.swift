@@ -13,15 +13,17 @@ import PlistDOM
         var plist: String { "<plist><dict><key>NSAppTransportSecurity</key><dict>\(body)</dict></dict></plist>" }
     }
 
-    static let cases: [Case] = {
-        let url = Paths.fixtures.appendingPathComponent("engine/decisions.tsv")
+    static let cases = load("engine/decisions.tsv")
+
+    static func load(_ relative: String) -> [Case] {
+        let url = Paths.fixtures.appendingPathComponent(relative)
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             return Case(id: f[0], body: f[1], os: f[2], host: f[3], kind: f[4], http: f[5], minimumTLS: f[6],
                         forwardSecrecy: f[7], ct: f[8], basis: f[9])
         }
-    }()
+    }
 
     static func fields(_ decision: Decision) -> [String] {
         [decision.httpAllowed ? "allowed" : "blocked", decision.minimumTLS ?? "none",
@@ -62,24 +64,45 @@ import PlistDOM
     }
 
     @Test func explainJSONAgreesWithEveryCase() throws {
+        let answers = try Self.explainAnswers(Self.cases)
+        for item in Self.cases {
+            #expect(answers[item.id] == [item.http, item.minimumTLS, item.forwardSecrecy, item.ct], "\(item.id)")
+        }
+    }
+
+    /// Each case's four fields as `explain --format json` gives them, by case id: one `explain`
+    /// per body and OS, with every host of those cases (`--host` repeated) and every kind.
+    static func explainAnswers(_ cases: [Case]) throws -> [String: [String]] {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var files: [String: String] = [:]
-        for item in Self.cases {
-            let name = files[item.body] ?? "c\(files.count).plist"
-            if files[item.body] == nil {
-                files[item.body] = name
-                try item.plist.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
-            }
-            let result = try tool(["explain", name, "--os", item.os, "--host", item.host, "--kind", item.kind, "--min-os", "ios9",
-                                   "--format", "json"], in: directory)
-            let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(item.id)")
-            let decision = try #require(((report["rows"] as? [[String: Any]])?.first)?["decision"] as? [String: Any])
-            let tls = decision["minimumTLS"] as? String ?? "none"
-            let fields = [(decision["httpAllowed"] as? Bool) == true ? "allowed" : "blocked", tls,
-                          (decision["requiresForwardSecrecy"] as? Bool) == true ? "required" : "not",
-                          (decision["requiresCertificateTransparency"] as? Bool) == true ? "required" : "not"]
-            #expect(fields == [item.http, item.minimumTLS, item.forwardSecrecy, item.ct], "\(item.id)")
+        var groups: [[Case]] = []
+        var groupOf: [String: Int] = [:]
+        for item in cases {
+            let key = item.body + "\u{0}" + item.os
+            if let at = groupOf[key] { groups[at].append(item) } else { groupOf[key] = groups.count; groups.append([item]) }
         }
+        var answers: [String: [String]] = [:]
+        for (number, group) in groups.enumerated() {
+            let name = "c\(number).plist"
+            try group[0].plist.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            var hosts: [String] = []
+            for item in group where !hosts.contains(item.host) { hosts.append(item.host) }
+            let result = try tool(["explain", name, "--os", group[0].os, "--min-os", "ios9", "--format", "json"]
+                                  + hosts.flatMap { ["--host", $0] }, in: directory)
+            let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(group[0].id)")
+            // One era: rows are host by host, each with every kind in LoadKind order.
+            let rows = try #require(report["rows"] as? [[String: Any]])
+            try #require(rows.count == hosts.count * LoadKind.allCases.count, "\(group[0].id): \(rows.count) rows")
+            for item in group {
+                let kind = LoadKind.allCases.firstIndex { $0.rawValue == item.kind } ?? 0
+                let row = rows[hosts.firstIndex(of: item.host)! * LoadKind.allCases.count + kind]
+                let decision = try #require(row["decision"] as? [String: Any])
+                answers[item.id] = [(decision["httpAllowed"] as? Bool) == true ? "allowed" : "blocked",
+                                    decision["minimumTLS"] as? String ?? "none",
+                                    (decision["requiresForwardSecrecy"] as? Bool) == true ? "required" : "not",
+                                    (decision["requiresCertificateTransparency"] as? Bool) == true ? "required" : "not"]
+            }
+        }
+        return answers
     }
 }

@@ -3,10 +3,11 @@
 import ATSPolicy
 import PlistDOM
 
-/// `plist-migrate explain`: the effective ATS policy of one file, as a table or for one host.
+/// `plist-migrate explain`: the effective ATS policy of one file, as a table or for given hosts.
 public struct Explainer: Sendable {
     public var era: OSEra?
-    public var host: String?
+    /// The hosts to explain, in order; none: the table of host classes.
+    public var hosts: [String] = []
     public var kind: LoadKind?
     /// Only its eras are shown; without one, the nearest project's, else the plist's own.
     public var minimumOS: String?
@@ -17,8 +18,12 @@ public struct Explainer: Sendable {
     public var minimumOSSource = "--min-os"
 
     public init(era: OSEra? = nil, host: String? = nil, kind: LoadKind? = nil, minimumOS: String? = nil) {
+        self.init(era: era, hosts: host.map { [$0] } ?? [], kind: kind, minimumOS: minimumOS)
+    }
+
+    public init(era: OSEra? = nil, hosts: [String], kind: LoadKind? = nil, minimumOS: String? = nil) {
         self.era = era
-        self.host = host
+        self.hosts = hosts
         self.kind = kind
         self.minimumOS = minimumOS
     }
@@ -57,8 +62,8 @@ public struct Explainer: Sendable {
             given: minimumOS.flatMap { DeploymentTarget($0, source: minimumOSSource) }, claimedBy: claimed,
             own: { FileMigrator.deploymentTarget(declaredIn: document) },
             nearest: { path == "-" ? nil : ProjectDeploymentTargets(directories: directories, index: index).target(forFile: path) })
-        let hosts: [PolicyDelta.HostClass] = host.map { [PolicyDelta.HostClass(label: $0, host: Host($0))] }
-            ?? PolicyDelta.hostClasses([configuration])
+        let hosts: [PolicyDelta.HostClass] = self.hosts.isEmpty ? PolicyDelta.hostClasses([configuration])
+            : self.hosts.map { PolicyDelta.HostClass(label: $0, host: Host($0)) }
         let eras = era.map { [$0] } ?? target?.supportedEras ?? OSEra.allCases
         let kinds = kind.map { [$0] } ?? LoadKind.allCases
         var rows: [Row] = []
@@ -110,7 +115,7 @@ public struct Explainer: Sendable {
         }
         if !report.hasAppTransportSecurity { out += "no NSAppTransportSecurity: the ATS defaults apply everywhere\n" }
         for note in report.hostNotes { out += "note: \(note)\n" }
-        if host == nil {
+        if hosts.isEmpty {
             out += table(report.rows)
         } else {
             out += report.rows.map(decisionText).joined()
@@ -120,7 +125,7 @@ public struct Explainer: Sendable {
                 + "(SecProtocolConfiguration.m reads only NSException… keys):\n"
             if other.isEmpty {
                 out += "  nothing above changes\n"
-            } else if host == nil {
+            } else if hosts.isEmpty {
                 out += table(other)
             } else {
                 out += other.map(decisionText).joined()
@@ -135,7 +140,8 @@ public struct Explainer: Sendable {
     /// One row's decision with its reasons (`--host`).
     private func decisionText(_ row: Row) -> String {
         let policy = row.decision.policy
-        var out = "\n\(row.os), \(row.kind): HTTP \(policy["HTTP"]!), minimum TLS \(policy["minimum TLS"]!), "
+        // With several hosts each decision names its host.
+        var out = "\n" + (hosts.count > 1 ? "\(row.host), " : "") + "\(row.os), \(row.kind): HTTP \(policy["HTTP"]!), minimum TLS \(policy["minimum TLS"]!), "
             + "forward secrecy \(policy["forward secrecy"]!), certificate transparency \(policy["certificate transparency"]!)"
         if !row.decision.pinnedCAIdentities.isEmpty || !row.decision.pinnedLeafIdentities.isEmpty {
             out += ", pinned CA \(policy["pinned CA identities"]!), pinned leaf \(policy["pinned leaf identities"]!)"

@@ -12,7 +12,7 @@ struct Explain: ParsableCommand {
         abstract: "Show the effective App Transport Security policy of a plist, and why.",
         discussion: """
             Without --host: a table for every listed domain, any other host and the local network, \
-            per OS era. With --host: the decision for that host and the keys that made it. Exit status: \
+            per OS era. With --host (repeatable): the decision for each host and the keys that made it. Exit status: \
             0 fine, 2 the file could not be read or parsed, 64 a usage error.
             """)
 
@@ -25,8 +25,9 @@ struct Explain: ParsableCommand {
     @Option(help: ArgumentHelp("Only this OS, e.g. ios9, ios16, ipados17, tvos15, visionos1, macos10.11, macos14.", valueName: "OS"))
     var os: String?
 
-    @Option(help: ArgumentHelp("Explain the decision for this host name, IP address or URL (its host; a port is dropped).", valueName: "HOST"))
-    var host: String?
+    @Option(help: ArgumentHelp("Explain the decision for this host name, IP address or URL (its host; a port is dropped); "
+        + "repeat it for several hosts.", valueName: "HOST"))
+    var host: [String] = []
 
     @Option(help: ArgumentHelp("Only this kind of load: urlSession, media or webView.", valueName: "KIND"))
     var kind: LoadKind?
@@ -41,18 +42,18 @@ struct Explain: ParsableCommand {
     func validate() throws {
         if let os, OSEra(os: os) == nil { throw ValidationError("unknown OS \"\(os)\" (examples: ios9, ios17, macos10.12, macos14)") }
         // A security tool never answers a malformed question with "allowed".
-        if let host, !host.allSatisfy(\.isASCII) {
+        for host in host where !host.allSatisfy(\.isASCII) {
             throw ValidationError("--host \"\(host)\" is an internationalised name: give its punycode form (xn--…), the one ATS compares")
         }
-        if let host, HostInput(host) == nil {
+        for host in host where HostInput(host) == nil {
             throw ValidationError("--host \"\(host)\" is neither a host name nor an IP address (a URL or host:port is also taken)")
         }
     }
 
     func run() throws {
-        let input = host.flatMap(HostInput.init)
-        var explainer = Explainer(era: os.flatMap(OSEra.init(os:)), host: input?.host, kind: kind, minimumOS: target.minOS)
-        explainer.hostNotes = input?.notes ?? []
+        let inputs = host.compactMap(HostInput.init)
+        var explainer = Explainer(era: os.flatMap(OSEra.init(os:)), hosts: inputs.map(\.host), kind: kind, minimumOS: target.minOS)
+        explainer.hostNotes = inputs.flatMap(\.notes)
         let path = file == "-" ? (stdinPath ?? "<stdin>") : PathBytes.display(ReportPaths.current.name(FileDiscovery.displayPath(file)))
         // The file the input stands for: its config's minimumOS and its project's targets count.
         let standsFor = file == "-" ? stdinPath : file
