@@ -23,7 +23,7 @@ import Testing
         #expect(Self.cases.count >= 157)
         #expect(Self.cases.allSatisfy { $0.basis.hasPrefix("SecProtocolConfigurationTest.m test") })
         let tests = Set(Self.cases.map { $0.basis.split(separator: " ")[1].dropLast() })
-        #expect(tests.count == 16, "\(tests.sorted())")
+        #expect(tests.count == 17, "\(tests.sorted())")
     }
 
     @Test func theEngineAgreesWithEveryRow() throws {

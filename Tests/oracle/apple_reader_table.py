@@ -16,10 +16,17 @@ here (ATS does not apply to them). For an IP address, no load kind of the engine
 connection: a row where being direct is what lets plain HTTP through has kind "direct", and
 the test asks that the engine says so as an open question instead of agreeing.
 
-Not ported, with why: testAppleBundleExceptionWithNoATSKey (Apple's own bundles, never an
-app), testExampleATSDictionaries (reads JSON files the repository does not hold),
-test_sec_protocol_configuration_protocol_string_to_version (string parsing; the TLS strings it
-accepts are the documented ones, checked by testMinTLSVersionDisallowedStrings here).
+testExampleATSDictionaries runs testExampleFile over the repository's protocol/test_data/*.json
+(builtins.json, example1.json): for every exception domain of the file, ATS is required exactly
+when the entry does not allow HTTP, the minimum TLS is the entry's (TLSv1.2 by default), and
+forward secrecy is required where the entry asks for it or ATS is required; `.local` domains
+are passed as direct. It builds them as a first-party bundle, whose insecure defaults the
+entries override; only the entries' hosts are checked, so the rows hold for an app too.
+
+Not ported, with why: testAppleBundleExceptionWithNoATSKey (Apple's own bundles with no ATS
+dictionary, never an app), test_sec_protocol_configuration_protocol_string_to_version (string
+parsing; the TLS strings it accepts are the documented ones, checked by
+testMinTLSVersionDisallowedStrings here).
 
 Run: python3 Tests/oracle/apple_reader_table.py > Fixtures/engine/apple-reader.tsv
 """
@@ -176,6 +183,20 @@ for test, body in OVERRIDES:
         needed = not direct
         case(test, body, host, needed, "TLSv1.2" if needed else None, needed, direct=direct,
              address=host[0].isdigit() or ":" in host)
+
+# testExampleATSDictionaries: the entries of Apple's builtins.json and example1.json.
+BUILT_IN_ENTRIES = "".join(entry(d, sub=True, http=True, tls=s(v), fs=False) for d, v in [
+    ("apple.com", "TLSv1.2"), ("ls.apple.com", "TLSv1.0"), ("gs.apple.com", "TLSv1.0"), ("geo.apple.com", "TLSv1.0"),
+    ("is.autonavi.com", "TLSv1.0"), ("apple-mapkit.com", "TLSv1.0"), ("setup.icloud.com", "TLSv1.2")])
+EXAMPLE_HOSTS = [(d, False, v, False) for d, v in [
+    ("apple.com", "TLSv1.2"), ("ls.apple.com", "TLSv1.0"), ("gs.apple.com", "TLSv1.0"), ("geo.apple.com", "TLSv1.0"),
+    ("is.autonavi.com", "TLSv1.0"), ("apple-mapkit.com", "TLSv1.0"), ("setup.icloud.com", "TLSv1.2")]]
+exception_test("testExampleATSDictionaries", domains(BUILT_IN_ENTRIES), EXAMPLE_HOSTS)
+exception_test("testExampleATSDictionaries",
+               "<key>NSAllowsArbitraryLoads</key><false/><key>NSAllowsArbitraryLoadsForMedia</key><false/>"
+               "<key>NSAllowsArbitraryLoadsInWebContent</key><false/><key>NSAllowsLocalNetworking</key><true/>"
+               + domains(BUILT_IN_ENTRIES + "<key>example.local</key><dict></dict>"),
+               EXAMPLE_HOSTS + [("example.local", True, "TLSv1.2", True, True)])
 
 print("# id\tNSAppTransportSecurity body\tos\thost\tkind\tHTTP\tminimum TLS\tforward secrecy\tCT\tbasis")
 for number, (body, host, kind, fields, test, direct) in enumerate(ROWS, start=1):
