@@ -179,18 +179,47 @@ import PlistDOM
         #expect(result.stderr.contains("no pass"), "\(result.stderr)")
     }
 
-    @Test func acceptedKindsTheRunDoesNotHaveAreListed() throws {
+    /// Issue #53: a decision naming a kind this run does not have — under `accepted` or
+    /// `rejected` — is an error (exit 2; with `--write` found before anything is written),
+    /// unless `--decision-spans-runs` says it covers several runs; `--check` only warns (an
+    /// applied kind is no longer the run's). A field the schema does not allow, or an id that is
+    /// no kind id, is refused.
+    @Test func decisionsNamingKindsTheRunDoesNotHaveFail() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try copyFixture("demo/ShopApp/Info.plist", to: directory, as: "A/Info.plist")
+        let plist = try copyFixture("demo/ShopApp/Info.plist", to: directory, as: "A/Info.plist")
+        let original = try Data(contentsOf: plist)
         let report = try JSONSerialization.jsonObject(with: try tool(["--format", "json", "A"], in: directory).stdout) as? [String: Any]
         let group = try #require(((report?["files"] as? [[String: Any]])?.first?["passes"] as? [[String: Any]])?.first?["group"] as? String)
-        let decision = ["schemaVersion": 1, "toolVersion": report?["tool"].flatMap { ($0 as? [String: Any])?["version"] } ?? "",
-                        "accepted": [group, "ATS009-000000000000"], "rejected": []] as [String: Any]
-        try JSONSerialization.data(withJSONObject: decision).write(to: directory.appendingPathComponent("decision.json"))
-        let result = try tool(["--accept", "decision.json", "A"], in: directory)
-        #expect(result.stderr.contains("warning: --accept names 1 kind of change this run does not have: ATS009-000000000000"), "\(result.stderr)")
-        #expect(!result.stderr.contains(group + ","), "the run's own kind is not listed")
+        func decide(_ fields: [String: Any], as name: String = "decision.json") throws {
+            var decision: [String: Any] = ["schemaVersion": 1, "toolVersion": ToolVersion.current, "accepted": [group], "rejected": []]
+            decision.merge(fields) { $1 }
+            try JSONSerialization.data(withJSONObject: decision).write(to: directory.appendingPathComponent(name))
+        }
+        for field in ["accepted", "rejected"] {
+            try decide(field == "accepted" ? ["accepted": [group, "ATS009-000000000000"]] : ["rejected": ["ATS009-000000000000"]])
+            let dry = try tool(["--accept", "decision.json", "A"], in: directory)
+            #expect(dry.status == 2, "\(field): \(dry.stderr)")
+            #expect(dry.stderr.contains("error: the review decision names 1 kind of change this run does not have: ATS009-000000000000 "
+                + "(a decision made for several runs needs --decision-spans-runs)"), "\(dry.stderr)")
+            #expect(!dry.stderr.contains(group + ","), "the run's own kind is not listed")
+            let write = try tool(["--write", "--accept", "decision.json", "A"], in: directory)
+            #expect(write.status == 2 && write.stderr.contains("; nothing was written"), "\(write.stderr)")
+            #expect(try Data(contentsOf: plist) == original)
+            let check = try tool(["--check", "--accept", "decision.json", "A"], in: directory)
+            #expect(check.stderr.contains("warning: the review decision names 1 kind"), "\(check.stderr)")
+            #expect(check.status == 1, "the accepted kind is pending")
+        }
+        let spanning = try tool(["--write", "--accept", "decision.json", "--decision-spans-runs", "A"], in: directory)
+        #expect(spanning.status == 0 && spanning.stderr.contains("warning: the review decision names 1 kind"), "\(spanning.stderr)")
+        #expect(try Data(contentsOf: plist) != original, "with the flag the accepted kind is written")
+
+        try decide(["rejectd": []], as: "extra.json")
+        let extra = try tool(["--accept", "extra.json", "A"], in: directory)
+        #expect(extra.status == 2 && extra.stderr == "extra.json: error: review decision has a field \"rejectd\" that is not schemaVersion, toolVersion, accepted or rejected\n", "\(extra.stderr)")
+        try decide(["accepted": ["ATS001 878d34d2c8c1"]], as: "id.json")
+        let id = try tool(["--accept", "id.json", "A"], in: directory)
+        #expect(id.status == 2 && id.stderr.hasPrefix("id.json: error: \"ATS001 878d34d2c8c1\" is not a kind of change id"), "\(id.stderr)")
     }
 }
 

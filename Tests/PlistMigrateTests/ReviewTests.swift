@@ -182,7 +182,7 @@ import Migrations
         try text.replacingOccurrences(of: "NSThirdPartyExceptionRequiresForwardSecrecy", with: "NSExceptionRequiresForwardSecrecy")
             .write(to: changed, atomically: true, encoding: .utf8)
         let edited = try Data(contentsOf: changed)
-        let stale = try tool(["--write", "--accept", "decision.json", "--only", "ATS001", "beta/App"], in: root)
+        let stale = try tool(["--write", "--accept", "decision.json", "--decision-spans-runs", "--only", "ATS001", "beta/App"], in: root)
         #expect(stale.stderr.contains("ATS001 held back: its edit here"), "\(stale.stderr)")
         #expect(try Data(contentsOf: changed) == edited)
         // Decisions from another version, or malformed, are refused on one line.

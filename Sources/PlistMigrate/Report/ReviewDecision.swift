@@ -11,7 +11,7 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
     public var accepted: [String]
     public var rejected: [String]
 
-    enum CodingKeys: String, CodingKey { case schemaVersion, toolVersion, accepted, rejected }
+    enum CodingKeys: String, CodingKey, CaseIterable { case schemaVersion, toolVersion, accepted, rejected }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -36,6 +36,16 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
         } catch {
             throw FileError("not a review decision (expected {\"schemaVersion\": 1, \"toolVersion\": …, \"accepted\": [group ids], \"rejected\": […]})")
         }
+        // The schema's additionalProperties: false, so a misspelt "rejectd" is not silently ignored.
+        if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] {
+            let known = Set(CodingKeys.allCases.map(\.rawValue))
+            if let extra = object.keys.filter({ !known.contains($0) }).sorted().first {
+                throw FileError("review decision has a field \"\(OneLine.escaped(extra))\" that is not schemaVersion, toolVersion, accepted or rejected")
+            }
+        }
+        if let bad = (decision.accepted + decision.rejected).first(where: { !isGroupID($0) }) {
+            throw FileError("\"\(OneLine.escaped(bad))\" is not a kind of change id (a pass id, \"-\" and 12 hex digits, as the review page writes them)")
+        }
         guard decision.schemaVersion == 1 else { throw FileError("review decision schemaVersion \(decision.schemaVersion) is not 1") }
         guard decision.toolVersion == ToolVersion.current else {
             throw FileError("made with plist-migrate \(decision.toolVersion), this is \(ToolVersion.current): review the changes again with this version")
@@ -44,5 +54,14 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
             throw FileError("\(both) is both accepted and rejected")
         }
         return decision
+    }
+
+    /// `ATS001-878d34d2c8c1`: the schema's `^[^\s]+-[0-9a-f]{12}$`.
+    static func isGroupID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard bytes.count > 13, bytes[bytes.count - 13] == UInt8(ascii: "-") else { return false }
+        let hex = bytes.suffix(12).allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        let head = id.unicodeScalars.dropLast(13)
+        return hex && !head.isEmpty && !head.contains { $0.properties.isWhitespace }
     }
 }

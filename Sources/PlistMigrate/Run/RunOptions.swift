@@ -30,6 +30,11 @@ public struct RunOptions: Sendable {
     public var strict = false
     /// `--accept FILE`: only edits of these groups are applied (others are held back).
     public var accepted: Set<String>?
+    /// The decision's rejected groups: like accepted ones, each must be a kind of this run.
+    public var rejected: Set<String> = []
+    /// `--decision-spans-runs`: the decision covers several runs, so ids this run does not
+    /// have are a warning, not an error.
+    public var decisionSpansRuns = false
 
     public init(paths: [String], selection: Selection = Selection()) {
         self.paths = paths

@@ -27,6 +27,26 @@ public final class Runner {
     @exclusivity(unchecked) private var pendingErrors = ""
     /// With `--accept`: every kind of change the run met, accepted or not.
     @exclusivity(unchecked) private var seenGroups: Set<String> = []
+    /// The decision named kinds this run does not have (and does not say it spans runs).
+    @exclusivity(unchecked) private var decisionFailed = false
+
+    /// The kinds of change a file's result met: applied, held back as not accepted, or
+    /// accepted but not applicable.
+    static func groupsMet(_ result: FileResult) -> Set<String> {
+        Set(result.passes.map(\.group)).union(result.notAcceptedGroups).union(result.acceptedNotApplied.map(\.group))
+    }
+
+    /// The decision's ids (accepted and rejected) that are no kind `met` holds, sorted.
+    func unmatchedDecisionIDs(met: Set<String>) -> [String] {
+        guard let accepted = options.accepted else { return [] }
+        return accepted.union(options.rejected).subtracting(met).sorted()
+    }
+
+    static func unmatchedLine(_ unmatched: [String], error: Bool) -> String {
+        "plist-migrate: \(error ? "error" : "warning"): the review decision names \(unmatched.count) kind\(unmatched.count == 1 ? "" : "s") "
+            + "of change this run does not have: \(unmatched.joined(separator: ", "))"
+            + (error ? " (a decision made for several runs needs --decision-spans-runs)" : "")
+    }
 
     /// Whether a progress line is on stderr now: it is cleared before anything else is printed,
     /// so that it never mixes into a diff on the same terminal.
@@ -99,6 +119,18 @@ public final class Runner {
         // shown) once per batch of files.
         let write = options.write
         let stdinBytes = jobs.contains { $0.file.path == "-" } ? readStandardInput() : []
+        // A decision naming kinds this run does not have is for another tree or another
+        // version: with --write that is found out before anything is written.
+        if write, options.accepted != nil, !options.decisionSpansRuns {
+            let groups = parallelMap(count: jobs.count, jobs: options.jobs) { index in
+                Self.groupsMet(Self.processOne(jobs[index], write: false, stdin: stdinBytes))
+            }
+            let unmatched = unmatchedDecisionIDs(met: groups.reduce(into: Set<String>()) { $0.formUnion($1) })
+            if !unmatched.isEmpty {
+                sink.standardError(Self.unmatchedLine(unmatched, error: true) + "; nothing was written\n")
+                return 2
+            }
+        }
         parallelForEach(count: jobs.count, jobs: options.jobs, window: Self.batchSize) { index in
             let job = jobs[index]
             var result = Self.processOne(job, write: write, stdin: stdinBytes)
@@ -113,7 +145,7 @@ public final class Runner {
             }
         }
         finish()
-        return report.exitStatus(check: options.check, strict: options.strict)
+        return decisionFailed ? 2 : report.exitStatus(check: options.check, strict: options.strict)
     }
 
     static func isExcluded(_ path: String, by config: Config) -> Bool {
@@ -202,11 +234,7 @@ public final class Runner {
 
     private func emit(_ produced: FileResult) {
         var result = produced
-        if options.accepted != nil {
-            seenGroups.formUnion(result.passes.map(\.group))
-            seenGroups.formUnion(result.notAcceptedGroups)
-            seenGroups.formUnion(result.acceptedNotApplied.map(\.group))
-        }
+        if options.accepted != nil { seenGroups.formUnion(Self.groupsMet(result)) }
         result.path = reportPaths.name(result.path)
         if result.path == "-" && options.write {
             if result.status != .error {
@@ -259,13 +287,15 @@ public final class Runner {
     private func finish() {
         let closing = reporter.finish(report)
         if !closing.isEmpty { sink.standardOutput(closing) }
-        // `--accept` ids that are no kind of change of this run: a decision for another tree, or
-        // one made before a pass's version changed (issue #44 §7).
-        if let accepted = options.accepted {
-            let unmatched = accepted.subtracting(seenGroups).sorted()
-            if !unmatched.isEmpty {
-                sink.standardError("plist-migrate: warning: --accept names \(unmatched.count) kind\(unmatched.count == 1 ? "" : "s") of change this run does not have: \(unmatched.joined(separator: ", "))\n")
-            }
+        // Decided ids that are no kind of change of this run: a decision for another tree, or
+        // one made before a pass's version changed (issue #44 §7), an error unless the decision
+        // says it spans several runs (issue #53). `--check` asks whether accepted edits are left,
+        // and an applied kind is no longer one of the run's: there it is a warning.
+        let unmatched = unmatchedDecisionIDs(met: seenGroups)
+        if !unmatched.isEmpty {
+            let fails = !options.decisionSpansRuns && !options.check
+            sink.standardError(Self.unmatchedLine(unmatched, error: fails) + "\n")
+            if fails { decisionFailed = true }
         }
         if !(options.write && options.paths == ["-"]) && !options.quiet {
             sink.standardError(report.summaryLine() + "\n")

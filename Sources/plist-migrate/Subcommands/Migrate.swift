@@ -68,6 +68,9 @@ struct Migrate: ParsableCommand {
     @Option(help: ArgumentHelp("Apply only the edits a review accepted: FILE is the decision the review page exports (with --write, --check or a dry run).", valueName: "FILE"))
     var accept: String?
 
+    @Flag(help: "The --accept decision covers several runs (one review page over many repositories): ids this run does not have are a warning, not an error.")
+    var decisionSpansRuns = false
+
     func validate() throws {
         if paths.isEmpty && filesFrom == nil { throw ValidationError("give at least one PATH (or --files-from)") }
         if paths.contains("-") && (paths.count > 1 || filesFrom == "-") {
@@ -117,7 +120,10 @@ struct Migrate: ParsableCommand {
         options.strict = strict
         if let accept {
             do {
-                options.accepted = Set(try ReviewDecision.load(accept).accepted)
+                let decision = try ReviewDecision.load(accept)
+                options.accepted = Set(decision.accepted)
+                options.rejected = Set(decision.rejected)
+                options.decisionSpansRuns = decisionSpansRuns
             } catch {
                 FileHandle.standardError.write(Data((error.line(path: accept) + "\n").utf8))
                 throw ExitCode(2)
