@@ -51,4 +51,72 @@ import Testing
         #expect(body.count < 65_536, "\(body.count) characters")
         #expect(body.contains("more files (the body stops before GitHub's limit)"))
     }
+
+    static func plist(domain key: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>NSAppTransportSecurity</key>
+        \t<dict>
+        \t\t<key>NSExceptionDomains</key>
+        \t\t<dict>
+        \t\t\t<key>\(key)</key>
+        \t\t\t<dict>
+        \t\t\t\t<key>NSThirdPartyExceptionAllowsInsecureHTTPLoads</key>
+        \t\t\t\t<true/>
+        \t\t\t</dict>
+        \t\t</dict>
+        \t</dict>
+        </dict>
+        </plist>
+
+        """
+    }
+
+    /// Issue #53: long hosts made a body of 100,672 characters (the policy deltas were not
+    /// counted): every section counts now, and a 100 KB host's line is cut.
+    @Test func longHostsAndManyKindsStayUnderGitHubsLimit() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let long = String(repeating: "a", count: 100_000) + ".example.com"
+        try Data(Self.plist(domain: long).utf8).write(to: root.appendingPathComponent("Long.plist"))
+        for index in 0..<120 {
+            let host = String(repeating: "h\(index)-", count: 60) + "example.com"
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("App\(index)"), withIntermediateDirectories: true)
+            try Data(Self.plist(domain: host).utf8).write(to: root.appendingPathComponent("App\(index)/Info.plist"))
+        }
+        let result = try tool(["--no-config", "--format", "markdown", "Long.plist"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.count < 65_536, "\(result.stdout.count) bytes")
+        #expect(result.text.contains("more characters)"), "the long line is cut")
+        let many = try tool(["--no-config", "--format", "markdown", "."], in: root)
+        #expect(many.stdout.count < 65_536, "\(many.stdout.count) bytes")
+        #expect(many.text.contains("- … and the deltas of "), "the deltas stop in time too")
+    }
+
+    /// Characters nobody can see are marks in the diffs too, and a kind whose files change the
+    /// policy in different ways is listed once, with each way under it.
+    @Test func invisibleCharactersAreMarkedAndAKindIsListedOnce() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(Self.plist(domain: "moc.\u{202E}elpmaxe\u{200B}.org").utf8).write(to: root.appendingPathComponent("Bidi.plist"))
+        let bidi = try tool(["--no-config", "--format", "markdown", "Bidi.plist"], in: root).text
+        #expect(!bidi.contains("\u{202E}") && !bidi.contains("\u{200B}"), "no raw invisible character")
+        #expect(bidi.contains("⟦U+202E⟧") && bidi.contains("⟦U+200B⟧"))
+
+        // One edit, two deployment targets: the same kind, two deltas.
+        for (name, os) in [("Old", "ios9"), ("New", "ios17")] {
+            _ = try copyFixture("ATS002/tabs.before.plist", to: root, as: "\(name)/Info.plist")
+            try Data("{ \"minimumOS\": \"\(os)\" }".utf8).write(to: root.appendingPathComponent("\(name)/.plist-migrate.json"))
+        }
+        let json = try ReviewTests.json(try tool(["--format", "json", "Old", "New"], in: root).stdout)
+        let files = try #require(json["files"] as? [[String: Any]])
+        let groups = files.compactMap { (($0["passes"] as? [[String: Any]])?.first?["group"]) as? String }
+        let deltas = files.compactMap { (($0["passes"] as? [[String: Any]])?.first?["policyDelta"]) as? [String] }
+        try #require(groups.count == 2 && groups[0] == groups[1] && deltas[0] != deltas[1], "the set-up: one kind, two deltas: \(groups) \(deltas)")
+        let body = try tool(["--format", "markdown", "Old", "New"], in: root).text
+        #expect(body.components(separatedBy: "- `\(groups[0])`").count - 1 == 1, "\(body)")
+        #expect(body.contains("  - in 1 file:\n"), "\(body)")
+    }
 }

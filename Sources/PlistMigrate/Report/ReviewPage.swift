@@ -74,14 +74,9 @@ enum ReviewPage {
         return out
     }
 
+    /// Tabs and line feeds are shown as they are (diffs have both).
     static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A: return false
-        case 0x00...0x1F, 0x7F...0x9F, 0xAD, 0x061C, 0x180E, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064,
-            0x2066...0x2069, 0xFEFF, 0xFFF9...0xFFFB, 0xE0000...0xE007F:
-            return true
-        default: return false
-        }
+        scalar != "\t" && scalar != "\n" && InvisibleCharacters.contains(scalar)
     }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

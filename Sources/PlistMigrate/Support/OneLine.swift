@@ -1,6 +1,7 @@
 /// Messages quote values, and a value can hold a line break or a terminal escape: one message
 /// is one line on stderr, so those are written escaped (`\n`, `\r`, `\x1B`), in migrate's
-/// diagnostics as in lint's findings (issue #42 §5).
+/// diagnostics as in lint's findings (issue #42 §5); so are the other characters a reader cannot
+/// see (`InvisibleCharacters`: `\u{202E}`), so that a value reads as what it is.
 public enum OneLine {
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
@@ -12,7 +13,7 @@ public enum OneLine {
             default:
                 if needsEscape(scalar) {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+                    out += scalar.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u{" + hex + "}"
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -21,8 +22,8 @@ public enum OneLine {
         return out
     }
 
-    /// Control characters other than TAB (C0, DEL, C1).
+    /// Every invisible character but TAB.
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+        scalar != "\t" && InvisibleCharacters.contains(scalar)
     }
 }

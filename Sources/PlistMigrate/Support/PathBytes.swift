@@ -153,15 +153,7 @@ public enum PathBytes {
         case 0x20..<0x7F: return false
         default: break
         }
-        if octalForNonASCII || isEscaped(scalar) { return true }
-        switch scalar.value {
-        case 0x80...0x9F,  // C1 controls
-            0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0xFEFF,  // invisible, bidirectional
-            0xFFF9...0xFFFB, 0xE0000...0xE007F:  // interlinear annotations, tags
-            return true
-        default:
-            return false
-        }
+        return octalForNonASCII || isEscaped(scalar) || InvisibleCharacters.contains(scalar)
     }
 
     /// Whether `display(_:)` quoted the name it shows.
