@@ -31,7 +31,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let page = try tool(["--format", "html", "alpha", "beta"], in: root).text
         #expect(page.contains("<h2 id=\"repositories-title\">Repositories</h2>"))
-        #expect(page.contains("plist-migrate --write --accept plist-migrate-decision.json App/Info.plist"), "run in the repository's root")
+        #expect(page.contains("plist-migrate --write --accept plist-migrate-decision.json --decision-spans-runs App Widget"), "run in the repository's root, on folders")
         let table = page.components(separatedBy: "<table class=\"repos\">").last?.components(separatedBy: "</table>").first ?? ""
         #expect(table.components(separatedBy: "<tr><th scope=\"row\">").count - 1 == 2, "one row per repository")
     }
@@ -42,5 +42,40 @@ import Testing
         #expect(ForgeLinks.firstChangedLine("@@ -1 +9223372036854775807 @@\n x\n+y\n") == nil)
         #expect(ForgeLinks.firstChangedLine("@@ -1 +9223372036854775806 @@\n+y\n") == 9223372036854775806)
         #expect(ForgeLinks.firstChangedLine("@@ -1 +-5 @@\n+y\n") == nil)
+    }
+
+    /// Issue #53: reports made one per repository, each in its own directory (as multi-gitter
+    /// runs them), merged: every file keeps its repository (names that need quoting too), its
+    /// forge link and its place in the repository's apply command, which names folders, never
+    /// the files, and says the decision spans runs.
+    @Test func mergedReportsFromEachRepositoryKeepLinksAndCommands() throws {
+        let root = try ReviewTests.fleet()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["alpha", "beta"] {
+            _ = try git(["remote", "set-url", "origin", "https://github.com/acme/\(name).git"], in: root.appendingPathComponent(name))
+        }
+        _ = try copyFixture("ATS001/tabs.before.plist", to: root, as: "beta/Dev\u{202E}gpj.exe/Info.plist")
+        _ = try copyFixture("ATS001/tabs.before.plist", to: root, as: "beta/Q\"uote\\back/Info.plist")
+        for name in ["alpha", "beta"] {
+            _ = try tool(["--format", "json", "--output", "../\(name).json", "."], in: root.appendingPathComponent(name))
+        }
+        let merged = try ReviewTests.json(try tool(["report", "--format", "json", "alpha.json", "beta.json"], in: root).stdout)
+        let files = try #require(merged["files"] as? [[String: Any]])
+        let changed = files.filter { !(($0["passes"] as? [Any]) ?? []).isEmpty }
+        #expect(changed.count == 5 && changed.allSatisfy { $0["repository"] as? Int != nil }, "\(changed.map { $0["path"] ?? "" })")
+        #expect(changed.allSatisfy { ($0["path"] as? String)?.contains("alpha/") == true || ($0["path"] as? String)?.contains("beta/") == true },
+                "paths are relative to the directory above both runs")
+        let page = try tool(["report", "--format", "html", "alpha.json", "beta.json"], in: root).text
+        #expect(!page.contains("(no repository)") && !page.contains("nothing to apply"))
+        let links = page.components(separatedBy: "<a href=\"https://github.com/acme/").count - 1
+        #expect(links >= changed.count, "every changed file links to its forge: \(links)")
+        let commands = page.components(separatedBy: "<code class=\"command\">").dropFirst().map { $0.components(separatedBy: "</code>")[0] }
+        #expect(commands.count == 2)
+        #expect(commands.allSatisfy { $0.contains("--decision-spans-runs") && !$0.contains("Info.plist") }, "\(commands)")
+        // One run from above both: a quoted name still finds its repository.
+        let above = try ReviewTests.json(try tool(["--format", "json", "alpha", "beta"], in: root).stdout)
+        let quoted = ((above["files"] as? [[String: Any]]) ?? []).filter { ($0["path"] as? String)?.hasPrefix("\"") == true }
+        #expect(quoted.count == 2 && quoted.allSatisfy { $0["repository"] as? Int == 1 }, "\(quoted)")
+        #expect(commands.contains { $0.contains("Widget") && $0.contains("&#39;Q&quot;uote\\back&#39;") || $0.contains("'Q&quot;uote\\back'") }, "\(commands)")
     }
 }

@@ -88,6 +88,11 @@ public struct ReportMerge {
         merged.files = []
         merged.repositories = []
         merged.summary = Report.Summary()
+        // Reports made in different directories (one run per repository): each path is made
+        // relative to the directory all of them share, so that the page finds every file's
+        // repository, links and apply command (issue #53).
+        let bases = inputs.compactMap(\.document.base)
+        let sharedBase = bases.count == inputs.count && Set(bases).count > 1 ? Self.commonDirectory(bases) : nil
         for (name, document) in inputs {
             if document.tool?.version != first.document.tool?.version {
                 throw FileError("reports of different tool versions cannot be merged: \(first.name) is plist-migrate "
@@ -147,6 +152,10 @@ public struct ReportMerge {
                     throw FileError("\(file.path) is in both \(other) and \(name): the reports overlap")
                 }
                 seen[key] = name
+                if let sharedBase, let base = document.base, !raw.hasPrefix("/") {
+                    let prefix = base == sharedBase ? "" : String(base.dropFirst(sharedBase == "/" ? 1 : sharedBase.count + 1))
+                    if !prefix.isEmpty { file.path = PathBytes.display(prefix + "/" + raw) }
+                }
                 merged.files.append(file)
             }
             // Counts are worked out from the files, never taken from the report (issue #44 §3).
@@ -158,9 +167,20 @@ public struct ReportMerge {
             if let at = document.generatedAt, at > (merged.generatedAt ?? "") { merged.generatedAt = at }
         }
         merged.mergedFrom = inputs.map(\.name)
-        // One base only when every report shares it: otherwise paths are relative to each their own.
-        if Set(inputs.map(\.document.base)).count > 1 { merged.base = nil }
+        // One base: the one every report shares, or the directory above them all (paths were
+        // made relative to it); none when a report has none.
+        if Set(inputs.map(\.document.base)).count > 1 { merged.base = sharedBase }
         return merged
+    }
+
+    /// The deepest directory holding every one of `paths` (absolute, standardized).
+    static func commonDirectory(_ paths: [String]) -> String {
+        var shared = paths[0].split(separator: "/", omittingEmptySubsequences: true)
+        for path in paths.dropFirst() {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+            shared = Array(zip(shared, parts).prefix { $0 == $1 }.map(\.0))
+        }
+        return "/" + shared.joined(separator: "/")
     }
 
     static func render(_ document: Report.Document, format: Format) -> [UInt8] {

@@ -149,7 +149,8 @@ enum ReviewPage {
     static func repositoriesSection(_ model: ReviewModel) -> String {
         guard let repositories = model.document.repositories, !repositories.isEmpty else { return "" }
         var out = "<section id=\"repositories\" aria-labelledby=\"repositories-title\">\n<h2 id=\"repositories-title\">Repositories</h2>\n"
-        out += "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-labelledby=\"repositories-title\"><table class=\"repos\">\n<thead><tr>"
+        // The scroll region is named apart from its section: two landmarks, two names (axe-core).
+        out += "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Repository table\"><table class=\"repos\">\n<thead><tr>"
             + "<th scope=\"col\">Repository</th><th scope=\"col\">Commit</th><th scope=\"col\">Changed</th><th scope=\"col\">Held back</th>"
             + "<th scope=\"col\">Errors</th><th scope=\"col\">Kinds</th><th scope=\"col\">Apply the decision there</th></tr></thead>\n<tbody>\n"
         for (index, repository) in repositories.enumerated() {
@@ -159,13 +160,33 @@ enum ReviewPage {
             let relative = changed.compactMap { model.pathInRepository($0.path, root: repository.root) }
             let command = relative.isEmpty ? "nothing to apply"
                 : "cd \(shellQuoted(repository.root)) && plist-migrate --write --accept plist-migrate-decision.json "
-                    + relative.map(shellQuoted).joined(separator: " ")
+                    + (repositories.count > 1 ? "--decision-spans-runs " : "")
+                    + applyDirectories(relative).map(shellQuoted).joined(separator: " ")
             out += "<tr><th scope=\"row\">\(html(model.repositoryName(index)))</th><td><code>\(html(repository.commit.map { String($0.prefix(12)) } ?? "—"))</code></td>"
                 + "<td>\(changed.count)</td><td>\(files.filter { !$0.heldBack.isEmpty }.count)</td><td>\(files.filter { $0.error != nil }.count)</td>"
-                + "<td>\(kinds)</td><td><code>\(html(command))</code></td></tr>\n"
+                + "<td>\(kinds)</td><td><code class=\"command\">\(html(command))</code></td></tr>\n"
         }
         return out + "</tbody>\n</table></div>\n</section>\n"
     }
+
+    /// The directories an apply command names for a repository's changed files (paths relative
+    /// to its root): each file's folder, less those inside another; past `directoriesInCommand`
+    /// of them, the one folder above them all. Never the files themselves: 817 paths made a
+    /// table cell no one could read (issue #53). Files there that were not reviewed are safe:
+    /// their kinds are not in the decision, so `--accept` holds them back.
+    static func applyDirectories(_ files: [String]) -> [String] {
+        let folders = Set(files.map { path -> String in
+            let raw = PathBytes.unquoted(path) ?? path
+            return raw.lastIndex(of: "/").map { String(raw[..<$0]) } ?? "."
+        })
+        if folders.contains(".") { return ["."] }
+        let outermost = folders.filter { folder in !folders.contains { folder.hasPrefix($0 + "/") } }.sorted()
+        guard outermost.count > directoriesInCommand else { return outermost }
+        let shared = ReportMerge.commonDirectory(outermost.map { "/" + $0 })
+        return [shared == "/" ? "." : String(shared.dropFirst())]
+    }
+
+    static let directoriesInCommand = 8
 
     /// A word for a POSIX shell: as it is when it is plain, else in single quotes.
     static func shellQuoted(_ word: String) -> String {
@@ -397,7 +418,7 @@ enum ReviewPage {
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         [hidden] { display: none !important; }
         html { scroll-padding-top: 7rem; }
-        code, td, th, dd, li, p, h3, summary { overflow-wrap: anywhere; }
+        code, td, th, dt, dd, li, p, h3, h4, summary { overflow-wrap: anywhere; }
         .scroll { overflow-x: auto; } table.repos { border-collapse: collapse; } table.repos th, table.repos td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
         .legend { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .75rem; margin: .5rem 0; } .legend dd { margin: 0; }
         .tightens { font-size: .8rem; border: 2px solid currentColor; border-radius: 1rem; padding: 0 .5rem; font-weight: 700; }

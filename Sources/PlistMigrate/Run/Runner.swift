@@ -248,7 +248,10 @@ public final class Runner {
         }
         for line in Self.diagnosticLines(result) where !(options.quiet && line.contains(": note: ")) { pendingErrors += line + "\n" }
         let wantsRepository = options.format == .json || options.format == .html || options.format == .markdown
-        report.add(result, repositoryRoot: wantsRepository ? repositories.root(forFile: produced.path) : nil)
+        // The path as shown is quoted where a name needs it (`"Dev\342\200\256gpj.exe/…"`):
+        // the repository is looked up by the name itself (issue #53).
+        let onDisk = PathBytes.unquoted(produced.path) ?? produced.path
+        report.add(result, repositoryRoot: wantsRepository ? repositories.root(forFile: onDisk) : nil)
     }
 
     /// The note for each built-in changesPolicy pass held back, made once (most files with the
