@@ -88,8 +88,10 @@ public enum PolicyDelta {
             return twins.map { "\(Self.twinsCondition): \($0)" } + ignored
         }
 
-        static let twinsCondition = "if the OS reads NSThirdParty…/NSTemporary… keys as their NSException… twins"
-        static let ignoredPrefix = "if it ignores them, as Apple's open reader does: "
+        /// What the lines of each reading start with (`no policy change ` + the condition when
+        /// that reading changes nothing), for readers of the lines such as the review page.
+        public static let twinsCondition = "if the OS reads NSThirdParty…/NSTemporary… keys as their NSException… twins"
+        public static let ignoredPrefix = "if it ignores them, as Apple's open reader does: "
     }
 
     static let noChange = "no policy change"

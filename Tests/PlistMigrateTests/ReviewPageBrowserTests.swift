@@ -37,6 +37,9 @@ struct ReviewPageBrowserTests {
         // A folder whose name holds a right-to-left override (it would read "Devexe.gpj"): in
         // Chromium no text node may show it as itself (the page quotes such a name as git does).
         _ = try copyFixture("demo/ShopApp-Dev/Info.plist", to: root, as: "beta/Dev\u{202E}jpg.exe/Info.plist")
+        // A host of 3,000 characters: its policy delta must wrap, not widen the page (issue #53).
+        try Data(PullRequestBodyTests.plist(domain: String(repeating: "long", count: 750) + ".example.com").utf8)
+            .write(to: root.appendingPathComponent("beta/Long/Info.plist").creatingParent())
         _ = try tool(["--format", "json", "--output", "report.json", "alpha", "beta"], in: root)
         _ = try tool(["--format", "html", "--output", "page.html", "alpha", "beta"], in: root)
         #expect(try String(contentsOf: root.appendingPathComponent("page.html"), encoding: .utf8).contains("Dev\\342\\200\\256jpg.exe"))
@@ -49,12 +52,14 @@ struct ReviewPageBrowserTests {
         if Self.axeScript != nil {
             #expect(summary["axe_narrow"] as? Int == 0 && summary["axe_desktop"] as? Int == 0, "axe-core at both widths: \(summary)")
         }
-        #expect((summary["groups"] as? Int) == 3)
+        #expect((summary["groups"] as? Int) == 4)
         #expect((summary["keyboard_controls"] as? Int ?? 0) >= 10)
         #expect(summary["downloaded"] as? Bool == true)
         #expect((summary["search"] as? [Int])?.first == 1, "only the ATS001 kind holds the widget: \(summary)")
         #expect((summary["search"] as? [Int])?[1] == 1, "and one file, the widget's: \(summary)")
         #expect(summary["follows_warning"] as? Bool == true, "\(summary)")
+        #expect(summary["undecided_warning"] as? Bool == true, "\(summary)")
+        #expect(summary["index_rows"] as? Int == 4, "\(summary)")
 
         // Two copies of the fleet: one written with the page's decision (every ATS001 kind
         // accepted), one with --only ATS001. plistlib reads both trees: they must agree.
@@ -84,7 +89,7 @@ struct ReviewPageBrowserTests {
                     checked += 1; differ += 0 if same and one == two else 1
             print(checked, differ)
             """, accepted.path, only.path], in: root)
-        #expect(compare.text.trimmingCharacters(in: .whitespacesAndNewlines) == "7 0", "\(compare.text)\(compare.stderr)")
+        #expect(compare.text.trimmingCharacters(in: .whitespacesAndNewlines) == "8 0", "\(compare.text)\(compare.stderr)")
         let migrated = try String(contentsOf: accepted.appendingPathComponent("alpha/App/Info.plist"), encoding: .utf8)
         #expect(!migrated.contains("NSThirdParty") && migrated.contains("NSAllowsArbitraryLoadsInMedia"), "ATS001 applied, ATS002 not")
     }
@@ -118,7 +123,28 @@ struct ReviewPageBrowserTests {
         let load = summary["load_ms"] as? Double ?? .infinity
         #expect(load < 2000, "the page took \(load) ms to load")
         #expect((summary["groups"] as? Int ?? 0) > 100, "\(summary)")
-        print("10,000-file tree: page \(size) bytes, loaded in \(Int(load)) ms, \(summary["groups"] ?? 0) kinds")
+        print("10,000-file tree: page \(size) bytes, \(summary["height"] ?? 0) px tall at 1280 px, loaded in \(Int(load)) ms, \(summary["groups"] ?? 0) kinds")
+    }
+
+    /// Issue #53: the page of reports made one per repository, each in its own directory, and
+    /// merged — every count, filter and decision against the merged JSON, at both widths, with
+    /// axe-core at 0 violations.
+    @Test func theMergedPageOfSeveralRunsHolds() throws {
+        let root = try ReviewTests.fleet()
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try copyFixture("ATS001/tabs.before.plist", to: root, as: "beta/Q\"uote\\back/Info.plist")
+        for name in ["alpha", "beta"] {
+            _ = try tool(["--format", "json", "--output", "../\(name).json", "."], in: root.appendingPathComponent(name))
+        }
+        #expect(try tool(["report", "--format", "json", "--output", "merged.json", "alpha.json", "beta.json"], in: root).status == 0)
+        #expect(try tool(["report", "--format", "html", "--output", "merged.html", "alpha.json", "beta.json"], in: root).status == 0)
+        let axe = Self.axeScript.map { ["--axe", $0] } ?? []
+        let summary = try Self.browse(["merged.html", "merged.json", "--search", "widget"] + axe, in: root)
+        #expect((summary["narrow_width"] as? [Int]).map { $0[0] <= $0[1] } == true, "390 px: no sideways scroll: \(summary)")
+        if Self.axeScript != nil {
+            #expect(summary["axe_narrow"] as? Int == 0 && summary["axe_desktop"] as? Int == 0, "axe-core at both widths: \(summary)")
+        }
+        #expect(summary["index_rows"] as? Int == summary["groups"] as? Int, "\(summary)")
     }
 }
 

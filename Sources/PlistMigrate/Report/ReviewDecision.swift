@@ -10,8 +10,11 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
     public var toolVersion: String
     public var accepted: [String]
     public var rejected: [String]
+    /// Marked by the review page: accepted kinds whose prerequisites (kinds they follow in some
+    /// files) were left undecided, each with those. `--accept` warns of them.
+    public var undecidedPrerequisites: [String: [String]]?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case schemaVersion, toolVersion, accepted, rejected }
+    enum CodingKeys: String, CodingKey, CaseIterable { case schemaVersion, toolVersion, accepted, rejected, undecidedPrerequisites }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -19,6 +22,7 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
         toolVersion = try container.decode(String.self, forKey: .toolVersion)
         accepted = try container.decode([String].self, forKey: .accepted)
         rejected = try container.decodeIfPresent([String].self, forKey: .rejected) ?? []
+        undecidedPrerequisites = try container.decodeIfPresent([String: [String]].self, forKey: .undecidedPrerequisites)
     }
 
     public init(toolVersion: String = ToolVersion.current, accepted: [String], rejected: [String] = []) {
@@ -40,7 +44,7 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
         if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] {
             let known = Set(CodingKeys.allCases.map(\.rawValue))
             if let extra = object.keys.filter({ !known.contains($0) }).sorted().first {
-                throw FileError("review decision has a field \"\(OneLine.escaped(extra))\" that is not schemaVersion, toolVersion, accepted or rejected")
+                throw FileError("review decision has a field \"\(OneLine.escaped(extra))\" that is not schemaVersion, toolVersion, accepted, rejected or undecidedPrerequisites")
             }
         }
         if let bad = (decision.accepted + decision.rejected).first(where: { !isGroupID($0) }) {

@@ -1,4 +1,5 @@
 import Foundation
+import ATSPolicy
 
 /// What the review page shows, worked out from a (possibly merged) JSON report: what needs a
 /// person first, and every edit grouped by kind (`EditGroup`), each kind shown once.
@@ -199,7 +200,20 @@ struct ReviewModel {
         }
     }
 
-    static func deltaRow(_ line: String) -> DeltaRow? {
+    /// A delta line's reading of the legacy keys, and the line without it: `nil` for a line that
+    /// holds under both readings.
+    static func reading(of line: String) -> (reading: String?, rest: Substring) {
+        let twins = PolicyDelta.Readings.twinsCondition + ": ", ignored = PolicyDelta.Readings.ignoredPrefix
+        if line.hasPrefix(twins) { return (twinsReading, line.dropFirst(twins.count)) }
+        if line.hasPrefix(ignored) { return (ignoredReading, line.dropFirst(ignored.count)) }
+        return (nil, line[...])
+    }
+
+    static let twinsReading = "If the OS reads NSThirdParty…/NSTemporary… keys as their NSException… twins"
+    static let ignoredReading = "If the OS ignores NSThirdParty…/NSTemporary… keys, as Apple's open reader does"
+
+    static func deltaRow(_ full: String) -> DeltaRow? {
+        let line = reading(of: full).rest
         guard let colon = line.range(of: ": ") else { return nil }
         let os = String(line[..<colon.lowerBound])
         let rest = line[colon.upperBound...]

@@ -232,14 +232,22 @@ enum ReviewPage {
         let number = long ? lists.add(files, shown: files.indices.map { $0 < locations.count ? locations[$0] : files[$0].path }) : nil
         var out = "<ul class=\"files\"" + (number.map { " data-list=\"\($0)\"" } ?? "") + ">"
         let several = (model.document.repositories?.count ?? 0) > 1
-        for (index, file) in files.prefix(ReviewFileLists.shownInHTML).enumerated() {
+        // With several repositories the files are grouped by repository, each group under its
+        // name, instead of the remote repeated on every line (issue #53).
+        var shownFiles = Array(files.prefix(ReviewFileLists.shownInHTML).enumerated())
+        if several { shownFiles = shownFiles.sorted { ($0.element.repository ?? -1, $0.offset) < ($1.element.repository ?? -1, $1.offset) } }
+        var lastRepository: Int?? = nil
+        for (index, file) in shownFiles {
+            if several, lastRepository != .some(file.repository) {
+                lastRepository = .some(file.repository)
+                out += "<li class=\"repo-head\">\(html(model.repositoryName(file.repository)))</li>"
+            }
             let count = file.edits.map { " data-edits=\"\($0)\"" } ?? ""
             let shown = index < locations.count ? locations[index] : file.path
             // Monospace by the list's style: a `<code>` per file would be thousands of tags.
             let name = html(shown)
             out += "<li" + (file.repository.map { " data-repo=\"\($0)\"" } ?? "") + "\(count)>"
                 + (model.link(file).map { "<a href=\"\(html($0))\">\(name)</a>" } ?? name)
-            if several { out += " <span class=\"repo\">\(html(model.repositoryName(file.repository)))</span>" }
             out += "</li>"
         }
         if long {
@@ -270,6 +278,11 @@ enum ReviewPage {
             + "<dt><span class=\"impact impact-changesPolicy\">changesPolicy</span></dt><dd>changes what the OS allows; applied only with "
             + "<code>--allow-policy-change</code></dd><dt><span class=\"tightens\">tightens</span></dt><dd>the policy table blocks "
             + "something allowed today (HTTP allowed → blocked, a higher minimum TLS): loads that work now may fail</dd></dl>\n"
+        // The index of kinds is made by the script from the kinds (their states need it).
+        out += "<details class=\"kind-index js-only\" hidden open><summary>Index of kinds</summary>"
+            + "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Index of kinds\"><table class=\"kinds\"><thead><tr>"
+            + "<th scope=\"col\">Kind</th><th scope=\"col\">Pass</th><th scope=\"col\">Files</th><th scope=\"col\">Tightens</th>"
+            + "<th scope=\"col\">Decision</th></tr></thead><tbody id=\"kind-index-rows\"></tbody></table></div></details>\n"
         // Each pass (and version) once, with its title and description, then its kinds.
         var sections: [(key: String, kinds: [ReviewModel.Group])] = []
         for group in model.groups {
@@ -334,7 +347,16 @@ enum ReviewPage {
             out += tag.isEmpty ? text(line) + "\n" : "<\(tag)>\(text(line))</\(tag)>\n"
         }
         out += "</pre>\n"
-        for delta in group.deltas { out += deltaList(delta.lines, files: delta.files, of: group.files.count) }
+        // A kind whose files change the policy in many ways (each file's own hosts) shows two,
+        // and folds the rest.
+        let shownDeltas = group.deltas.count > 3 ? 2 : group.deltas.count
+        for delta in group.deltas.prefix(shownDeltas) { out += deltaList(delta.lines, files: delta.files, of: group.files.count) }
+        if group.deltas.count > shownDeltas {
+            out += "<details class=\"more-deltas\"><summary>\(plural(group.deltas.count - shownDeltas, "more policy delta")) "
+                + "(files that differ in their hosts)</summary>"
+            for delta in group.deltas.dropFirst(shownDeltas) { out += deltaList(delta.lines, files: delta.files, of: group.files.count) }
+            out += "</details>\n"
+        }
         if !group.follows.isEmpty {
             out += "<p class=\"follows\">Applies after " + group.follows.map { kind in
                 "<a href=\"#\(html(kind.id))\">\(html(kind.id))</a> in \(plural(kind.files, "file"))"
@@ -349,6 +371,8 @@ enum ReviewPage {
     }
 
     /// A kind's policy delta: per OS era, host and kind of load, each setting's before → after.
+    /// Where the two readings of the legacy keys differ, each reading's rows come under it (a
+    /// reading that changes nothing says so); a line that is no change row is shown as it is.
     static func deltaList(_ lines: [String], files: Int, of total: Int) -> String {
         let rows = lines.compactMap(ReviewModel.deltaRow)
         let scope = files == total ? "" : " (\(files) of \(plural(total, "file")))"
@@ -356,7 +380,15 @@ enum ReviewPage {
             return "<p class=\"delta-none\">Policy: \(html(lines.joined(separator: "; ").isEmpty ? "no policy change" : lines.joined(separator: "; ")))\(scope)</p>\n"
         }
         var out = "<dl class=\"delta\"><dt class=\"title\">Policy delta\(html(scope))</dt>"
-        for row in rows {
+        var reading: String?
+        for line in lines {
+            guard let row = ReviewModel.deltaRow(line) else {
+                out += "<dt class=\"reading\">\(html(line.prefix(1).uppercased() + line.dropFirst()))</dt>"
+                continue
+            }
+            let said = ReviewModel.reading(of: line).reading
+            if let said, said != reading { out += "<dt class=\"reading\">\(html(said)):</dt>" }
+            reading = said
             out += "<dt>\(html(row.os)) · \(html(row.host)) · \(html(row.loads))</dt>"
             for change in row.changes { out += "<dd>\(html(change.setting)): \(html(change.before)) → \(html(change.after))</dd>" }
         }
@@ -419,7 +451,10 @@ enum ReviewPage {
         [hidden] { display: none !important; }
         html { scroll-padding-top: 7rem; }
         code, td, th, dt, dd, li, p, h3, h4, summary { overflow-wrap: anywhere; }
-        .scroll { overflow-x: auto; } table.repos { border-collapse: collapse; } table.repos th, table.repos td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
+        .scroll { overflow-x: auto; } table.repos, table.kinds { border-collapse: collapse; } table.repos th, table.repos td, table.kinds th, table.kinds td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
+        ul.files li.repo-head { font-family: -apple-system, "Segoe UI", Roboto, sans-serif; font-weight: 600; list-style: none; margin-left: -1rem; }
+        dl.delta dt.reading { font-style: italic; font-weight: 600; margin-top: .25rem; } .more-deltas { margin: .25rem 0; }
+        .kind-index { margin: .5rem 0 1rem; } .kind-index .scroll { max-height: 24rem; overflow-y: auto; } fieldset.decision { margin: .25rem 0 .5rem; }
         .legend { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .75rem; margin: .5rem 0; } .legend dd { margin: 0; }
         .tightens { font-size: .8rem; border: 2px solid currentColor; border-radius: 1rem; padding: 0 .5rem; font-weight: 700; }
         .state { font-size: .8rem; font-weight: 600; border-bottom: 2px solid currentColor; } .why { margin: .25rem 0 .5rem; }
@@ -491,9 +526,11 @@ enum ReviewPage {
               input.type = 'radio'; input.name = 'd-' + g.id; input.value = choice[0]; input.checked = choice[0] === '';
               label.appendChild(input); label.appendChild(document.createTextNode(' ' + choice[1] + ' ')); set.appendChild(label);
             });
-            g.appendChild(set);
+            // The controls sit under the kind's heading, not below a file list hundreds of lines long.
+            var heading = g.querySelector('h4');
+            heading.parentNode.insertBefore(set, heading.nextSibling);
             var state = document.createElement('span'); state.className = 'state'; state.textContent = 'Undecided';
-            var heading = g.querySelector('h4'); heading.appendChild(document.createTextNode(' ')); heading.appendChild(state);
+            heading.appendChild(document.createTextNode(' ')); heading.appendChild(state);
             var follows = g.querySelector('p.follows');
             if (follows) {
               var warning = document.createElement('p'); warning.className = 'follows-warning'; warning.setAttribute('role', 'alert'); warning.hidden = true;
@@ -505,6 +542,21 @@ enum ReviewPage {
           var pass = document.getElementById('filter-pass'), repo = document.getElementById('filter-repo');
           var impact = document.getElementById('filter-impact'), search = document.getElementById('filter-search');
           var groups = Array.prototype.slice.call(document.querySelectorAll('article.group'));
+          // The index of kinds: one row per kind, a jump link, its pass, files, whether it
+          // tightens, and its decision; rows follow the filters and the decisions.
+          var indexRows = document.getElementById('kind-index-rows');
+          groups.forEach(function (g) {
+            if (!indexRows) { return; }
+            var tr = document.createElement('tr'), link = document.createElement('a'), code = document.createElement('code');
+            link.href = '#' + g.id; code.textContent = g.id; link.appendChild(code);
+            var size = g.querySelector('h4 .size .n');
+            [link, g.dataset.pass, size ? size.textContent : '', g.querySelector('h4 .tightens') ? 'tightens' : '', 'Undecided'].forEach(function (c) {
+              var td = document.createElement('td');
+              if (typeof c === 'string') { td.textContent = c; } else { td.appendChild(c); }
+              tr.appendChild(td);
+            });
+            g.indexRow = tr; indexRows.appendChild(tr);
+          });
           var items = Array.prototype.slice.call(document.querySelectorAll('#attention li.item'));
           // Every file list as data: a short one read from its items, a long one (its first files
           // only are in the HTML) from the page's JSON block, where each path is written once.
@@ -536,7 +588,7 @@ enum ReviewPage {
               var details = ul.closest('details');
               if (details) { details.addEventListener('toggle', function () { render(ul); }); }
             } else {
-              ul.querySelectorAll('li').forEach(function (li) {
+              ul.querySelectorAll('li:not(.repo-head)').forEach(function (li) {
                 var text = li.firstChild ? li.firstChild.textContent : '';
                 files.push({ text: text, key: text.toLowerCase(), repo: li.getAttribute('data-repo'), edits: Number(li.dataset.edits || 0), li: li });
               });
@@ -549,15 +601,19 @@ enum ReviewPage {
             var details = ul.closest('details');
             if (!ul.lazy || !ul.stale || (!always && details && !details.open)) { return; }
             ul.stale = false;
-            var several = repoNames.length > 1, out = document.createDocumentFragment();
-            ul.kept.forEach(function (f) {
+            var several = repoNames.length > 1, out = document.createDocumentFragment(), last;
+            var kept = several ? ul.kept.map(function (f, k) { return [f, k]; }).sort(function (a, b) {
+              return (Number(a[0].repo) - Number(b[0].repo)) || (a[1] - b[1]); }).map(function (p) { return p[0]; }) : ul.kept;
+            kept.forEach(function (f) {
+              if (several && f.repo !== last) {
+                last = f.repo;
+                var head = document.createElement('li'); head.className = 'repo-head';
+                head.textContent = f.repo !== null ? (repoNames[Number(f.repo)] || '') : '(no repository)';
+                out.appendChild(head);
+              }
               var li = document.createElement('li'), label;
               if (f.url) { label = document.createElement('a'); label.href = f.url; label.textContent = f.text; } else { label = document.createTextNode(f.text); }
               li.appendChild(label);
-              if (several && f.repo !== null) {
-                var tag = document.createElement('span'); tag.className = 'repo'; tag.textContent = repoNames[Number(f.repo)] || '';
-                li.appendChild(document.createTextNode(' ')); li.appendChild(tag);
-              }
               out.appendChild(li);
             });
             ul.textContent = ''; ul.appendChild(out);
@@ -576,6 +632,15 @@ enum ReviewPage {
               n += kept.length;
               ul.kept = kept;
               if (ul.lazy) { ul.stale = true; render(ul); }
+              else {
+                // A repository's heading shows while one of its files does.
+                var head = null, any = false;
+                Array.prototype.forEach.call(ul.children, function (li) {
+                  if (li.classList.contains('repo-head')) { if (head) { head.hidden = !any; } head = li; any = false; }
+                  else if (!li.hidden) { any = true; }
+                });
+                if (head) { head.hidden = !any; }
+              }
             });
             el.querySelectorAll('summary .n').forEach(function (s) { s.textContent = String(n); });
             return n;
@@ -599,6 +664,7 @@ enum ReviewPage {
               if (ok && n === 0) { ok = false; }
               g.hidden = !ok;
               var size = g.querySelector('h4 .size .n'); if (size) { size.textContent = String(n); }
+              if (g.indexRow) { g.indexRow.hidden = !ok; g.indexRow.cells[2].textContent = String(n); }
               if (ok) {
                 shown++;
                 g.querySelectorAll('ul.files').forEach(function (ul) {
@@ -634,17 +700,42 @@ enum ReviewPage {
               if (checked && checked.value === 'reject') { rejected.push(g.id); }
             });
             var version = JSON.parse(document.getElementById('tool-version').textContent);
-            return { schemaVersion: 1, toolVersion: version, accepted: accepted, rejected: rejected };
+            var result = { schemaVersion: 1, toolVersion: version, accepted: accepted, rejected: rejected };
+            // Accepted kinds whose prerequisites are undecided, marked in the file (issue #53).
+            var open = {};
+            groups.forEach(function (g) {
+              if (accepted.indexOf(g.id) < 0 || !g.dataset.follows) { return; }
+              var o = g.dataset.follows.split(' ').filter(function (id) { return id && accepted.indexOf(id) < 0 && rejected.indexOf(id) < 0; });
+              if (o.length) { open[g.id] = o; }
+            });
+            if (Object.keys(open).length) { result.undecidedPrerequisites = open; }
+            return result;
           }
-          // A kind accepted while a kind it follows in some files is rejected: say so on it.
+          // A kind accepted while a kind it follows in some files is rejected, or still undecided:
+          // say so on it, and offer to accept the undecided ones as well.
           function warnings(d) {
             groups.forEach(function (g) {
               var warning = g.querySelector('.follows-warning');
               if (!warning) { return; }
-              var blocked = d.accepted.indexOf(g.id) >= 0
-                ? g.dataset.follows.split(' ').filter(function (id) { return id && d.rejected.indexOf(id) >= 0; }) : [];
-              warning.hidden = blocked.length === 0;
-              warning.textContent = blocked.length ? 'Accepted, but it follows ' + blocked.join(', ') + ', which you rejected: in the files where it does, --accept cannot apply it and fails.' : '';
+              var follows = d.accepted.indexOf(g.id) >= 0 ? g.dataset.follows.split(' ').filter(Boolean) : [];
+              var blocked = follows.filter(function (id) { return d.rejected.indexOf(id) >= 0; });
+              var open = follows.filter(function (id) { return d.rejected.indexOf(id) < 0 && d.accepted.indexOf(id) < 0; });
+              warning.hidden = blocked.length + open.length === 0;
+              warning.textContent = '';
+              if (blocked.length) {
+                warning.appendChild(document.createTextNode('Accepted, but it follows ' + blocked.join(', ') + ', which you rejected: in the files where it does, --accept cannot apply it and fails. '));
+              }
+              if (open.length) {
+                warning.appendChild(document.createTextNode('Accepted, but it follows ' + open.join(', ') + ', still undecided: unless '
+                  + (open.length === 1 ? 'that is' : 'those are') + ' accepted too, --accept cannot apply it there and fails. '));
+                var button = document.createElement('button');
+                button.type = 'button'; button.textContent = 'Accept ' + open.join(', ') + ' as well';
+                button.addEventListener('click', function () {
+                  open.forEach(function (id) { var other = document.getElementById(id); if (other) { choose(other, 'accept'); } });
+                  refresh(); apply();
+                });
+                warning.appendChild(button);
+              }
             });
           }
           // Decisions last: kept in local storage under this report's key, and restored on load.
@@ -667,7 +758,10 @@ enum ReviewPage {
           function refresh() {
             var d = decision();
             warnings(d);
-            groups.forEach(function (g) { var s = g.querySelector('.state'); if (s) { s.textContent = names[stateOf(g)]; } });
+            groups.forEach(function (g) {
+              var s = g.querySelector('.state'); if (s) { s.textContent = names[stateOf(g)]; }
+              if (g.indexRow) { g.indexRow.cells[4].textContent = names[stateOf(g)]; }
+            });
             try { localStorage.setItem(storageKey, JSON.stringify({ accepted: d.accepted, rejected: d.rejected })); } catch (e) { /* storage unavailable */ }
             document.getElementById('decided').textContent = d.accepted.length + ' accepted, ' + d.rejected.length + ' rejected';
             document.getElementById('decision-json').value = JSON.stringify(d, null, 2) + '\\n';

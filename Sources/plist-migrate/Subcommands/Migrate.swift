@@ -124,6 +124,10 @@ struct Migrate: ParsableCommand {
                 options.accepted = Set(decision.accepted)
                 options.rejected = Set(decision.rejected)
                 options.decisionSpansRuns = decisionSpansRuns
+                for (kind, prerequisites) in (decision.undecidedPrerequisites ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    FileHandle.standardError.write(Data(("plist-migrate: warning: \(OneLine.escaped(accept)): \(OneLine.escaped(kind)) was accepted while "
+                        + "\(prerequisites.map(OneLine.escaped).joined(separator: ", ")), which it follows, was undecided on the review page\n").utf8))
+                }
             } catch {
                 FileHandle.standardError.write(Data((error.line(path: accept) + "\n").utf8))
                 throw ExitCode(2)
