@@ -237,6 +237,8 @@ def main():
         if layout[1] != len(articles) or layout[2] != len(articles): fail("the index of kinds has %d rows, %d linked, for %d kinds" % (layout[1], layout[2], len(articles)))
         if layout[3]: fail("%d files repeat their repository's name instead of sitting under it" % layout[3])
         summary["index_rows"] = layout[1]
+        copies = driver.execute_script("return [document.querySelectorAll('table.repos button.copy').length, Array.prototype.filter.call(document.querySelectorAll('code.command'), function (c) { return c.textContent !== 'nothing to apply'; }).length];")
+        if copies[0] != copies[1]: fail("%d copy buttons for %d apply commands" % tuple(copies))
 
         # Decisions last (issue #41 §2): accept all shown under a filter, an "undecided" filter,
         # a visible state on each kind, and the same decisions after a reload.

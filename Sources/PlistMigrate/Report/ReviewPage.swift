@@ -537,6 +537,21 @@ enum ReviewPage {
               follows.parentNode.insertBefore(warning, follows.nextSibling);
             }
           });
+          // Each repository's apply command gets a button that copies it.
+          document.querySelectorAll('code.command').forEach(function (code) {
+            if (code.textContent === 'nothing to apply') { return; }
+            var button = document.createElement('button');
+            button.type = 'button'; button.className = 'copy'; button.textContent = 'Copy';
+            button.setAttribute('aria-label', 'Copy the command for ' + code.closest('tr').querySelector('th').textContent);
+            button.addEventListener('click', function () {
+              var done = function () { button.textContent = 'Copied'; };
+              if (navigator.clipboard && navigator.clipboard.writeText) {
+                navigator.clipboard.writeText(code.textContent).then(done, function () { window.getSelection().selectAllChildren(code); });
+              } else { window.getSelection().selectAllChildren(code); }
+            });
+            code.parentNode.insertBefore(button, code);
+            code.parentNode.insertBefore(document.createTextNode(' '), code);
+          });
           document.querySelectorAll('.js-only, #filters').forEach(function (el) { el.hidden = false; });
           document.querySelectorAll('.nojs').forEach(function (el) { el.hidden = true; });
           var pass = document.getElementById('filter-pass'), repo = document.getElementById('filter-repo');
