@@ -85,10 +85,10 @@ public struct DeploymentTarget: Sendable, Hashable {
 
     /// `ios8`, `macos10.9`: a valid version older than ATS itself.
     private static func beforeATS(_ item: String) -> OSEra? {
-        for prefix in ["ios", "ipados", "tvos", "macos"] where item.hasPrefix(prefix) {
+        for prefix in ["ios", "ipados", "tvos", "macos", "watchos"] where item.hasPrefix(prefix) {
             let numbers = item.dropFirst(prefix.count).split(separator: ".").compactMap { Int($0) }
             guard let major = numbers.first else { return nil }
-            return (prefix == "macos" ? major <= 10 : major < 9) ? .ios9 : nil
+            return (prefix == "macos" ? major <= 10 : prefix == "watchos" ? major < 2 : major < 9) ? .ios9 : nil
         }
         return nil
     }

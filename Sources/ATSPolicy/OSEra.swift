@@ -60,9 +60,28 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
     private var iosFirstText: String { self == .ios12 ? "12.1.1" : String(iosRange.first) }
     private var iosLastText: String? { self == .ios10 ? "12.1" : iosRange.last.map(String.init) }
 
-    /// Parses `ios9`, `ios16.4`, `ipados15`, `tvos12`, `visionos1`, `macos10.11`, `macos14`.
+    /// Parses `ios9`, `ios16.4`, `ipados15`, `tvos12`, `visionos1`, `watchos8`, `macos10.11`, `macos14`.
+    ///
+    /// watchOS (issue #51): Apple's CT payload page lists watchOS 5.1.1 beside iOS 12.1.1, so
+    /// the CT era starts there. For the other eras Apple's ATS key pages list no watchOS at all:
+    /// each watchOS release is read as the iOS it shipped with (watchOS 2 with iOS 9, 3 with
+    /// 10, 7 with 14, 10 with 17), an inference `watchOSIsInferred` lets callers say.
     public init?(os text: String) {
         let lower = text.lowercased()
+        if lower.hasPrefix("watchos") {
+            let numbers = lower.dropFirst("watchos".count).split(separator: ".").compactMap { Int($0) }
+            guard let major = numbers.first else { return nil }
+            let late = major > 5 || (major == 5 && (numbers.count > 1 ? numbers[1] : 0, numbers.count > 2 ? numbers[2] : 0) >= (1, 1))
+            switch major {
+            case ..<2: return nil
+            case 2: self = .ios9
+            case 3...5 where !late: self = .ios10
+            case 5...6: self = .ios12
+            case 7...9: self = .ios14
+            default: self = .ios17
+            }
+            return
+        }
         let prefixes: [(String, Bool)] = [("ipados", false), ("ios", false), ("tvos", false), ("visionos", false), ("macos", true)]
         guard let (prefix, isMac) = prefixes.first(where: { lower.hasPrefix($0.0) }) else { return nil }
         let numbers = lower.dropFirst(prefix.count).split(separator: ".").compactMap { Int($0) }

@@ -67,6 +67,16 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
         return known[suffix] ?? suffix
     }
 
+    /// `ios, macos`: the platforms of a deployment target, in its order, each once.
+    static func platformNames(_ target: DeploymentTarget) -> String {
+        var names: [String] = []
+        for item in target.platforms {
+            let name = String(item.prefix { $0.isLetter })
+            if !names.contains(name) { names.append(name) }
+        }
+        return names.joined(separator: ", ")
+    }
+
     /// `iphoneos` → `ios`: the platform of a device SDK.
     static func platform(ofSDK sdk: String?) -> String? {
         deploymentSettings.first { $0.sdk == sdk }?.platform
@@ -185,7 +195,9 @@ enum XcodeProjectReader {
                 // A configuration whose deployment target is unknown may be the lowest: none is claimed.
                 infoPlists: infoPlists, deploymentTarget: unknownTarget ? nil : ProjectSettings.lowest(found, target: name),
                 unresolved: { var seen = Set<String>(); return problems.filter { seen.insert($0).inserted } }())
-            read.platform = platform
+            // Every platform it builds for, as its deployment targets name them (issue #51:
+            // `ios, macos` for an app whose SUPPORTED_PLATFORMS add macOS), else its SDK's.
+            read.platform = read.deploymentTarget.map(ProjectTarget.platformNames) ?? platform
             read.configurations = described
             read.generatesInfoPlist = generates && infoPlists.isEmpty
             read.synchronizedFolders = (target["fileSystemSynchronizedGroups"]?.array ?? []).compactMap(\.string).compactMap { id in
@@ -224,19 +236,54 @@ enum ProjectSettings {
             }
         }
         var targets: [DeploymentTarget] = []
-        for (name, platform, sdkName) in ProjectTarget.deploymentSettings where sdk.isEmpty || sdk == "auto" || sdk.hasPrefix(sdkName) {
+        // The platforms the target builds for: SUPPORTED_PLATFORMS when it is set (issue #51:
+        // `iphoneos iphonesimulator macosx` is iOS and macOS whatever SDKROOT says), else SDKROOT's
+        // (every platform for `auto` or none).
+        let supported = settings.value("SUPPORTED_PLATFORMS").flatMap { $0.unresolved.isEmpty ? $0.value : nil }?
+            .lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Self.deviceSDK(of: String($0)) } ?? []
+        func builds(for sdkName: String) -> Bool {
+            supported.isEmpty ? sdk.isEmpty || sdk == "auto" || sdk.hasPrefix(sdkName) : supported.contains(sdkName)
+        }
+        for (name, platform, sdkName) in ProjectTarget.deploymentSettings where builds(for: sdkName) {
             guard let setting = settings.value(name), !setting.value.isEmpty || !setting.unresolved.isEmpty else { continue }
             if setting.unresolved.isEmpty, let target = DeploymentTarget(platform: platform, version: setting.value, source: setting.source) {
                 targets.append(target)
                 if chain.isEmpty { chain = setting.chain }
-            } else if platform != "watchos" {
+            } else {
                 unresolved.append(setting.unresolved.isEmpty
                     ? "\(name)\(where_(setting.source)) = \(setting.value) (not a version)"
                     : "\(name)\(where_(setting.source)): \(setting.unresolved.joined(separator: ", ")) unknown")
             }
         }
+        // Mac Catalyst: the app runs on the macOS that shipped with its iOS deployment target
+        // (iOS 13 → macOS 10.15, iOS 14 → macOS 11, … as Xcode derives it), unless a macOS
+        // deployment target is read already.
+        if let catalyst = settings.value("SUPPORTS_MACCATALYST"), catalyst.unresolved.isEmpty, catalyst.value.uppercased() == "YES",
+            !targets.contains(where: { $0.platforms.contains { $0.hasPrefix("macos") } }),
+            let ios = targets.flatMap(\.platforms).first(where: { $0.hasPrefix("ios") }),
+            let mac = Self.catalystMacOS(ofIOS: String(ios.dropFirst(3))),
+            let target = DeploymentTarget(platform: "macos", version: mac,
+                                          source: "SUPPORTS_MACCATALYST\(where_(catalyst.source)) (macOS \(mac) from iOS \(ios.dropFirst(3)))")
+        {
+            targets.append(target)
+        }
         let lowest = DeploymentTarget.lowest(targets, source: targets.map(\.source).first ?? "")
         return (infoPlist, lowest, unresolved, chain, settings.sdk)
+    }
+
+    /// `iphonesimulator` → `iphoneos`: the device SDK of a SUPPORTED_PLATFORMS word.
+    static func deviceSDK(of platform: String) -> String {
+        ["iphonesimulator": "iphoneos", "appletvsimulator": "appletvos", "xrsimulator": "xros", "watchsimulator": "watchos"][platform] ?? platform
+    }
+
+    /// The macOS a Mac Catalyst app of this iOS deployment target needs: 10.15 for iOS 13, and
+    /// from iOS 14 the macOS released with its major version (iOS 14 → 11.0, iOS 17.2 → 14.0);
+    /// none before iOS 13.
+    static func catalystMacOS(ofIOS version: String) -> String? {
+        let parts = version.split(separator: ".").compactMap { Int($0) }
+        guard let major = parts.first, major >= 13 else { return nil }
+        // The minor releases do not line up (iOS 14.5 came with macOS 11.3): the major's first.
+        return major == 13 ? "10.15" : "\(major - 3).0"
     }
 
     /// ` (Config/Kit.xcconfig:3)`: where a setting that could not be resolved is written.

@@ -81,7 +81,12 @@ enum XcodeGenReader {
                 let (targetFile, targetFileProblems) = xcconfig((target["configFiles"] as? [String: Any])?[configName])
                 var level = SettingsLevel()
                 if platform == "auto" {
-                    level.set("SDKROOT", "auto", source: source("targets.\(name).supportedDestinations"))
+                    // As XcodeGen writes them: the destinations' SDKs, and Mac Catalyst on or off.
+                    let from = source("targets.\(name).supportedDestinations")
+                    level.set("SDKROOT", "auto", source: from)
+                    let sdks = destinations.compactMap { sdkRoots[$0] }
+                    if !sdks.isEmpty { level.set("SUPPORTED_PLATFORMS", sdks.joined(separator: " "), source: from) }
+                    level.set("SUPPORTS_MACCATALYST", destinations.contains("maccatalyst") ? "YES" : "NO", source: from)
                 } else if let platform, let sdk = sdkRoots[platform] {
                     level.set("SDKROOT", sdk, source: source("targets.\(name).platform"))
                 }
@@ -118,7 +123,8 @@ enum XcodeGenReader {
                 name: name, productType: ProjectTarget.shortProductType(type), project: shown, infoPlists: infoPlists,
                 deploymentTarget: unknownTarget ? nil : ProjectSettings.lowest(found, target: name),
                 unresolved: { var seen = Set<String>(); return problems.filter { seen.insert($0).inserted } }())
-            read.platform = platform == "auto" ? destinations.first.map { $0 == "maccatalyst" ? "macos" : $0 } : platform
+            read.platform = read.deploymentTarget.map(ProjectTarget.platformNames)
+                ?? (platform == "auto" ? destinations.first.map { $0 == "maccatalyst" ? "macos" : $0 } : platform)
             read.configurations = described
             targets.append(read)
         }

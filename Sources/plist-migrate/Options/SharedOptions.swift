@@ -66,7 +66,7 @@ struct DeploymentTargetOption: ParsableArguments {
 
     func validate() throws {
         if let minOS, DeploymentTarget(minOS, source: "--min-os") == nil {
-            throw ValidationError("--min-os expects OS versions such as ios15, macos12, tvos15, visionos1 (several joined by commas)")
+            throw ValidationError("--min-os expects OS versions such as ios15, macos12, tvos15, visionos1, watchos8 (several joined by commas)")
         }
     }
 }

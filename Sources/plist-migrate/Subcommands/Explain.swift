@@ -22,7 +22,7 @@ struct Explain: ParsableCommand {
     @Option(help: ArgumentHelp("The name standard input (-) has in the output.", valueName: "PATH"))
     var stdinPath: String?
 
-    @Option(help: ArgumentHelp("Only this OS, e.g. ios9, ios16, ipados17, tvos15, visionos1, macos10.11, macos14.", valueName: "OS"))
+    @Option(help: ArgumentHelp("Only this OS, e.g. ios9, ios16, ipados17, tvos15, visionos1, watchos8, macos10.11, macos14.", valueName: "OS"))
     var os: String?
 
     @Option(help: ArgumentHelp("Explain the decision for this host name, IP address or URL (its host; a port is dropped); "

@@ -1,0 +1,59 @@
+import ATSPolicy
+import Foundation
+import Testing
+@testable import PlistMigrate
+
+/// Issue #51: every platform a target builds for, with its version. `Fixtures/project-platforms`
+/// holds the settings of real targets (its README names each source).
+@Suite struct TargetPlatformsTests {
+    static let targets: [String: ProjectTarget] = {
+        let path = Paths.fixtures.appendingPathComponent("project-platforms/Platforms.xcodeproj/project.pbxproj").path
+        let read = (try? XcodeProjectReader.targets(pbxproj: path, display: { $0 })) ?? []
+        return Dictionary(uniqueKeysWithValues: read.map { ($0.name, $0) })
+    }()
+
+    /// sushitrain: SUPPORTED_PLATFORMS adds macOS 15.0 to iOS, whatever SDKROOT says.
+    @Test func supportedPlatformsAddMacOS() {
+        let target = Self.targets["Synctrain"]
+        #expect(target?.deploymentTarget?.platforms == ["ios12.0", "macos15.0"])
+        #expect(target?.platform == "ios, macos")
+    }
+
+    /// vlc-ios: a visionOS target under an iOS project is visionOS 1.0 only, not iOS 12.0.
+    @Test func aVisionOSTargetIsNotReadAsIOS() {
+        let target = Self.targets["VLC-visionOS"]
+        #expect(target?.deploymentTarget?.platforms == ["visionos1.0"])
+        #expect(target?.deploymentTarget?.minimumEra == .ios17)
+        #expect(target?.platform == "visionos")
+    }
+
+    /// Pocket Casts' watch app: watchOS 8.0 is known (it was "unknown" with no note), in the
+    /// iOS 14 era (watchOS 7–9 shipped with iOS 14–16).
+    @Test func aWatchAppHasItsWatchOSVersion() {
+        let target = Self.targets["WatchApp"]
+        #expect(target?.deploymentTarget?.platforms == ["watchos8.0"])
+        #expect(target?.deploymentTarget?.minimumEra == .ios14)
+        #expect(target?.unresolved.isEmpty == true)
+    }
+
+    /// SUPPORTS_MACCATALYST = YES: macOS from the iOS deployment target, saying so.
+    @Test func macCatalystDerivesMacOSFromIOS() {
+        let target = Self.targets["CatalystApp"]
+        #expect(target?.deploymentTarget?.platforms == ["ios16.0", "macos13.0"])
+        #expect(ProjectSettings.catalystMacOS(ofIOS: "13.1") == "10.15" && ProjectSettings.catalystMacOS(ofIOS: "17.2") == "14.0")
+        #expect(ProjectSettings.catalystMacOS(ofIOS: "12.4") == nil, "no Mac Catalyst before iOS 13")
+    }
+
+    /// watchOS versions and their eras: Apple's CT payload page lists watchOS 5.1.1 beside
+    /// iOS 12.1.1; the other boundaries are the iOS each watchOS shipped with.
+    @Test(arguments: [("watchos2", OSEra.ios9), ("watchos4.3", .ios10), ("watchos5.1", .ios10), ("watchos5.1.1", .ios12),
+                      ("watchos6.2", .ios12), ("watchos7", .ios14), ("watchos9.6", .ios14), ("watchos10", .ios17), ("watchos26", .ios17)])
+    func watchOSVersionsMapToEras(_ os: String, _ era: OSEra) {
+        #expect(OSEra(os: os) == era, "\(os)")
+    }
+
+    @Test func watchOSBeforeATSCountsAsTheFirstEra() {
+        #expect(DeploymentTarget("watchos1.0", source: "t")?.minimumEra == .ios9)
+        #expect(OSEra(os: "watchos") == nil)
+    }
+}
