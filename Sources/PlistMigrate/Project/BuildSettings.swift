@@ -211,6 +211,19 @@ struct BuildSettings {
 enum XCConfig {
     static let maximumDepth = 64
 
+    /// `value` with each `$(inherited)`, `${inherited}`, `$(NAME)` and `${NAME}` replaced by the
+    /// earlier assignment's value. A value past `BuildSettings.maximumLength` (a chain that
+    /// doubles on every line) is kept only that long, without references, so that reading it
+    /// says it is too long instead of giving a wrong value.
+    static func substitutingEarlier(_ value: String, name: String, earlier: String) -> String {
+        let references = ["$(inherited)", "${inherited}", "$(\(name))", "${\(name)}"]
+        guard references.contains(where: value.contains) else { return value }
+        var out = value
+        for reference in references { out = out.replacingOccurrences(of: reference, with: earlier) }
+        guard out.utf8.count > BuildSettings.maximumLength else { return out }
+        return String(repeating: "x", count: BuildSettings.maximumLength + 1)
+    }
+
     /// The settings of `path`, includes first; `problems` names missing files and cycles.
     static func read(_ path: String, display: (String) -> String, problems: inout [String]) -> SettingsLevel {
         var visiting: Set<String> = []
@@ -269,6 +282,11 @@ enum XCConfig {
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), key == name || key.hasSuffix("]") else { continue }
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if value.hasSuffix(";") { value.removeLast() }
+            // Xcode 10 and later: a later assignment's `$(inherited)` (or `$(NAME)`) is the value
+            // an earlier assignment in this file or one it includes gave (issue #51).
+            if key == name, let earlier = level.values[String(name)] {
+                value = Self.substitutingEarlier(value, name: String(name), earlier: earlier.value)
+            }
             level.set(key, value, source: "\(display(path)):\(lineNumber)")
         }
         return level

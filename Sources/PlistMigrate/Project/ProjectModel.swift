@@ -132,7 +132,7 @@ enum XcodeProjectReader {
         let shownProject = display(pbxproj)
         let lines = PbxprojLines(bytes)
 
-        func configurations(_ listID: String?) -> [(name: String, settings: SettingsLevel, base: String?)] {
+        func configurations(_ listID: String?) -> [(name: String, settings: SettingsLevel, base: String?, baseProblem: String?)] {
             guard let listID, let ids = byID[listID]?["buildConfigurations"]?.array else { return [] }
             return ids.compactMap { id in id.string.flatMap { key in byID[key].map { (key, $0) } } }.map { id, configuration in
                 var level = SettingsLevel()
@@ -145,8 +145,11 @@ enum XcodeProjectReader {
                 let anchored = configuration["baseConfigurationReferenceAnchor"]?.string.flatMap(paths.path).flatMap { folder in
                     configuration["baseConfigurationReferenceRelativePath"]?.string.map { FileIO.absolute(folder + "/" + $0) }
                 }
-                let base = configuration["baseConfigurationReference"]?.string.flatMap(paths.path) ?? anchored
-                return (configuration["name"]?.string ?? "", level, base)
+                let reference = configuration["baseConfigurationReference"]?.string
+                let base = reference.flatMap(paths.path) ?? anchored
+                let name = configuration["name"]?.string ?? ""
+                let problem = base == nil ? reference.map { "\(name): its base configuration file (\($0)) \(paths.whyNoPath($0)): not read" } : nil
+                return (name, level, base, problem)
             }
         }
         var problems: [String] = []
@@ -175,6 +178,7 @@ enum XcodeProjectReader {
             var described: [TargetConfiguration] = []
             for configuration in configurations(target["buildConfigurationList"]?.string) {
                 let projectLevel = projectConfigurations.first { $0.name == configuration.name }
+                problems += [projectLevel?.baseProblem, configuration.baseProblem].compactMap { $0 }
                 let settings = BuildSettings(
                     levels: [xcconfig(projectLevel?.base), projectLevel?.settings ?? SettingsLevel(), xcconfig(configuration.base), configuration.settings],
                     builtIns: ["SRCROOT": projectDir, "PROJECT_DIR": projectDir, "SOURCE_ROOT": projectDir, "TARGET_NAME": name,
@@ -315,6 +319,21 @@ private struct FileReferencePaths {
     }
 
     func path(_ id: String) -> String? { path(id, depth: 0) }
+
+    /// Why `path(id)` gives none (issue #51: it used to be silent).
+    func whyNoPath(_ id: String) -> String {
+        guard byID[id] != nil else { return "names no object of the project" }
+        var seen: Set<String> = [id]
+        var current = id
+        var depth = 0
+        while let up = parent[current] {
+            guard seen.insert(up).inserted else { return "lies in groups that contain each other (a cycle)" }
+            depth += 1
+            guard depth < 64 else { return "lies in groups nested deeper than 64" }
+            current = up
+        }
+        return "has a sourceTree the tool does not resolve"
+    }
 
     private func path(_ id: String, depth: Int) -> String? {
         guard depth < 64, let object = byID[id] else { return nil }

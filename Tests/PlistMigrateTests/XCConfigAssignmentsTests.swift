@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import PlistMigrate
+
+/// Issue #51: xcconfig files read as Xcode 10 and later reads them, and nothing dropped silently.
+@Suite struct XCConfigAssignmentsTests {
+    func read(_ files: [String: String], _ name: String = "main.xcconfig") throws -> (BuildSettings, [String]) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (file, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(file)) }
+        var problems: [String] = []
+        let level = XCConfig.read(directory.appendingPathComponent(name).path, display: { ($0 as NSString).lastPathComponent }, problems: &problems)
+        return (BuildSettings(levels: [level], builtIns: [:]), problems)
+    }
+
+    /// A later assignment's `$(inherited)` is the value of an earlier one, in an included file
+    /// or in the same file; `$(NAME)` of itself too (it was a "reference cycle").
+    @Test func aLaterAssignmentInheritsTheEarlierOne() throws {
+        let (included, _) = try read(["b.xcconfig": "IPHONEOS_DEPLOYMENT_TARGET = 13.0\n",
+                                      "main.xcconfig": "#include \"b.xcconfig\"\nIPHONEOS_DEPLOYMENT_TARGET = $(inherited)\n"])
+        #expect(included.value("IPHONEOS_DEPLOYMENT_TARGET")?.value == "13.0")
+        #expect(included.value("IPHONEOS_DEPLOYMENT_TARGET")?.unresolved.isEmpty == true)
+        let (same, _) = try read(["main.xcconfig": "X = 13.0\nX = $(X)\nFLAGS = -a\nFLAGS = ${inherited} -b\n"])
+        #expect(same.value("X")?.value == "13.0" && same.value("X")?.unresolved.isEmpty == true)
+        #expect(same.value("FLAGS")?.value == "-a -b")
+    }
+
+    /// A chain that doubles its value on every line gives the right value while it is short,
+    /// and says it is too long past the limit, never a wrong value.
+    @Test func aDoublingChainIsRightOrSaidTooLong() throws {
+        let short = "X = ab\n" + String(repeating: "X = $(X)$(X)\n", count: 3)
+        let (settings, _) = try read(["main.xcconfig": short])
+        #expect(settings.value("X")?.value == String(repeating: "ab", count: 8))
+        let long = "X = ab\n" + String(repeating: "X = $(X)$(X)\n", count: 40)
+        let (huge, _) = try read(["main.xcconfig": long])
+        #expect(huge.value("X")?.value == "" && huge.value("X")?.unresolved.contains { $0.contains("longer than") } == true)
+    }
+
+    /// A base configuration file in groups that contain each other: said, not silently lost.
+    @Test func aGroupCycleIsSaid() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Paths.fixtures.appendingPathComponent("project")
+        try FileManager.default.copyItem(at: source, to: directory.appendingPathComponent("project"))
+        let pbxproj = directory.appendingPathComponent("project/App.xcodeproj/project.pbxproj")
+        let text = try String(contentsOf: pbxproj, encoding: .utf8)
+        // The Config group lists the main group among its children: each contains the other.
+        let cyclic = text.replacingOccurrences(of: "\t\t\t\tF1000000000000000000002 /* Widget.xcconfig */,\n",
+                                               with: "\t\t\t\tF1000000000000000000002 /* Widget.xcconfig */,\n\t\t\t\tG1000000000000000000001,\n")
+        try #require(cyclic != text)
+        try cyclic.write(to: pbxproj, atomically: true, encoding: .utf8)
+        let targets = try XcodeProjectReader.targets(pbxproj: pbxproj.path, display: { $0 })
+        let notes = targets.flatMap(\.unresolved)
+        #expect(notes.contains { $0.contains("lies in groups that contain each other (a cycle)") }, "\(notes)")
+    }
+}
