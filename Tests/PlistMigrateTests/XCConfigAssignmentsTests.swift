@@ -53,4 +53,23 @@ import Testing
         let notes = targets.flatMap(\.unresolved)
         #expect(notes.contains { $0.contains("lies in groups that contain each other (a cycle)") }, "\(notes)")
     }
+
+    /// element-ios (element-hq/element-ios, `Riot/Common.xcconfig`): `#include
+    /// "Config/AppIdentifiers.xcconfig"` names a file at the project's root, not beside the
+    /// includer; Xcode finds it there. Missing in both places, it is said.
+    @Test func anIncludeNotBesideItsIncluderIsFoundInTheProjectsFolder() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for folder in ["Riot", "Config"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try Data("BASE_BUNDLE_IDENTIFIER = im.vector.app\n".utf8).write(to: directory.appendingPathComponent("Config/AppIdentifiers.xcconfig"))
+        try Data("#include \"Config/AppIdentifiers.xcconfig\"\n#include \"Config/Missing.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = $(BASE_BUNDLE_IDENTIFIER)\n".utf8)
+            .write(to: directory.appendingPathComponent("Riot/Common.xcconfig"))
+        var problems: [String] = []
+        let level = XCConfig.read(directory.appendingPathComponent("Riot/Common.xcconfig").path, display: { ($0 as NSString).lastPathComponent },
+                                  problems: &problems, projectDir: directory.path)
+        #expect(BuildSettings(levels: [level], builtIns: [:]).value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "im.vector.app")
+        #expect(problems == ["Missing.xcconfig cannot be read"], "\(problems)")
+    }
 }

@@ -225,13 +225,18 @@ enum XCConfig {
     }
 
     /// The settings of `path`, includes first; `problems` names missing files and cycles.
-    static func read(_ path: String, display: (String) -> String, problems: inout [String]) -> SettingsLevel {
+    ///
+    /// An include not found beside the including file is looked for in the project's folder
+    /// (`projectDir`), where Xcode finds it: element-ios's `Riot/Common.xcconfig` includes
+    /// `Config/AppIdentifiers.xcconfig`, which exists only at the project's root, and the app
+    /// builds (issue #51). Only where neither has it is it said missing.
+    static func read(_ path: String, display: (String) -> String, problems: inout [String], projectDir: String? = nil) -> SettingsLevel {
         var visiting: Set<String> = []
-        return read(path, display: display, problems: &problems, visiting: &visiting, depth: 0)
+        return read(path, display: display, problems: &problems, visiting: &visiting, depth: 0, projectDir: projectDir)
     }
 
     private static func read(
-        _ path: String, display: (String) -> String, problems: inout [String], visiting: inout Set<String>, depth: Int
+        _ path: String, display: (String) -> String, problems: inout [String], visiting: inout Set<String>, depth: Int, projectDir: String?
     ) -> SettingsLevel {
         var level = SettingsLevel()
         let canonical: String
@@ -264,9 +269,14 @@ enum XCConfig {
                 let optional = line.contains("#include?")
                 guard let first = line.firstIndex(of: "\""), let last = line.lastIndex(of: "\""), first < last else { continue }
                 let name = String(line[line.index(after: first)..<last])
-                let included = name.hasPrefix("/") ? name : directory + "/" + name
+                var included = name.hasPrefix("/") ? name : directory + "/" + name
+                if !name.hasPrefix("/"), !FileManager.default.fileExists(atPath: included), let projectDir,
+                    FileManager.default.fileExists(atPath: projectDir + "/" + name)
+                {
+                    included = projectDir + "/" + name
+                }
                 if optional && !FileManager.default.fileExists(atPath: included) { continue }
-                let inner = read(included, display: display, problems: &problems, visiting: &visiting, depth: depth + 1)
+                let inner = read(included, display: display, problems: &problems, visiting: &visiting, depth: depth + 1, projectDir: projectDir)
                 level.merge(inner)
                 continue
             }

@@ -160,7 +160,7 @@ enum XcodeProjectReader {
             guard let path else { return SettingsLevel() }
             if xcconfigs[path] == nil {
                 var found: [String] = []
-                xcconfigs[path] = (XCConfig.read(path, display: display, problems: &found), found)
+                xcconfigs[path] = (XCConfig.read(path, display: display, problems: &found, projectDir: projectDir), found)
             }
             problems += xcconfigs[path]!.problems
             return xcconfigs[path]!.level

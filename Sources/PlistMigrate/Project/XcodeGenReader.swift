@@ -49,7 +49,7 @@ enum XcodeGenReader {
             let file = relative.hasPrefix("/") ? relative : projectDir + "/" + relative
             if xcconfigs[file] == nil {
                 var problems: [String] = []
-                xcconfigs[file] = (XCConfig.read(file, display: display, problems: &problems), problems)
+                xcconfigs[file] = (XCConfig.read(file, display: display, problems: &problems, projectDir: projectDir), problems)
             }
             return xcconfigs[file]!
         }
