@@ -56,4 +56,11 @@ import Testing
         #expect(DeploymentTarget("watchos1.0", source: "t")?.minimumEra == .ios9)
         #expect(OSEra(os: "watchos") == nil)
     }
+
+    /// XcodeGen's legacy targets (a build tool, no product type) are named "legacy", not "".
+    @Test func aLegacyTargetIsNamedSo() throws {
+        let spec = Paths.fixtures.appendingPathComponent("xcodegen-oracle/TestProject/AnotherProject/project.yml").path
+        let targets = try XcodeGenReader.targets(projectYML: spec, display: { $0 })
+        #expect(targets.first { $0.name == "IncludedLegacy" }?.productType == "legacy")
+    }
 }

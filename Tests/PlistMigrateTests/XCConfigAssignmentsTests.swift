@@ -72,4 +72,18 @@ import Testing
         #expect(BuildSettings(levels: [level], builtIns: [:]).value("PRODUCT_BUNDLE_IDENTIFIER")?.value == "im.vector.app")
         #expect(problems == ["Missing.xcconfig cannot be read"], "\(problems)")
     }
+
+    /// Sources name files as they are: no `./` or `../` steps (NetNewsWire's
+    /// `xcconfig/./NetNewsWire_project.xcconfig`).
+    @Test func sourcesNameFilesWithoutDotSteps() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("xcconfig/App"), withIntermediateDirectories: true)
+        try Data("SDKROOT = iphoneos\n".utf8).write(to: directory.appendingPathComponent("xcconfig/Common.xcconfig"))
+        try Data("#include \"../Common.xcconfig\"\nX = 1\n".utf8).write(to: directory.appendingPathComponent("xcconfig/App/App.xcconfig"))
+        var problems: [String] = []
+        let level = XCConfig.read(directory.path + "/xcconfig/./App/App.xcconfig", display: { $0 }, problems: &problems)
+        #expect(level.values["X"]?.source == directory.standardizedFileURL.path + "/xcconfig/App/App.xcconfig:2")
+        #expect(level.values["SDKROOT"]?.source == directory.standardizedFileURL.path + "/xcconfig/Common.xcconfig:1")
+    }
 }

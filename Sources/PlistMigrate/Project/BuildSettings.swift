@@ -238,6 +238,9 @@ enum XCConfig {
     private static func read(
         _ path: String, display: (String) -> String, problems: inout [String], visiting: inout Set<String>, depth: Int, projectDir: String?
     ) -> SettingsLevel {
+        // `xcconfig/./Base.xcconfig` and `App/../Common.xcconfig` are named as the files they
+        // are (issue #51); symbolic links are kept as written.
+        let path = FileIO.absolute(path)
         var level = SettingsLevel()
         let canonical: String
         switch FileIO.canonicalPath(path) {

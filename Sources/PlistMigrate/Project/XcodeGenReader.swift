@@ -59,7 +59,9 @@ enum XcodeGenReader {
             guard let target = specTargets[name] as? [String: Any] else { continue }
             let destinations = (target["supportedDestinations"] as? [Any])?.compactMap { ($0 as? String)?.lowercased() } ?? []
             let platform = (target["platform"] as? String)?.lowercased() ?? (destinations.isEmpty ? nil : "auto")
-            let type = target["type"] as? String ?? ""
+            // A legacy target (a build tool, no product) has no type: it is named so (issue #51).
+            let written = target["type"] as? String ?? ""
+            let type = written.isEmpty && target["legacy"] != nil ? "legacy" : written
             var problems = loader.problems
             var described: [TargetConfiguration] = []
             var infoPlists: [String] = []
