@@ -63,4 +63,18 @@ import Testing
         let targets = try XcodeGenReader.targets(projectYML: spec, display: { $0 })
         #expect(targets.first { $0.name == "IncludedLegacy" }?.productType == "legacy")
     }
+
+    /// A value from an included spec names that file, not project.yml.
+    @Test func aValueFromAnIncludedSpecNamesThatFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("options:\n  deploymentTarget:\n    iOS: \"14.0\"\n".utf8).write(to: directory.appendingPathComponent("base.yml"))
+        try Data("include: [base.yml]\nname: App\ntargets:\n  App:\n    type: application\n    platform: iOS\n    info: {path: App/Info.plist}\n".utf8)
+            .write(to: directory.appendingPathComponent("project.yml"))
+        let targets = try XcodeGenReader.targets(projectYML: directory.appendingPathComponent("project.yml").path, display: { ($0 as NSString).lastPathComponent })
+        let target = try #require(targets.first)
+        #expect(target.deploymentTarget?.platforms == ["ios14.0"])
+        #expect(target.deploymentTarget?.source == "App (base.yml (options.deploymentTarget))", "\(target.deploymentTarget?.source ?? "")")
+        #expect(target.configurations.first?.infoPlist != nil)
+    }
 }

@@ -69,7 +69,8 @@ enum XcodeGenReader {
             var unknownTarget = false
             var infoPlistSearch: String??
             for (configName, _) in configs {
-                let source = { (what: String) in "\(shown) (\(what))" }
+                // The spec file that wrote the key: the root, or an include.
+                let source = { (what: String) in "\(loader.origins[what].map(display) ?? shown) (\(what))" }
                 // The project's level.
                 let (projectFile, projectFileProblems) = xcconfig(projectConfigFiles[configName])
                 var project = SettingsLevel()
@@ -331,6 +332,9 @@ enum XcodeGenReader {
 struct SpecLoader {
     let rootDirectory: String
     var problems: [String] = []
+    /// Which spec file last wrote each key path a source names (`options.deploymentTarget`,
+    /// `targets.App.settings`, …): a value from an included `base.yml` names that file (issue #51).
+    private(set) var origins: [String: String] = [:]
     private var merged: Set<String> = []
     private var inProgress: Set<String> = []
     private var bytesRead = 0
@@ -393,7 +397,22 @@ struct SpecLoader {
             let child = try load(file: include.path, base: childBase, relative: childRelative, resolvedAs: childResolved, isRoot: false)
             under = XcodeGenReader.merged(child, onto: under)
         }
+        // This file's keys are merged over its includes': it is their origin now.
+        record(dictionary, file: FileIO.absolute(path))
         return XcodeGenReader.merged(Self.resolvingPaths(dictionary, relativeTo: resolvedAs), onto: under)
+    }
+
+    /// Notes `file` as the origin of the key paths sources name that `spec` writes.
+    private mutating func record(_ spec: [String: Any], file: String) {
+        for key in ["settings", "platform", "configFiles"] where spec[key] != nil { origins[key] = file }
+        if (spec["options"] as? [String: Any])?["deploymentTarget"] != nil { origins["options.deploymentTarget"] = file }
+        for (name, value) in spec["targets"] as? [String: Any] ?? [:] {
+            guard let target = value as? [String: Any] else { continue }
+            for key in ["deploymentTarget", "settings", "platform", "supportedDestinations", "sources"] where target[key] != nil {
+                origins["targets.\(name).\(key)"] = file
+            }
+            if (target["info"] as? [String: Any])?["path"] != nil { origins["targets.\(name).info.path"] = file }
+        }
     }
 
     static func parse(_ bytes: [UInt8], json: Bool) -> Result<[String: Any], FileError> {
