@@ -77,4 +77,25 @@ import Testing
         #expect(target.deploymentTarget?.source == "App (base.yml (options.deploymentTarget))", "\(target.deploymentTarget?.source ?? "")")
         #expect(target.configurations.first?.infoPlist != nil)
     }
+
+    /// A multi-platform target's values cite the key path the spec has (`targets.App.…`), not
+    /// the name it expands to (`targets.App_iOS.…`).
+    @Test func aMultiPlatformTargetCitesItsSpecKeyPath() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("""
+            name: App
+            targets:
+              App:
+                type: application
+                platform: [iOS, tvOS]
+                deploymentTarget: {iOS: "15.0", tvOS: "16.0"}
+                info: {path: App/Info.plist}
+
+            """.utf8).write(to: directory.appendingPathComponent("project.yml"))
+        let targets = try XcodeGenReader.targets(projectYML: directory.appendingPathComponent("project.yml").path, display: { ($0 as NSString).lastPathComponent })
+        let ios = try #require(targets.first { $0.name == "App_iOS" })
+        #expect(ios.deploymentTarget?.platforms == ["ios15.0"])
+        #expect(ios.deploymentTarget?.source == "App_iOS (project.yml (targets.App.deploymentTarget))", "\(ios.deploymentTarget?.source ?? "")")
+    }
 }

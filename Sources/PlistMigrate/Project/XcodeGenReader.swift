@@ -57,6 +57,8 @@ enum XcodeGenReader {
         var targets: [ProjectTarget] = []
         for name in specTargets.keys.sorted() {
             guard let target = specTargets[name] as? [String: Any] else { continue }
+            // The name the spec gives it (`App` for the `App_iOS` a multi-platform target becomes).
+            let specName = target[Self.specNameKey] as? String ?? name
             let destinations = (target["supportedDestinations"] as? [Any])?.compactMap { ($0 as? String)?.lowercased() } ?? []
             let platform = (target["platform"] as? String)?.lowercased() ?? (destinations.isEmpty ? nil : "auto")
             // A legacy target (a build tool, no product) has no type: it is named so (issue #51).
@@ -85,28 +87,28 @@ enum XcodeGenReader {
                 var level = SettingsLevel()
                 if platform == "auto" {
                     // As XcodeGen writes them: the destinations' SDKs, and Mac Catalyst on or off.
-                    let from = source("targets.\(name).supportedDestinations")
+                    let from = source("targets.\(specName).supportedDestinations")
                     level.set("SDKROOT", "auto", source: from)
                     let sdks = destinations.compactMap { sdkRoots[$0] }
                     if !sdks.isEmpty { level.set("SUPPORTED_PLATFORMS", sdks.joined(separator: " "), source: from) }
                     level.set("SUPPORTS_MACCATALYST", destinations.contains("maccatalyst") ? "YES" : "NO", source: from)
                 } else if let platform, let sdk = sdkRoots[platform] {
-                    level.set("SDKROOT", sdk, source: source("targets.\(name).platform"))
+                    level.set("SDKROOT", sdk, source: source("targets.\(specName).platform"))
                 }
                 let targetPlatforms = platform == "auto" ? destinations.map { $0 == "maccatalyst" ? "macos" : $0 } : platform.map { [$0] } ?? []
                 for (setting, version) in deploymentTargets(target["deploymentTarget"], platforms: targetPlatforms) {
-                    level.set(setting, version, source: source("targets.\(name).deploymentTarget"))
+                    level.set(setting, version, source: source("targets.\(specName).deploymentTarget"))
                 }
                 for key in targetFile.values.keys.map({ $0 }) + projectFile.values.keys.map({ $0 }) { level.values[key] = nil }
                 let targetSettings = settings(target["settings"], config: configName, configs: configs, groups: groups)
-                apply(targetSettings, to: &level, source: source("targets.\(name).settings"))
+                apply(targetSettings, to: &level, source: source("targets.\(specName).settings"))
                 // XcodeGen's Info.plist: the target's setting, else `info.path`, else one in its sources.
                 if targetSettings["INFOPLIST_FILE"] == nil {
                     if let info = (target["info"] as? [String: Any])?["path"] as? String {
-                        level.set("INFOPLIST_FILE", info, source: source("targets.\(name).info.path"))
+                        level.set("INFOPLIST_FILE", info, source: source("targets.\(specName).info.path"))
                     } else {
                         if infoPlistSearch == nil { infoPlistSearch = .some(infoPlist(in: target["sources"], projectDir: projectDir)) }
-                        if let plist = infoPlistSearch ?? nil { level.set("INFOPLIST_FILE", plist, source: source("targets.\(name).sources")) }
+                        if let plist = infoPlistSearch ?? nil { level.set("INFOPLIST_FILE", plist, source: source("targets.\(specName).sources")) }
                     }
                 }
                 problems += projectFileProblems + targetFileProblems
@@ -229,6 +231,10 @@ enum XcodeGenReader {
     // MARK: Targets as XcodeGen expands them
 
     /// `platform: [iOS, tvOS]`: one target per platform.
+    /// Where an expanded multi-platform target keeps the name the spec wrote (no spec key has
+    /// a space in it).
+    static let specNameKey = "plist-migrate spec name"
+
     static func multiplatform(_ spec: [String: Any]) -> [String: Any] {
         guard let targets = spec["targets"] as? [String: Any] else { return spec }
         var expanded: [String: Any] = [:]
@@ -244,6 +250,7 @@ enum XcodeGenReader {
                 let prefix = copy["platformPrefix"] as? String ?? ""
                 if let versions = target["deploymentTarget"] as? [String: Any] { copy["deploymentTarget"] = versions[platform] }
                 copy["productName"] = name
+                copy[specNameKey] = name
                 expanded[prefix + name + suffix] = copy
             }
             target = [:]
