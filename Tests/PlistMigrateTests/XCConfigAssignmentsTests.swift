@@ -86,4 +86,30 @@ import Testing
         #expect(level.values["X"]?.source == directory.standardizedFileURL.path + "/xcconfig/App/App.xcconfig:2")
         #expect(level.values["SDKROOT"]?.source == directory.standardizedFileURL.path + "/xcconfig/Common.xcconfig:1")
     }
+
+    /// Two settings on one line of a `project.pbxproj` both cite that line (the second cited
+    /// another line before).
+    @Test func settingsSharingALineCiteIt() {
+        let text = """
+            // !$*UTF8*$!
+            {
+            \tobjects = {
+            \t\tC1 /* Release */ = {
+            \t\t\tisa = XCBuildConfiguration;
+            \t\t\tbuildSettings = {
+            \t\t\t\tSDKROOT = iphoneos;
+            \t\t\t\tINFOPLIST_FILE = "App/Info;plist"; IPHONEOS_DEPLOYMENT_TARGET = 15.0; SWIFT_VERSION = 5.0;
+            \t\t\t};
+            \t\t\tname = Release;
+            \t\t};
+            \t};
+            }
+            """
+        let lines = PbxprojLines(Array(text.utf8))
+        #expect(lines.line(of: "SDKROOT", inObject: "C1") == 7)
+        #expect(lines.line(of: "INFOPLIST_FILE", inObject: "C1") == 8)
+        #expect(lines.line(of: "IPHONEOS_DEPLOYMENT_TARGET", inObject: "C1") == 8)
+        #expect(lines.line(of: "SWIFT_VERSION", inObject: "C1") == 8)
+        #expect(lines.line(of: "name", inObject: "C1") == 10)
+    }
 }

@@ -364,33 +364,50 @@ struct PbxprojLines {
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
             var index = line.startIndex
-            while index < line.endIndex, line[index] == 0x09 || line[index] == 0x20 { index += 1 }
-            let start = index
-            let quoted = index < line.endIndex && line[index] == UInt8(ascii: "\"")
-            if quoted {
+            // Each `key = value;` of the line: Xcode writes one a line, but a line may hold
+            // several (`A = 1; B = 2;`), and each is on that line (issue #51).
+            while index < line.endIndex {
+                while index < line.endIndex, line[index] == 0x09 || line[index] == 0x20 { index += 1 }
+                let start = index
+                let quoted = index < line.endIndex && line[index] == UInt8(ascii: "\"")
+                if quoted {
+                    index += 1
+                    while index < line.endIndex, line[index] != UInt8(ascii: "\"") { index += 1 }
+                    guard index < line.endIndex else { break }
+                } else {
+                    while index < line.endIndex, !(line[index] == 0x20 || line[index] == 0x09 || line[index] == UInt8(ascii: "=")) { index += 1 }
+                }
+                guard index > start else { break }
+                let token = String(decoding: quoted ? line[(start + 1)..<index] : line[start..<index], as: UTF8.self)
+                if quoted { index += 1 }
+                // What follows the token: an optional `/* comment */`, then `=`.
+                var rest = line[index...].drop { $0 == 0x20 || $0 == 0x09 }
+                if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "*")]), let close = Self.commentEnd(in: rest) {
+                    rest = rest[close...].drop { $0 == 0x20 || $0 == 0x09 }
+                }
+                guard rest.first == UInt8(ascii: "=") else { break }
+                let value = rest.dropFirst().drop { $0 == 0x20 || $0 == 0x09 }
+                if value.first == UInt8(ascii: "{"), token.utf8.count >= 2, token.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }),
+                    token != "buildSettings", token != "objects", token != "attributes"
+                {
+                    current = token
+                    objectLines[token] = objectLines[token] ?? lineNumber
+                    break
+                } else if let current, keyLines[current]?[token] == nil {
+                    keyLines[current, default: [:]][token] = lineNumber
+                }
+                // On to the next `key =` of the line: past this value's `;` (outside quotes);
+                // a value that opens a dict or a list ends the line's keys.
+                guard let first = value.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "(") else { break }
+                index = value.startIndex
+                var inQuotes = false
+                while index < line.endIndex {
+                    let byte = line[index]
+                    if byte == UInt8(ascii: "\\"), inQuotes { index += 2; continue }
+                    if byte == UInt8(ascii: "\"") { inQuotes.toggle() } else if byte == UInt8(ascii: ";"), !inQuotes { break }
+                    index += 1
+                }
                 index += 1
-                while index < line.endIndex, line[index] != UInt8(ascii: "\"") { index += 1 }
-                guard index < line.endIndex else { continue }
-            } else {
-                while index < line.endIndex, !(line[index] == 0x20 || line[index] == 0x09 || line[index] == UInt8(ascii: "=")) { index += 1 }
-            }
-            guard index > start else { continue }
-            let token = String(decoding: quoted ? line[(start + 1)..<index] : line[start..<index], as: UTF8.self)
-            if quoted { index += 1 }
-            // What follows the token: an optional `/* comment */`, then `=`.
-            var rest = line[index...].drop { $0 == 0x20 || $0 == 0x09 }
-            if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "*")]), let close = Self.commentEnd(in: rest) {
-                rest = rest[close...].drop { $0 == 0x20 || $0 == 0x09 }
-            }
-            guard rest.first == UInt8(ascii: "=") else { continue }
-            let value = rest.dropFirst().drop { $0 == 0x20 || $0 == 0x09 }
-            if value.first == UInt8(ascii: "{"), token.utf8.count >= 2, token.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }),
-                token != "buildSettings", token != "objects", token != "attributes"
-            {
-                current = token
-                objectLines[token] = objectLines[token] ?? lineNumber
-            } else if let current, keyLines[current]?[token] == nil {
-                keyLines[current, default: [:]][token] = lineNumber
             }
         }
     }
