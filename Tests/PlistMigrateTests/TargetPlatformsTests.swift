@@ -98,4 +98,20 @@ import Testing
         #expect(ios.deploymentTarget?.platforms == ["ios15.0"])
         #expect(ios.deploymentTarget?.source == "App_iOS (project.yml (targets.App.deploymentTarget))", "\(ios.deploymentTarget?.source ?? "")")
     }
+
+    /// A project in a folder whose name is not UTF-8 is found and read, and named as every
+    /// report names such a path (quoted, its bytes in octal).
+    @Test func aFolderWhoseNameIsNotUTF8IsRead() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = PathBytes.string([0x50, 0x72, 0x6F, 0x6A, 0xFF])
+        let folder = directory.path + "/" + name
+        #expect(mkdir(PathBytes.c(folder), 0o755) == 0)
+        #expect(try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "cp -R \"$0\"/. \"$(printf 'Proj\\377')\"", Paths.fixtures.appendingPathComponent("project").path],
+                        in: directory).status == 0)
+        let text = try tool(["targets", "."], in: directory).text
+        #expect(text.contains("\"Proj\\377/App.xcodeproj/project.pbxproj\" (xcodeproj)"), "\(text)")
+        #expect(text.contains("Debug: ios13.5 from \"Proj\\377/App.xcodeproj/project.pbxproj\":"), "\(text)")
+        #expect(text.contains("Info.plist: \"Proj\\377/App/Info.plist\""), "\(text)")
+    }
 }

@@ -96,7 +96,7 @@ final class ProjectIndex: @unchecked Sendable {
         if project.hasSuffix("/Project.swift") { return [] }
         return lock.withLock {
             if let known = read[project] { return known }
-            let display = { (path: String) in ConfigResolver.relative(path) }
+            let display = { (path: String) in PathBytes.display(ConfigResolver.relative(path)) }
             var targets: [ProjectTarget] = []
             do {
                 targets = project.hasSuffix(".yml")

@@ -50,7 +50,8 @@ public struct TargetsReport: Sendable {
     /// The projects under `paths` (directories are walked; a project file, `.xcodeproj` or plist
     /// names the projects it is or lies in), each read once.
     public init(paths: [String]) {
-        let display = { (path: String) in ReportPaths.current.name(path) }
+        // As reports show names: a name that is not UTF-8 quoted with its bytes in octal.
+        let display = { (path: String) in PathBytes.display(ReportPaths.current.name(path)) }
         var projects: [ProjectRecord] = []
         for project in Self.projectFiles(paths) {
             let shown = display(project)
@@ -74,7 +75,7 @@ public struct TargetsReport: Sendable {
     static func record(_ target: ProjectTarget) -> TargetRecord {
         TargetRecord(
             name: target.name, productType: target.productType, platform: target.platform,
-            infoPlists: target.infoPlists.map { ReportPaths.current.name($0) },
+            infoPlists: target.infoPlists.map { PathBytes.display(ReportPaths.current.name($0)) },
             deploymentTarget: target.deploymentTarget?.platforms.joined(separator: ","),
             configurations: target.configurations.map {
                 ConfigurationRecord(name: $0.name, infoPlist: $0.infoPlist, deploymentTarget: $0.deploymentTarget, from: $0.chain,
@@ -91,15 +92,19 @@ public struct TargetsReport: Sendable {
     static func projectFiles(_ paths: [String]) -> [String] {
         var found: [String] = []
         func add(_ path: String) { if !found.contains(path) { found.append(path) } }
+        // Names as bytes (`PathBytes`): a folder whose name is not UTF-8 is walked too (issue #51).
         func walk(_ directory: String, depth: Int) {
-            guard depth < 64, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+            guard depth < 64, let handle = opendir(PathBytes.c(directory)) else { return }
+            var names: [String] = []
+            while let entry = readdir(handle) { names.append(PathBytes.name(of: entry)) }
+            closedir(handle)
             for name in names.sorted() where !name.hasPrefix(".") {
                 let path = directory + "/" + name
                 var info = stat()
-                guard lstat(path, &info) == 0 else { continue }
+                guard lstat(PathBytes.c(path), &info) == 0 else { continue }
                 if (info.st_mode & S_IFMT) == S_IFDIR {
                     if name.hasSuffix(".xcodeproj") {
-                        if FileManager.default.fileExists(atPath: path + "/project.pbxproj") { add(path + "/project.pbxproj") }
+                        if FileIO.exists(path + "/project.pbxproj") { add(path + "/project.pbxproj") }
                     } else if !name.hasSuffix(".xcworkspace") {
                         walk(path, depth: depth + 1)
                     }
@@ -110,9 +115,9 @@ public struct TargetsReport: Sendable {
         }
         for given in paths.isEmpty ? ["."] : paths {
             let path = FileIO.absolute(given)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
+            var info = stat()
+            guard stat(PathBytes.c(path), &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
                 if path.hasSuffix(".xcodeproj") { add(path + "/project.pbxproj") } else { walk(path, depth: 0) }
             } else if path.hasSuffix("/project.pbxproj") || path.hasSuffix("/project.yml") || path.hasSuffix("/Project.swift") {
                 add(path)
