@@ -1,4 +1,5 @@
 import Foundation
+import PlistDOM
 import Testing
 @testable import PlistMigrate
 
@@ -111,5 +112,51 @@ import Testing
         #expect(lines.line(of: "IPHONEOS_DEPLOYMENT_TARGET", inObject: "C1") == 8)
         #expect(lines.line(of: "SWIFT_VERSION", inObject: "C1") == 8)
         #expect(lines.line(of: "name", inObject: "C1") == 10)
+    }
+}
+
+/// Issue #51: a large project is read lean: the objects the reader never looks into are left
+/// out of the parse, which still reads and checks every byte of them.
+@Suite struct LeanProjectReadTests {
+    static let text = """
+        // !$*UTF8*$!
+        { objects = {
+          B1 = {isa = PBXBuildFile; fileRef = F1; };
+          F1 = {isa = PBXFileReference; path = A.swift; sourceTree = "<group>"; };
+          S1 = {isa = PBXSourcesBuildPhase; files = (B1); };
+        }; rootObject = P1; }
+        """
+
+    @Test func droppedObjectsAreLeftOutAndTheRestKept() throws {
+        let whole = try OpenStepValue(parsing: Array(Self.text.utf8))
+        let lean = try OpenStepValue(parsing: Array(Self.text.utf8), dropping: XcodeProjectReader.unread)
+        #expect(whole["objects"]?.dictEntries?.map(\.key) == ["B1", "F1", "S1"])
+        #expect(lean["objects"]?.dictEntries?.map(\.key) == ["F1"])
+        #expect(lean["objects"]?["F1"] == whole["objects"]?["F1"])
+        #expect(lean["rootObject"]?.string == "P1")
+    }
+
+    @Test func anErrorInADroppedObjectIsStillAnError() {
+        let broken = Self.text.replacingOccurrences(of: "fileRef = F1; };", with: "fileRef = F1 };")
+        #expect(throws: ParseError.self) { try OpenStepValue(parsing: Array(broken.utf8), dropping: XcodeProjectReader.unread) }
+    }
+
+    /// The fixtures read the same either way: every target, Info.plist, deployment target and source.
+    @Test func theFixtureProjectsReadAlike() throws {
+        for relative in ["project/App.xcodeproj/project.pbxproj", "project-xcode16/Reader.xcodeproj/project.pbxproj",
+                         "xcodegen-oracle/TestProject/Project.xcodeproj/project.pbxproj"] {
+            let path = Paths.fixtures.appendingPathComponent(relative).path
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let targets = try XcodeProjectReader.targets(pbxproj: path, display: { $0 })
+            #expect(!targets.isEmpty, "\(relative)")
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            let whole = try OpenStepValue(parsing: bytes)
+            let lean = try OpenStepValue(parsing: bytes, dropping: XcodeProjectReader.unread)
+            let kept = Set(lean["objects"]?.dictEntries?.map(\.key) ?? [])
+            for (id, object) in whole["objects"]?.dictEntries ?? [] {
+                let isa = object["isa"]?.string ?? ""
+                #expect(kept.contains(id) != XcodeProjectReader.unread.contains(isa), "\(relative) \(id) \(isa)")
+            }
+        }
     }
 }

@@ -38,6 +38,16 @@ public indirect enum OpenStepValue: Sendable, Equatable {
         var parser = OpenStepParser(bytes)
         self = try parser.document()
     }
+
+    /// Parses `bytes` as a `project.pbxproj`, leaving out each object whose `isa` is in
+    /// `dropping` (`PBXBuildFile`, build phases: most of a large project). Every byte is still
+    /// read and checked; what a reader never asks for is just not kept, so a 30 MB project holds
+    /// a fraction of the memory (issue #51).
+    public init(parsing bytes: [UInt8], dropping: Set<String>) throws(ParseError) {
+        var parser = OpenStepParser(bytes)
+        parser.dropping = dropping
+        self = try parser.document()
+    }
 }
 
 private struct OpenStepParser {
@@ -45,6 +55,9 @@ private struct OpenStepParser {
     var index = 0
     var depth = 0
     static let maximumDepth = 256
+    /// Objects (dicts two levels down, `objects = { ID = { isa = …; }; }`) of these kinds are
+    /// left out.
+    var dropping: Set<String> = []
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
@@ -144,6 +157,11 @@ private struct OpenStepParser {
                     throw parser.fail("expected \";\" after the value of \"\(key)\"")
                 }
                 parser.index += 1
+                if parser.depth == 2, !parser.dropping.isEmpty, case .dict(let object) = value,
+                    let kind = object.first(where: { $0.key == "isa" })?.value.string, parser.dropping.contains(kind)
+                {
+                    continue
+                }
                 entries.append((key, value))
             }
         }

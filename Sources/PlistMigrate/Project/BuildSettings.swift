@@ -197,7 +197,15 @@ struct BuildSettings {
             unresolved.append("$(\(name)) (a value longer than \(Self.maximumLength) characters)")
             return ""
         }
-        return out.trimmingCharacters(in: .whitespaces)
+        return Self.trimmed(out)
+    }
+
+    /// `text` without leading and trailing whitespace; most values have none, and are returned
+    /// as they are without a trip through Foundation.
+    static func trimmed(_ text: String) -> String {
+        guard let first = text.utf8.first, let last = text.utf8.last else { return text }
+        if first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return text }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 }
 

@@ -51,20 +51,22 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
                   project: try container.decode(String.self, forKey: .project), infoPlists: [], deploymentTarget: nil, unresolved: [])
     }
 
+    /// Made once: a project of 200,000 targets asked 200,000 times.
+    static let shortProductTypes: [String: String] = [
+        "application": "application", "app-extension": "app-extension", "framework": "framework",
+        "bundle.unit-test": "unit-test", "bundle.ui-testing": "ui-test", "application.watchapp": "watch-app",
+        "application.watchapp2": "watch-app", "application.watchapp2-container": "watch-app",
+        "watchkit-extension": "watch-extension", "watchkit2-extension": "watch-extension",
+        "application.on-demand-install-capable": "app-clip", "library.static": "static-library",
+        "library.dynamic": "dynamic-library", "tool": "tool", "bundle": "bundle", "extensionkit-extension": "app-extension",
+        "application.messages": "application", "app-extension.messages": "app-extension",
+        "tv-app-extension": "app-extension", "framework.static": "framework",
+    ]
+
     /// `com.apple.product-type.app-extension` → `app-extension`.
     static func shortProductType(_ type: String) -> String {
-        let known: [String: String] = [
-            "application": "application", "app-extension": "app-extension", "framework": "framework",
-            "bundle.unit-test": "unit-test", "bundle.ui-testing": "ui-test", "application.watchapp": "watch-app",
-            "application.watchapp2": "watch-app", "application.watchapp2-container": "watch-app",
-            "watchkit-extension": "watch-extension", "watchkit2-extension": "watch-extension",
-            "application.on-demand-install-capable": "app-clip", "library.static": "static-library",
-            "library.dynamic": "dynamic-library", "tool": "tool", "bundle": "bundle", "extensionkit-extension": "app-extension",
-            "application.messages": "application", "app-extension.messages": "app-extension",
-            "tv-app-extension": "app-extension", "framework.static": "framework",
-        ]
         let suffix = type.hasPrefix("com.apple.product-type.") ? String(type.dropFirst("com.apple.product-type.".count)) : type
-        return known[suffix] ?? suffix
+        return shortProductTypes[suffix] ?? suffix
     }
 
     /// `ios, macos`: the platforms of a deployment target, in its order, each once.
@@ -108,12 +110,20 @@ public struct TargetConfiguration: Sendable, Hashable, Codable {
 
 /// Reads `project.pbxproj` into its native targets.
 enum XcodeProjectReader {
+    /// Objects the reader never looks into: left out of the parse (issue #51: a 30 MB
+    /// project is mostly these).
+    static let unread: Set<String> = [
+        "PBXBuildFile", "PBXSourcesBuildPhase", "PBXResourcesBuildPhase", "PBXFrameworksBuildPhase", "PBXHeadersBuildPhase",
+        "PBXCopyFilesBuildPhase", "PBXShellScriptBuildPhase", "PBXContainerItemProxy", "PBXTargetDependency", "PBXReferenceProxy",
+        "XCRemoteSwiftPackageReference", "XCSwiftPackageProductDependency", "XCLocalSwiftPackageReference", "PBXBuildRule",
+    ]
+
     /// `pbxproj`: the `project.pbxproj` path; `display` turns paths into report paths.
     static func targets(pbxproj: String, display: (String) -> String) throws(FileError) -> [ProjectTarget] {
         let bytes = try FileIO.load(pbxproj).bytes
         let root: OpenStepValue
         do {
-            root = try OpenStepValue(parsing: bytes)
+            root = try OpenStepValue(parsing: bytes, dropping: Self.unread)
         } catch {
             throw FileError(error.message, at: error.location)
         }
@@ -121,6 +131,7 @@ enum XcodeProjectReader {
             throw FileError("not an Xcode project: no objects or rootObject")
         }
         var byID: [String: OpenStepValue] = [:]
+        byID.reserveCapacity(objects.count)
         for (id, object) in objects { byID[id] = object }
         guard let project = byID[rootID] else { throw FileError("not an Xcode project: rootObject \(rootID) is missing") }
         let xcodeproj = (pbxproj as NSString).deletingLastPathComponent
@@ -130,10 +141,21 @@ enum XcodeProjectReader {
         }
         let paths = FileReferencePaths(byID: byID, projectDir: projectDir)
         let shownProject = display(pbxproj)
-        let lines = PbxprojLines(bytes)
+        // Lines are looked up for build configurations' settings only.
+        let lines = PbxprojLines(bytes, only: Set(objects.lazy.filter { $0.value["isa"]?.string == "XCBuildConfiguration" }.map(\.key)))
 
-        func configurations(_ listID: String?) -> [(name: String, settings: SettingsLevel, base: String?, baseProblem: String?)] {
-            guard let listID, let ids = byID[listID]?["buildConfigurations"]?.array else { return [] }
+        // Each configuration list is read once, however many targets share it.
+        typealias Configuration = (name: String, settings: SettingsLevel, base: String?, baseProblem: String?)
+        var lists: [String: [Configuration]] = [:]
+        func configurations(_ listID: String?) -> [Configuration] {
+            guard let listID else { return [] }
+            if let known = lists[listID] { return known }
+            let read = readConfigurations(listID)
+            lists[listID] = read
+            return read
+        }
+        func readConfigurations(_ listID: String) -> [Configuration] {
+            guard let ids = byID[listID]?["buildConfigurations"]?.array else { return [] }
             return ids.compactMap { id in id.string.flatMap { key in byID[key].map { (key, $0) } } }.map { id, configuration in
                 var level = SettingsLevel()
                 for (key, value) in configuration["buildSettings"]?.dictEntries ?? [] {
@@ -166,6 +188,7 @@ enum XcodeProjectReader {
             return xcconfigs[path]!.level
         }
         let projectConfigurations = configurations(project["buildConfigurationList"]?.string)
+        let projectName = ((xcodeproj as NSString).lastPathComponent as NSString).deletingPathExtension
         var targets: [ProjectTarget] = []
         for targetID in project["targets"]?.array?.compactMap(\.string) ?? [] {
             guard let target = byID[targetID], target["isa"]?.string == "PBXNativeTarget", let name = target["name"]?.string else { continue }
@@ -183,7 +206,7 @@ enum XcodeProjectReader {
                     levels: [xcconfig(projectLevel?.base), projectLevel?.settings ?? SettingsLevel(), xcconfig(configuration.base), configuration.settings],
                     builtIns: ["SRCROOT": projectDir, "PROJECT_DIR": projectDir, "SOURCE_ROOT": projectDir, "TARGET_NAME": name,
                                "PRODUCT_NAME": target["productName"]?.string ?? name, "CONFIGURATION": configuration.name,
-                               "PROJECT_NAME": ((xcodeproj as NSString).lastPathComponent as NSString).deletingPathExtension])
+                               "PROJECT_NAME": projectName])
                 let (plist, target, unresolved, chain, sdk) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
                 if plist == nil, settings.value("GENERATE_INFOPLIST_FILE")?.value.uppercased() == "YES" { generates = true }
                 if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
@@ -303,19 +326,22 @@ enum ProjectSettings {
 }
 
 /// Where a `PBXFileReference` points: its path through its parent groups.
-private struct FileReferencePaths {
+private final class FileReferencePaths {
     let byID: [String: OpenStepValue]
     let projectDir: String
-    let parent: [String: String]
-
-    init(byID: [String: OpenStepValue], projectDir: String) {
-        self.byID = byID
-        self.projectDir = projectDir
+    /// Each object's group, worked out at the first path asked for: a project with no
+    /// xcconfig and no synchronized folder (or a large one) never builds it.
+    private(set) lazy var parent: [String: String] = {
         var parent: [String: String] = [:]
         for (id, object) in byID where ["PBXGroup", "PBXVariantGroup", "XCVersionGroup"].contains(object["isa"]?.string ?? "") {
             for child in object["children"]?.array?.compactMap(\.string) ?? [] { parent[child] = id }
         }
-        self.parent = parent
+        return parent
+    }()
+
+    init(byID: [String: OpenStepValue], projectDir: String) {
+        self.byID = byID
+        self.projectDir = projectDir
     }
 
     func path(_ id: String) -> String? { path(id, depth: 0) }
@@ -358,7 +384,8 @@ struct PbxprojLines {
     private var objectLines: [String: Int] = [:]
     private var keyLines: [String: [String: Int]] = [:]
 
-    init(_ bytes: [UInt8]) {
+    /// `only`: the objects whose lines are wanted (all when `nil`).
+    init(_ bytes: [UInt8], only wanted: Set<String>? = nil) {
         var current: String?
         var lineNumber = 0
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -390,8 +417,8 @@ struct PbxprojLines {
                 if value.first == UInt8(ascii: "{"), token.utf8.count >= 2, token.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }),
                     token != "buildSettings", token != "objects", token != "attributes"
                 {
-                    current = token
-                    objectLines[token] = objectLines[token] ?? lineNumber
+                    current = wanted.map { $0.contains(token) } ?? true ? token : nil
+                    if current != nil { objectLines[token] = objectLines[token] ?? lineNumber }
                     break
                 } else if let current, keyLines[current]?[token] == nil {
                     keyLines[current, default: [:]][token] = lineNumber
