@@ -42,7 +42,7 @@ struct JSONSchemaTests {
         let legacy = try tool(["explain", "--format", "json", "G/Info.plist"], in: directory).stdout
         #expect(String(decoding: legacy, as: UTF8.self).contains("\"rowsIfLegacyKeysIgnored\""), "the other reading is in the report")
         try validate(legacy, against: "explain-report", in: directory)
-        try validate(try tool(["targets", "--format", "json", "Fixtures/project", "Fixtures/project-xcodegen", "Fixtures/project-xcode16"], in: Paths.repository).stdout,
+        try validate(try tool(["targets", "--format", "json", "Fixtures/project", "Fixtures/project-xcodegen", "Fixtures/project-xcode16", "Fixtures/project-platforms"], in: Paths.repository).stdout,
                      against: "targets", in: directory)
         let write = try tool(["--format", "json", "--write", "B/Info.plist", "A/Info.plist"], in: directory)
         try validate(write.stdout, against: "migrate-report", in: directory)

@@ -114,4 +114,17 @@ import Testing
         #expect(text.contains("Debug: ios13.5 from \"Proj\\377/App.xcodeproj/project.pbxproj\":"), "\(text)")
         #expect(text.contains("Info.plist: \"Proj\\377/App/Info.plist\""), "\(text)")
     }
+
+    /// `targets` lists each platform with its version and the setting it came from.
+    @Test func targetsShowsWhereEachPlatformCameFrom() throws {
+        let text = try tool(["targets", "Fixtures/project-platforms"], in: Paths.repository).text
+        #expect(text.contains("  Synctrain: application, ios, macos\n"), "\(text)")
+        #expect(text.contains("Release: ios12.0 from Fixtures/project-platforms/Platforms.xcodeproj/project.pbxproj:59; "
+            + "macos15.0 from Fixtures/project-platforms/Platforms.xcodeproj/project.pbxproj:68"), "\(text)")
+        #expect(text.contains("macos13.0 from SUPPORTS_MACCATALYST (Fixtures/project-platforms/Platforms.xcodeproj/project.pbxproj:101) (macOS 13.0 from iOS 16.0)"))
+        let json = try JSONSerialization.jsonObject(with: try tool(["targets", "--format", "json", "Fixtures/project-platforms"], in: Paths.repository).stdout) as? [String: Any]
+        let targets = ((json?["projects"] as? [[String: Any]])?.first?["targets"] as? [[String: Any]]) ?? []
+        let platforms = (targets.first { $0["name"] as? String == "Synctrain" }?["configurations"] as? [[String: Any]])?.first?["platforms"] as? [[String: Any]]
+        #expect(platforms?.compactMap { $0["os"] as? String } == ["ios12.0", "macos15.0"])
+    }
 }

@@ -106,6 +106,15 @@ public struct TargetConfiguration: Sendable, Hashable, Codable {
     public var deploymentTarget: String?
     public var chain: [String]
     public var unresolved: [String]
+    /// Each platform's version and the setting it came from (`macos15.0`, `…pbxproj:82`), where
+    /// a target builds for several (issue #51).
+    public var platforms: [PlatformSource] = []
+}
+
+/// One platform of a configuration and where its version came from.
+public struct PlatformSource: Sendable, Hashable, Codable {
+    public var os: String
+    public var from: String
 }
 
 /// Reads `project.pbxproj` into its native targets.
@@ -207,13 +216,14 @@ enum XcodeProjectReader {
                     builtIns: ["SRCROOT": projectDir, "PROJECT_DIR": projectDir, "SOURCE_ROOT": projectDir, "TARGET_NAME": name,
                                "PRODUCT_NAME": target["productName"]?.string ?? name, "CONFIGURATION": configuration.name,
                                "PROJECT_NAME": projectName])
-                let (plist, target, unresolved, chain, sdk) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
+                let (plist, target, unresolved, chain, sdk, each) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
                 if plist == nil, settings.value("GENERATE_INFOPLIST_FILE")?.value.uppercased() == "YES" { generates = true }
                 if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
                 if let target { found.append(target) }
                 platform = platform ?? ProjectTarget.platform(ofSDK: sdk)
                 described.append(TargetConfiguration(name: configuration.name, infoPlist: plist.map(display),
-                                                     deploymentTarget: target?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved))
+                                                     deploymentTarget: target?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved,
+                                                     platforms: each))
                 if unresolved.contains(where: { $0.contains("_DEPLOYMENT_TARGET") }) { unknownTarget = true }
                 problems += unresolved.map { "\(configuration.name): \($0)" }
             }
@@ -246,7 +256,7 @@ enum ProjectSettings {
     /// The Info.plist (absolute), the deployment target, what could not be resolved, where the
     /// deployment target came from, and the device SDK.
     static func read(_ settings: BuildSettings, projectDir: String, targetName: String)
-        -> (infoPlist: String?, target: DeploymentTarget?, unresolved: [String], chain: [String], sdk: String?)
+        -> (infoPlist: String?, target: DeploymentTarget?, unresolved: [String], chain: [String], sdk: String?, platforms: [PlatformSource])
     {
         var chain: [String] = []
         var unresolved: [String] = []
@@ -295,7 +305,8 @@ enum ProjectSettings {
             targets.append(target)
         }
         let lowest = DeploymentTarget.lowest(targets, source: targets.map(\.source).first ?? "")
-        return (infoPlist, lowest, unresolved, chain, settings.sdk)
+        let each = targets.count > 1 ? targets.compactMap { target in target.platforms.first.map { PlatformSource(os: $0, from: target.source) } } : []
+        return (infoPlist, lowest, unresolved, chain, settings.sdk, each)
     }
 
     /// `iphonesimulator` → `iphoneos`: the device SDK of a SUPPORTED_PLATFORMS word.

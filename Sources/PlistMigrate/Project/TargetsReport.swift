@@ -14,6 +14,8 @@ public struct TargetsReport: Sendable {
         /// `Config/Widget.xcconfig:3 ← Config/Base.xcconfig:7`: the value's own source first.
         public var from: [String]
         public var notUnderstood: [String]?
+        /// Where the target builds for several platforms: each one's version and source.
+        public var platforms: [PlatformSource]?
     }
 
     public struct TargetRecord: Codable, Equatable, Sendable {
@@ -79,7 +81,7 @@ public struct TargetsReport: Sendable {
             deploymentTarget: target.deploymentTarget?.platforms.joined(separator: ","),
             configurations: target.configurations.map {
                 ConfigurationRecord(name: $0.name, infoPlist: $0.infoPlist, deploymentTarget: $0.deploymentTarget, from: $0.chain,
-                                    notUnderstood: $0.unresolved.isEmpty ? nil : $0.unresolved)
+                                    notUnderstood: $0.unresolved.isEmpty ? nil : $0.unresolved, platforms: $0.platforms.isEmpty ? nil : $0.platforms)
             },
             notUnderstood: target.unresolved.isEmpty ? nil : target.unresolved,
             generatesInfoPlist: target.generatesInfoPlist ? true : nil,
@@ -149,7 +151,12 @@ public struct TargetsReport: Sendable {
                 for configuration in target.configurations {
                     let version = configuration.deploymentTarget ?? "deployment target unknown"
                     let from = configuration.from.filter { !$0.isEmpty }
-                    out += "    \(configuration.name): \(version)\(from.isEmpty ? "" : " from " + from.joined(separator: " ← "))\n"
+                    if let platforms = configuration.platforms, platforms.count > 1 {
+                        // Each platform with where its version came from.
+                        out += "    \(configuration.name): " + platforms.map { "\($0.os) from \($0.from)" }.joined(separator: "; ") + "\n"
+                    } else {
+                        out += "    \(configuration.name): \(version)\(from.isEmpty ? "" : " from " + from.joined(separator: " ← "))\n"
+                    }
                 }
                 for item in target.notUnderstood ?? [] { out += "    not understood: \(item)\n" }
             }

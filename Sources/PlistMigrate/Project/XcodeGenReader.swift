@@ -116,13 +116,13 @@ enum XcodeGenReader {
                     "SRCROOT": projectDir, "PROJECT_DIR": projectDir, "SOURCE_ROOT": projectDir, "TARGET_NAME": name,
                     "PRODUCT_NAME": target["productName"] as? String ?? name, "CONFIGURATION": configName,
                     "PROJECT_NAME": spec["name"] as? String ?? ""])
-                let (plist, deployment, unresolved, chain, _) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
+                let (plist, deployment, unresolved, chain, _, each) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
                 if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
                 if let deployment { found.append(deployment) }
                 if unresolved.contains(where: { $0.contains("_DEPLOYMENT_TARGET") }) { unknownTarget = true }
                 problems += unresolved.map { "\(configName): \($0)" }
                 described.append(TargetConfiguration(name: configName, infoPlist: plist.map(display),
-                                                     deploymentTarget: deployment?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved))
+                                                     deploymentTarget: deployment?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved, platforms: each))
             }
             var read = ProjectTarget(
                 name: name, productType: ProjectTarget.shortProductType(type), project: shown, infoPlists: infoPlists,
