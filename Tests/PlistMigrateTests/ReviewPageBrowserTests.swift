@@ -50,7 +50,8 @@ struct ReviewPageBrowserTests {
         #expect(summary["persisted"] as? Bool == true, "decisions survive a reload: \(summary)")
         #expect((summary["narrow_width"] as? [Int]).map { $0[0] <= $0[1] } == true, "390 px: no sideways scroll: \(summary)")
         if Self.axeScript != nil {
-            #expect(summary["axe_narrow"] as? Int == 0 && summary["axe_desktop"] as? Int == 0, "axe-core at both widths: \(summary)")
+            #expect(summary["axe_narrow"] as? Int == 0 && summary["axe_desktop"] as? Int == 0 && summary["axe_dark"] as? Int == 0,
+                    "axe-core at both widths and in dark mode: \(summary)")
         }
         #expect((summary["groups"] as? Int) == 4)
         #expect((summary["keyboard_controls"] as? Int ?? 0) >= 10)
@@ -142,7 +143,8 @@ struct ReviewPageBrowserTests {
         let summary = try Self.browse(["merged.html", "merged.json", "--search", "widget"] + axe, in: root)
         #expect((summary["narrow_width"] as? [Int]).map { $0[0] <= $0[1] } == true, "390 px: no sideways scroll: \(summary)")
         if Self.axeScript != nil {
-            #expect(summary["axe_narrow"] as? Int == 0 && summary["axe_desktop"] as? Int == 0, "axe-core at both widths: \(summary)")
+            #expect(summary["axe_narrow"] as? Int == 0 && summary["axe_desktop"] as? Int == 0 && summary["axe_dark"] as? Int == 0,
+                    "axe-core at both widths and in dark mode: \(summary)")
         }
         #expect(summary["index_rows"] as? Int == summary["groups"] as? Int, "\(summary)")
     }

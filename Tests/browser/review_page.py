@@ -301,6 +301,10 @@ def main():
         if obscured: fail("the sticky bar covers focused controls: %s" % obscured[:5])
         if args.axe:
             summary["axe_desktop"] = axe(driver, args.axe)
+            # And in dark mode (prefers-color-scheme: dark), where the colours are others.
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+            summary["axe_dark"] = axe(driver, args.axe)
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
         # Keyboard only: Tab from the top reaches every control (one radio per group).
         focusable = driver.execute_script("""
