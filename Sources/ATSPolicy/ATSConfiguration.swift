@@ -145,32 +145,21 @@ public struct ATSConfiguration: Sendable, Equatable {
 
     /// `NSThirdPartyException…` and `NSTemporaryException…` keys: no current Apple page lists
     /// them, and Apple's open reader (Security, `protocol/SecProtocolConfiguration.m`) never
-    /// reads them. The engine reads them as their `NSException…` twins (`legacyKeySettings`
-    /// names where that matters); `ignoringLegacyKeys()` is the other reading.
+    /// reads them. The engine reads them as their `NSException…` twins (`decidesByLegacyKeys`
+    /// says where that matters); `ignoringLegacyKeys()` is the other reading.
     public static func isLegacyKey(_ key: String) -> Bool {
         key.hasPrefix("NSThirdPartyException") || key.hasPrefix("NSTemporaryException")
     }
 
-    /// A setting of an exception domain decided by a legacy key (its twin absent or not read).
-    public struct LegacySetting: Sendable, Equatable {
-        public var domain: String
-        public var key: String
-        public var line: Int
-    }
-
-    /// The exception-domain settings that rest on a legacy key, in file order.
-    public var legacyKeySettings: [LegacySetting] {
-        exceptionDomains.flatMap { rule in
-            [rule.allowsInsecureHTTP.map { ($0.key, $0.line) }, rule.minimumTLS.map { ($0.key, $0.line) },
-             rule.requiresForwardSecrecy.map { ($0.key, $0.line) }]
-                .compactMap { $0 }
-                .filter { Self.isLegacyKey($0.0) }
-                .map { LegacySetting(domain: rule.key, key: $0.0, line: $0.1) }
+    /// Whether some exception-domain setting rests on a legacy key (its twin absent or not
+    /// read): only then do the two readings differ. Asked for every pass of every file, so it
+    /// looks without building anything.
+    public var decidesByLegacyKeys: Bool {
+        exceptionDomains.contains { rule in
+            rule.allowsInsecureHTTP.map { Self.isLegacyKey($0.key) } == true || rule.minimumTLS.map { Self.isLegacyKey($0.key) } == true
+                || rule.requiresForwardSecrecy.map { Self.isLegacyKey($0.key) } == true
         }
     }
-
-    /// Whether some setting rests on a legacy key: only then do the two readings differ.
-    public var decidesByLegacyKeys: Bool { !legacyKeySettings.isEmpty }
 
     /// This configuration as Apple's open reader reads it: a setting decided by a legacy key is
     /// absent (the entry's ATS default applies), since the reader looks only for the
