@@ -94,6 +94,7 @@ public enum PolicyDelta {
         public static let ignoredPrefix = "if it ignores them, as Apple's open reader does: "
     }
 
+    /// What the lines say when nothing changes.
     static let noChange = "no policy change"
 
     /// Every decision that differs between two configurations, worked out once, so the lines
@@ -224,7 +225,7 @@ public enum PolicyDelta {
                 known[key] = pattern
                 output += pattern.map { $0.head + hostClass.label + $0.tail }
             }
-            return output.isEmpty ? ["no policy change"] : output
+            return output.isEmpty ? [noChange] : output
         }
 
         struct LinesKey: Hashable {
