@@ -65,7 +65,7 @@ public struct DeploymentTarget: Sendable, Hashable {
     }
 
     /// `ios15.4` → (`ios`, [15, 4]).
-    static func split(_ item: String) -> (platform: String, version: [Int]) {
+    public static func split(_ item: String) -> (platform: String, version: [Int]) {
         let platform = String(item.prefix { $0.isLetter })
         return (platform, item.dropFirst(platform.count).split(separator: ".").compactMap { Int($0) })
     }

@@ -281,12 +281,10 @@ enum XCConfig {
                 guard let first = line.firstIndex(of: "\""), let last = line.lastIndex(of: "\""), first < last else { continue }
                 let name = String(line[line.index(after: first)..<last])
                 var included = name.hasPrefix("/") ? name : directory + "/" + name
-                if !name.hasPrefix("/"), !FileManager.default.fileExists(atPath: included), let projectDir,
-                    FileManager.default.fileExists(atPath: projectDir + "/" + name)
-                {
+                if !name.hasPrefix("/"), !FileIO.exists(included), let projectDir, FileIO.exists(projectDir + "/" + name) {
                     included = projectDir + "/" + name
                 }
-                if optional && !FileManager.default.fileExists(atPath: included) { continue }
+                if optional && !FileIO.exists(included) { continue }
                 let inner = read(included, display: display, problems: &problems, visiting: &visiting, depth: depth + 1, projectDir: projectDir)
                 level.merge(inner)
                 continue

@@ -73,7 +73,7 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
     static func platformNames(_ target: DeploymentTarget) -> String {
         var names: [String] = []
         for item in target.platforms {
-            let name = String(item.prefix { $0.isLetter })
+            let name = DeploymentTarget.split(item).platform
             if !names.contains(name) { names.append(name) }
         }
         return names.joined(separator: ", ")
@@ -311,8 +311,11 @@ enum ProjectSettings {
 
     /// `iphonesimulator` → `iphoneos`: the device SDK of a SUPPORTED_PLATFORMS word.
     static func deviceSDK(of platform: String) -> String {
-        ["iphonesimulator": "iphoneos", "appletvsimulator": "appletvos", "xrsimulator": "xros", "watchsimulator": "watchos"][platform] ?? platform
+        simulatorDevices[platform] ?? platform
     }
+
+    private static let simulatorDevices = ["iphonesimulator": "iphoneos", "appletvsimulator": "appletvos", "xrsimulator": "xros",
+                                           "watchsimulator": "watchos"]
 
     /// The macOS a Mac Catalyst app of this iOS deployment target needs: 10.15 for iOS 13, and
     /// from iOS 14 the macOS released with its major version (iOS 14 → 11.0, iOS 17.2 → 14.0);

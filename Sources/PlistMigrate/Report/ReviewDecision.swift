@@ -44,7 +44,9 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
         if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] {
             let known = Set(CodingKeys.allCases.map(\.rawValue))
             if let extra = object.keys.filter({ !known.contains($0) }).sorted().first {
-                throw FileError("review decision has a field \"\(OneLine.escaped(extra))\" that is not schemaVersion, toolVersion, accepted, rejected or undecidedPrerequisites")
+                let names = CodingKeys.allCases.map(\.rawValue)
+                throw FileError("review decision has a field \"\(OneLine.escaped(extra))\" that is not "
+                    + names.dropLast().joined(separator: ", ") + " or " + names.last!)
             }
         }
         if let bad = (decision.accepted + decision.rejected).first(where: { !isGroupID($0) }) {
