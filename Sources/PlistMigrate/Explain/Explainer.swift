@@ -70,27 +70,17 @@ public struct Explainer: Sendable {
         var questions: [String] = []
         var asked = Set<String>()
         let decider = PolicyEngine.Decider(configuration)
+        // The other reading of the legacy keys, where one decides a setting: only the rows it changes.
+        let ignoring = configuration.decidesByLegacyKeys ? PolicyEngine.Decider(configuration.ignoringLegacyKeys()) : nil
+        var otherReading: [Row]? = ignoring == nil ? nil : []
         for hostClass in hosts {
             for era in eras {
-                for (kind, decision) in zip(kinds, decider.decide(era: era, host: hostClass.host, kinds: kinds)) {
+                let others = ignoring?.decide(era: era, host: hostClass.host, kinds: kinds)
+                for (index, (kind, decision)) in zip(kinds, decider.decide(era: era, host: hostClass.host, kinds: kinds)).enumerated() {
                     rows.append(Row(host: hostClass.label, os: era.label, kind: kind.rawValue, decision: decision))
                     for question in decision.openQuestions where asked.insert(question).inserted { questions.append(question) }
-                }
-            }
-        }
-        // The other reading of the legacy keys: only the rows it changes.
-        var otherReading: [Row]?
-        if configuration.decidesByLegacyKeys {
-            let ignoring = PolicyEngine.Decider(configuration.ignoringLegacyKeys())
-            var index = 0
-            otherReading = []
-            for hostClass in hosts {
-                for era in eras {
-                    for (kind, decision) in zip(kinds, ignoring.decide(era: era, host: hostClass.host, kinds: kinds)) {
-                        if !decision.samePolicy(as: rows[index].decision) {
-                            otherReading?.append(Row(host: hostClass.label, os: era.label, kind: kind.rawValue, decision: decision))
-                        }
-                        index += 1
+                    if let other = others?[index], !other.samePolicy(as: decision) {
+                        otherReading?.append(Row(host: hostClass.label, os: era.label, kind: kind.rawValue, decision: other))
                     }
                 }
             }
