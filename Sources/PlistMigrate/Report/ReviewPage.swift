@@ -374,15 +374,16 @@ enum ReviewPage {
     /// Where the two readings of the legacy keys differ, each reading's rows come under it (a
     /// reading that changes nothing says so); a line that is no change row is shown as it is.
     static func deltaList(_ lines: [String], files: Int, of total: Int) -> String {
-        let rows = lines.compactMap(ReviewModel.deltaRow)
+        // Each line parsed once: its row (none for a line that is no change) and its reading.
+        let parsed = lines.map { (line: $0, row: ReviewModel.deltaRow($0)) }
         let scope = files == total ? "" : " (\(files) of \(plural(total, "file")))"
-        guard !rows.isEmpty else {
+        guard parsed.contains(where: { $0.row != nil }) else {
             return "<p class=\"delta-none\">Policy: \(html(lines.joined(separator: "; ").isEmpty ? "no policy change" : lines.joined(separator: "; ")))\(scope)</p>\n"
         }
         var out = "<dl class=\"delta\"><dt class=\"title\">Policy delta\(html(scope))</dt>"
         var reading: String?
-        for line in lines {
-            guard let row = ReviewModel.deltaRow(line) else {
+        for (line, row) in parsed {
+            guard let row else {
                 out += "<dt class=\"reading\">\(html(line.prefix(1).uppercased() + line.dropFirst()))</dt>"
                 continue
             }
