@@ -7,11 +7,8 @@ import PlistMigrate
     /// A temp directory holding `App/Info.plist` (needs ATS001 + ATS004, and ATS003 if allowed)
     /// and `Clean/Info.plist` (needs nothing).
     func workspace() throws -> URL {
-        let directory = try temporaryDirectory()
-        _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "App/Info.plist")
-        _ = try copyFixture("ATS003/tabs.before.plist", to: directory, as: "Dev/Info.plist")
-        _ = try copyFixture("ATS003/already-migrated.before.plist", to: directory, as: "Clean/Info.plist")
-        return directory
+        try temporaryDirectory(holding: ["App/Info.plist": "ATS001/tabs.before.plist", "Dev/Info.plist": "ATS003/tabs.before.plist",
+                                         "Clean/Info.plist": "ATS003/already-migrated.before.plist"])
     }
 
     func bytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }

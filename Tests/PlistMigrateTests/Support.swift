@@ -86,6 +86,14 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
+/// A fresh temporary directory holding fixtures, each at its name: `["App/Info.plist":
+/// "ATS001/tabs.before.plist"]`. Removed by the caller's `defer`.
+func temporaryDirectory(holding fixtures: KeyValuePairs<String, String>) throws -> URL {
+    let directory = try temporaryDirectory()
+    for (name, fixture) in fixtures { _ = try copyFixture(fixture, to: directory, as: name) }
+    return directory
+}
+
 func copyFixture(_ relative: String, to directory: URL, as name: String) throws -> URL {
     let destination = directory.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)

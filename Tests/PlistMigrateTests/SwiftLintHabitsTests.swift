@@ -6,11 +6,8 @@ import Testing
 /// every run says how many plists it left out, by `--exclude`/`--include` as well as by config.
 @Suite struct SwiftLintHabitsTests {
     func workspace() throws -> URL {
-        let directory = try temporaryDirectory()
-        _ = try copyFixture("lint/everything.plist", to: directory, as: "App/Info.plist")
-        _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "Vendor/Info.plist")
-        _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "Generated/Lib/Info.plist")
-        return directory
+        try temporaryDirectory(holding: ["App/Info.plist": "lint/everything.plist", "Vendor/Info.plist": "ATS001/tabs.before.plist",
+                                         "Generated/Lib/Info.plist": "ATS001/tabs.before.plist"])
     }
 
     @Test func aRuleIsNamedByItsIdOrItsName() throws {
