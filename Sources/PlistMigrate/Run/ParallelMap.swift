@@ -7,10 +7,33 @@ import Foundation
 func parallelMap<Result>(count: Int, jobs: Int, _ work: @escaping @Sendable (Int) -> Result) -> [Result] {
     guard jobs > 1, count > 1 else { return (0..<count).map(work) }
     let slots = Slots<Result>(count: count)
-    DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
+    withWorkerThreads(min(jobs, count) - 1, {
         while let index = slots.takeIndex() { slots.store(work(index), at: index) }
-    }
+    }, whileCallerRuns: {
+        while let index = slots.takeIndex() { slots.store(work(index), at: index) }
+    })
     return slots.values
+}
+
+/// Runs `worker` on `threads` threads of its own while `caller` runs on the calling thread,
+/// and returns once all have finished. Threads of its own, not the global dispatch queues: a
+/// block sent there waits for a free pool thread, and where the caller is itself on a pool
+/// thread of a busy process (a Swift concurrency task, a test runner on two cores) none may
+/// come free until much later: the run then did all its work on one thread and waited tens
+/// of seconds at its end for a block that had nothing left to do.
+func withWorkerThreads(_ threads: Int, _ worker: @escaping @Sendable () -> Void, whileCallerRuns caller: () -> Void) {
+    let finished = DispatchSemaphore(value: 0)
+    for _ in 0..<max(0, threads) {
+        let thread = Thread {
+            worker()
+            finished.signal()
+        }
+        // The parser and the passes recurse as deep as the main thread's default allows.
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+    caller()
+    for _ in 0..<max(0, threads) { finished.wait() }
 }
 
 /// One slot per index, each written by exactly one thread. A plain lock (not
@@ -50,30 +73,27 @@ func parallelForEach<Result>(
         return
     }
     let queue = OrderedResults<Result>(count: count, window: max(window, jobs))
-    let group = DispatchGroup()
     // The calling thread is one of the `jobs`: it works whenever no run of results is ready,
     // so no more threads than jobs compete for the cores.
-    for _ in 1..<min(jobs, count) {
-        DispatchQueue.global().async(group: group) {
-            while let index = queue.takeIndex() { queue.store(work(index), at: index) }
-        }
-    }
-    var index = 0
-    while index < count {
-        var ready = queue.takeReady(from: index, waiting: false)
-        if ready.isEmpty {
-            if let taken = queue.takeIndex(waiting: false) {
-                queue.store(work(taken), at: taken)
-                continue
+    withWorkerThreads(min(jobs, count) - 1, {
+        while let index = queue.takeIndex() { queue.store(work(index), at: index) }
+    }, whileCallerRuns: {
+        var index = 0
+        while index < count {
+            var ready = queue.takeReady(from: index, waiting: false)
+            if ready.isEmpty {
+                if let taken = queue.takeIndex(waiting: false) {
+                    queue.store(work(taken), at: taken)
+                    continue
+                }
+                ready = queue.takeReady(from: index, waiting: true)
             }
-            ready = queue.takeReady(from: index, waiting: true)
+            for result in ready {
+                consume(index, result)
+                index += 1
+            }
         }
-        for result in ready {
-            consume(index, result)
-            index += 1
-        }
-    }
-    group.wait()
+    })
 }
 
 /// The results between the next one to consume and the furthest one handed out, in a ring of
