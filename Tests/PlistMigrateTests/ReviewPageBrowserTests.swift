@@ -28,6 +28,7 @@ struct ReviewPageBrowserTests {
         let result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script] + arguments, in: directory)
         let summary = (try? JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]) ?? [:]
         #expect(result.status == 0, "\(summary["error"] ?? summary["skip"] ?? result.stderr)")
+        print("browser phases of \(arguments[0]) (ms): \(summary["timings_ms"] ?? "none")")
         return summary
     }
 
