@@ -6,6 +6,18 @@ public struct DictEntry {
     public var name: String { key.text }
 }
 
+/// A dict entry as the node indexes of its key and value: what the document may keep of its own
+/// entries (a `DictEntry` holds the document).
+struct EntryNodes {
+    let key: Int32
+    let value: Int32
+
+    init(_ entry: DictEntry) {
+        key = entry.key.index
+        value = entry.value.index
+    }
+}
+
 extension PlistElement {
     /// Calls `body` with each key and value of a `<dict>` (none for any other element), in
     /// document order: a value belongs to the key just before it.

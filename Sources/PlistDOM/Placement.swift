@@ -94,25 +94,25 @@ extension PlistDocument {
     public func sortedAnchor(for name: String, in dict: PlistElement, excluding: PlistElement? = nil) -> DictEntry? {
         // Most often it goes last (keys renamed or added in order): no walk then.
         if let last = dict.lastEntry, last.key != excluding, !Self.keyPrecedes(name, last.name) { return last }
-        let entries = excluding == nil ? listedEntries(of: dict) : dict.entries.filter { $0.key != excluding }
-        let position = Self.sortedPosition(of: name, in: entries)
-        return position > 0 ? entries[position - 1] : nil
+        let entries = excluding == nil ? listedEntries(of: dict) : dict.entries.filter { $0.key != excluding }.map(EntryNodes.init)
+        let position = sortedPosition(of: name, in: entries)
+        return position > 0 ? DictEntry(key: PlistElement(self, entries[position - 1].key), value: PlistElement(self, entries[position - 1].value)) : nil
     }
 
     /// How many of `entries` (sorted) go before a key named `name`: halving.
-    static func sortedPosition(of name: String, in entries: [DictEntry]) -> Int {
+    func sortedPosition(of name: String, in entries: [EntryNodes]) -> Int {
         var low = 0, high = entries.count
         while low < high {
             let middle = (low + high) / 2
-            if keyPrecedes(name, entries[middle].name) { high = middle } else { low = middle + 1 }
+            if Self.keyPrecedes(name, PlistElement(self, entries[middle].key).text) { high = middle } else { low = middle + 1 }
         }
         return low
     }
 
-    /// `dict.entries`, from `sortedEntries` while no edit came after it was made.
-    private func listedEntries(of dict: PlistElement) -> [DictEntry] {
+    /// `dict`'s entries as node indexes, from `sortedEntries` while no edit came after it was made.
+    private func listedEntries(of dict: PlistElement) -> [EntryNodes] {
         if let cached = sortedEntries[dict.index], cached.revision == editRevision { return cached.entries }
-        let entries = dict.entries
+        let entries = dict.entries.map(EntryNodes.init)
         sortedEntries[dict.index] = (editRevision, entries)
         return entries
     }
@@ -131,7 +131,7 @@ extension PlistDocument {
             sortedDicts.insert(dict.index)
             // The listing `sortedAnchor` used, with the new entry in its place, stays valid.
             if var cached = sortedEntries[dict.index], cached.revision == before {
-                cached.entries.insert(inserted, at: Self.sortedPosition(of: key, in: cached.entries))
+                cached.entries.insert(EntryNodes(inserted), at: sortedPosition(of: key, in: cached.entries))
                 sortedEntries[dict.index] = (editRevision, cached.entries)
             }
         } else {

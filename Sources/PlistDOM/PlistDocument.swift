@@ -30,8 +30,9 @@ public final class PlistDocument {
     @exclusivity(unchecked) var sortedDicts: Set<Int32> = []
     /// A sorted dict's entries as `sortedAnchor` last halved them, valid at `revision`: kept up
     /// to date by `insertFollowingOrder`, so inserting thousands of keys into one dict does not
-    /// list its entries again for each (a copy starts without it: its entries name this one).
-    @exclusivity(unchecked) var sortedEntries: [Int32: (revision: Int, entries: [DictEntry])] = [:]
+    /// list its entries again for each. Node indexes, not `DictEntry`s: an entry holds its
+    /// document, and a document holding its own entries was never freed (a copy starts without).
+    @exclusivity(unchecked) var sortedEntries: [Int32: (revision: Int, entries: [EntryNodes])] = [:]
     @exclusivity(unchecked) var splices: [Splice] = []
     @exclusivity(unchecked) var afterValueSplice: [Int32: Int] = [:]
     /// Offsets of the insertions after values, so a removal stops in front of them.
