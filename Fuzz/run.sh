@@ -65,9 +65,11 @@ if [ -z "$(ls -A "$seeds-report" 2>/dev/null)" ]; then
     swift build -c debug --scratch-path "$scratch/tool" --product plist-migrate 2>&1 | tail -1 >&2
     tool=$scratch/tool/debug/plist-migrate
     "$tool" --format json Fixtures/demo > "$seeds-report/demo.json" 2>/dev/null || true
-    "$tool" --format json --passes all Fixtures > "$seeds-report/fixtures-all-passes.json" 2>/dev/null || true
+    "$tool" --format json --allow-policy-change Fixtures/demo > "$seeds-report/demo-all-passes.json" 2>/dev/null || true
     "$tool" --format json Fixtures/demo/ShopApp/Info.plist > "$seeds-report/one-file.json" 2>/dev/null || true
-    [ -s "$seeds-report/demo.json" ] || { echo "Fuzz/run.sh: could not make the report seeds" >&2; exit 2; }
+    for seed in demo demo-all-passes one-file; do
+        [ -s "$seeds-report/$seed.json" ] || { echo "Fuzz/run.sh: could not make the report seed $seed.json" >&2; exit 2; }
+    done
     printf '{"schemaVersion":1,"toolVersion":"0","accepted":["ATS001-000000000000"],"rejected":[]}' > "$seeds-report/decision.json"
 fi
 if [ -z "$(ls -A "$seeds-output" 2>/dev/null)" ]; then
@@ -108,7 +110,7 @@ for target in $targets; do
         [ -e "$finding" ] || continue
         mkdir -p "$scratch/replay-tmp"
         cause=$(PLIST_FUZZ_SCRATCH="$scratch/replay-tmp" PLIST_FUZZ_TARGET=$target "$binary" "$finding" 2>&1 \
-            | grep -aoE 'Fatal error: .*|ERROR: AddressSanitizer: [a-z-]+|ERROR: libFuzzer: [a-z-]+' | head -1 \
+            | grep -aoE 'Fatal error: .*|ERROR: (AddressSanitizer|LeakSanitizer): [a-z -]+|ERROR: libFuzzer: [a-z-]+' | head -1 \
             | sed -E 's/[0-9]+/N/g; s#/tmp/[^ ]*#TMP#g' || true)  # the replay's own status is the finding's
         [ -n "$cause" ] || cause="$(basename "$finding" | cut -d- -f1) (does not reproduce on replay)"
         if [ -z "${seen[$cause]:-}" ]; then
