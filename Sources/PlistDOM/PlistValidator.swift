@@ -89,7 +89,7 @@ struct PlistValidator {
             }
         case .data:
             try checkLeaf(index, node, document)
-            if Base64.decode(document.text(of: index)) == nil {
+            if !Base64.isValid(document.text(of: index)) {
                 throw error("invalid base64 in <data>", index, document)
             }
         }

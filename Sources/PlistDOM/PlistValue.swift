@@ -106,14 +106,6 @@ extension StringProtocol {
 }
 
 enum Base64 {
-    private static let table: [UInt8: UInt8] = {
-        var table: [UInt8: UInt8] = [:]
-        for (index, char) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
-            table[char] = UInt8(index)
-        }
-        return table
-    }()
-
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Standard base64 with `=` padding, on one line.
@@ -133,25 +125,48 @@ enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Each byte's six bits, or 0xFF for a byte outside the alphabet: an array, indexed at once
+    /// (a dictionary hashed every byte, most of the time of parsing a large `<data>`).
+    private static let values: [UInt8] = {
+        var values = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { values[Int(byte)] = UInt8(index) }
+        return values
+    }()
+
     /// Decodes base64, ignoring whitespace as plist readers do; `nil` if it is not base64.
     static func decode(_ text: String) -> [UInt8]? {
         var out: [UInt8] = []
-        var buffer: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for byte in text.utf8 where !ASCII.isWhitespace(byte) {
-            if byte == UInt8(ascii: "=") {
-                padding += 1
-                continue
-            }
-            guard padding == 0, let value = table[byte] else { return nil }
-            buffer = (buffer << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+        out.reserveCapacity(text.utf8.count / 4 * 3)
+        return scan(text, { out.append($0) }) ? out : nil
+    }
+
+    /// Whether `text` decodes (what `decode` accepts), without keeping the bytes.
+    static func isValid(_ text: String) -> Bool { scan(text, { _ in }) }
+
+    /// One pass over the text's UTF-8 in place (a `<data>` value may be megabytes).
+    private static func scan(_ text: String, _ emit: (UInt8) -> Void) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            values.withUnsafeBufferPointer { values in
+                var buffer: UInt32 = 0
+                var bits = 0
+                var padding = 0
+                for byte in bytes where !ASCII.isWhitespace(byte) {
+                    if byte == UInt8(ascii: "=") {
+                        padding += 1
+                        continue
+                    }
+                    let value = values[Int(byte)]
+                    guard padding == 0, value != 0xFF else { return false }
+                    buffer = (buffer << 6) | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        emit(UInt8((buffer >> UInt32(bits)) & 0xFF))
+                    }
+                }
+                return padding <= 2
             }
         }
-        return padding <= 2 ? out : nil
     }
 }
