@@ -11,14 +11,12 @@ import Testing
     /// and these save a sixth of its time; every command passes the same, so one build serves all.
     static let buildOptions = ["--disable-index-store", "-debug-info-format", "none"]
 
-    /// `swift package` and `swift build` are awaited on a thread of their own: the test
-    /// runner's pool threads stay free for other tests meanwhile (issue #54).
-    static func swiftPackage(_ arguments: [String], in directory: URL) async throws -> ProcessResult {
-        try await awaiting { try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "package"] + buildOptions + arguments, in: directory) }
+    static func swiftPackage(_ arguments: [String], in directory: URL) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "package"] + buildOptions + arguments, in: directory)
     }
 
-    static func build(in directory: URL) async throws -> ProcessResult {
-        try await awaiting { try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "build"] + buildOptions, in: directory) }
+    static func build(in directory: URL) throws -> ProcessResult {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "build"] + buildOptions, in: directory)
     }
 
     /// The consumer: target `Demo` with the build-tool plugin applied (its Info.plist excluded
@@ -41,7 +39,7 @@ import Testing
         do {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("Sources/Demo"), withIntermediateDirectories: true)
             try Data(manifest.utf8).write(to: directory.appendingPathComponent("Package.swift"))
-            return try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "package"] + buildOptions + ["resolve"], in: directory).status == 0 ? directory : nil
+            return try swiftPackage(["resolve"], in: directory).status == 0 ? directory : nil
         } catch {
             return nil
         }
@@ -67,11 +65,11 @@ import Testing
     /// paths (what Xcode's issue navigator reads); warnings leave the build green, an error
     /// fails it, the target gains no resource bundle, and the findings show on every build:
     /// again with no change, and after a change to a Swift file only.
-    @Test func warningsShowOnEveryBuildAndAnErrorFailsIt() async throws {
+    @Test func warningsShowOnEveryBuildAndAnErrorFailsIt() throws {
         guard let directory = try consumer() else { return }
         let plist = directory.appendingPathComponent("Sources/Demo/Info.plist")
         let real = plist.resolvingSymlinksInPath().path
-        let green = try await Self.build(in: directory)
+        let green = try Self.build(in: directory)
         let output = green.text + green.stderr
         #expect(green.status == 0, "\(output)")
         #expect(output.contains("\(real):13:5: warning: [P002]"), "\(output)")
@@ -80,16 +78,16 @@ import Testing
         #expect(!bundles.contains { $0.hasSuffix(".resources") || $0.hasSuffix(".bundle") }, "no resource bundle: \(bundles)")
         // Nothing changed (issue #54: "build, build again without change, the warning both
         // times"): the findings are shown again, not lost to an up-to-date check.
-        let again = try await Self.build(in: directory)
+        let again = try Self.build(in: directory)
         #expect(again.status == 0 && (again.text + again.stderr).contains("warning: [P002]"), "rebuild: \(again.text)\(again.stderr)")
         // A change to a Swift file only (issue #42 §2): the findings are shown again too.
         try Data("public let x = 2\n".utf8).write(to: directory.appendingPathComponent("Sources/Demo/Demo.swift"))
-        let swiftOnly = try await Self.build(in: directory)
+        let swiftOnly = try Self.build(in: directory)
         #expect(swiftOnly.status == 0 && (swiftOnly.text + swiftOnly.stderr).contains("warning: [P002]"), "\(swiftOnly.text)\(swiftOnly.stderr)")
 
         try FileManager.default.removeItem(at: plist)
         _ = try copyFixture("lint/everything.plist", to: directory, as: "Sources/Demo/Info.plist")
-        let red = try await Self.build(in: directory)
+        let red = try Self.build(in: directory)
         #expect(red.status != 0, "an error-severity finding fails the build")
         #expect((red.text + red.stderr).contains("\(real):4:2: error: [L001]"), "\(red.text)\(red.stderr)")
     }
@@ -99,9 +97,9 @@ import Testing
     /// `swift package plist-migrate …` parses its arguments as the tool does (`lint --format
     /// json` and `list` work; the package directory is added only where a path is missing),
     /// asks for no permission for read-only commands, and reports a failure once.
-    @Test func argumentsAreParsedAsTheToolParsesThem() async throws {
+    @Test func argumentsAreParsedAsTheToolParsesThem() throws {
         guard let directory = try consumer() else { return }
-        let lint = try await Self.swiftPackage(["plist-migrate", "lint", "--format", "json"], in: directory)
+        let lint = try Self.swiftPackage(["plist-migrate", "lint", "--format", "json"], in: directory)
         #expect(lint.status == 0, "\(lint.stderr)")
         // SwiftPM relays the plugin's build progress and the tool's standard error on the same
         // stream: the report is the lines from "{" to the "}" that closes it.
@@ -111,12 +109,12 @@ import Testing
         let report = start < end && end < lines.endIndex ? lines[start...end].joined(separator: "\n") : ""
         #expect((try? JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])?["findings"] != nil, "\(lint.text)")
         #expect(!lint.stderr.contains("wants permission"))
-        let list = try await Self.swiftPackage(["plist-migrate", "list"], in: directory)
+        let list = try Self.swiftPackage(["plist-migrate", "list"], in: directory)
         #expect(list.status == 0 && list.text.contains("\nATS001  1") || list.text.hasPrefix("ATS001"), "\(list.stderr)")
         // A file a pass would change, for `--check` to fail on.
         try FileManager.default.removeItem(at: directory.appendingPathComponent("Sources/Demo/Info.plist"))
         _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "Sources/Demo/Info.plist")
-        let check = try await Self.swiftPackage(["plist-migrate", "--check"], in: directory)
+        let check = try Self.swiftPackage(["plist-migrate", "--check"], in: directory)
         #expect(check.status != 0)
         #expect(check.stderr.components(separatedBy: "exited with status 1").count - 1 == 1, "reported once: \(check.stderr)")
     }
@@ -126,25 +124,25 @@ import Testing
     /// command line that writes, and `plist-migrate-write` declares the permission, so SwiftPM
     /// stops without `--allow-writing-to-package-directory` (no terminal to ask on) and runs
     /// with it.
-    @Test func writingNeedsThePermissionSwiftPMAsksFor() async throws {
+    @Test func writingNeedsThePermissionSwiftPMAsksFor() throws {
         guard let directory = try consumer(plist: "ATS001/tabs.before.plist") else { return }
         let plist = directory.appendingPathComponent("Sources/Demo/Info.plist")
         let original = try Data(contentsOf: plist)
         // (`-c` is SwiftPM's own option, so `edit` is refused here for writing at all.)
         for arguments in [["--write", "Sources/Demo/Info.plist"], ["lint", "--output", "lint.txt"], ["edit", "Sources/Demo/Info.plist"]] {
-            let refused = try await Self.swiftPackage(["plist-migrate"] + arguments, in: directory)
+            let refused = try Self.swiftPackage(["plist-migrate"] + arguments, in: directory)
             #expect(refused.status != 0, "\(arguments)")
             #expect((refused.text + refused.stderr).contains("plist-migrate-write"), "\(arguments): \(refused.text)\(refused.stderr)")
         }
         #expect(try Data(contentsOf: plist) == original, "the read-only verb wrote nothing")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("lint.txt").path))
 
-        let unasked = try await Self.swiftPackage(["plist-migrate-write", "--write", "Sources/Demo/Info.plist"], in: directory)
+        let unasked = try Self.swiftPackage(["plist-migrate-write", "--write", "Sources/Demo/Info.plist"], in: directory)
         #expect(unasked.status != 0, "\(unasked.text)\(unasked.stderr)")
         #expect((unasked.text + unasked.stderr).contains("allow-writing-to-package-directory"), "\(unasked.text)\(unasked.stderr)")
         #expect(try Data(contentsOf: plist) == original, "no permission, nothing written")
 
-        let allowed = try await Self.swiftPackage(["--allow-writing-to-package-directory", "plist-migrate-write", "--write", "Sources/Demo/Info.plist"], in: directory)
+        let allowed = try Self.swiftPackage(["--allow-writing-to-package-directory", "plist-migrate-write", "--write", "Sources/Demo/Info.plist"], in: directory)
         #expect(allowed.status == 0, "\(allowed.text)\(allowed.stderr)")
         #expect(try Data(contentsOf: plist) != original, "with the permission, the file is migrated")
     }

@@ -24,15 +24,15 @@ struct ReviewPageBrowserTests {
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }()
 
-    static func browse(_ arguments: [String], in directory: URL) async throws -> [String: Any] {
-        let result = try await awaiting { try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script] + arguments, in: directory) }
+    static func browse(_ arguments: [String], in directory: URL) throws -> [String: Any] {
+        let result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script] + arguments, in: directory)
         let summary = (try? JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]) ?? [:]
         #expect(result.status == 0, "\(summary["error"] ?? summary["skip"] ?? result.stderr)")
         print("browser phases of \(arguments[0]) (ms): \(summary["timings_ms"] ?? "none")")
         return summary
     }
 
-    @Test func theFleetPageAgreesWithTheReportAndItsDecisionAppliesExactlyThoseEdits() async throws {
+    @Test func theFleetPageAgreesWithTheReportAndItsDecisionAppliesExactlyThoseEdits() throws {
         let root = try ReviewTests.fleet()
         defer { try? FileManager.default.removeItem(at: root) }
         // A folder whose name holds a right-to-left override (it would read "Devexe.gpj"): in
@@ -46,7 +46,7 @@ struct ReviewPageBrowserTests {
         #expect(try String(contentsOf: root.appendingPathComponent("page.html"), encoding: .utf8).contains("Dev\\342\\200\\256jpg.exe"))
         let downloads = try root.appendingPathComponent("downloads").creatingDirectory()
         let axe = Self.axeScript.map { ["--axe", $0] } ?? []
-        let summary = try await Self.browse(["page.html", "report.json", "--accept-pass", "ATS001", "--decision", "decision.json",
+        let summary = try Self.browse(["page.html", "report.json", "--accept-pass", "ATS001", "--decision", "decision.json",
                                        "--download-dir", downloads.path, "--search", "widget"] + axe, in: root)
         #expect(summary["persisted"] as? Bool == true, "decisions survive a reload: \(summary)")
         #expect((summary["narrow_width"] as? [Int]).map { $0[0] <= $0[1] } == true, "390 px: no sideways scroll: \(summary)")
@@ -74,7 +74,7 @@ struct ReviewPageBrowserTests {
         }
         _ = try tool(["--write", "--accept", root.appendingPathComponent("decision.json").path, "alpha", "beta"], in: accepted)
         _ = try tool(["--write", "--only", "ATS001", "alpha", "beta"], in: only)
-        let compare = try await awaiting { try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+        let compare = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
             import os, plistlib, sys
             a, b = sys.argv[1], sys.argv[2]
             checked = differ = 0
@@ -90,7 +90,7 @@ struct ReviewPageBrowserTests {
                         same = one == two
                     checked += 1; differ += 0 if same and one == two else 1
             print(checked, differ)
-            """, accepted.path, only.path], in: root) }
+            """, accepted.path, only.path], in: root)
         #expect(compare.text.trimmingCharacters(in: .whitespacesAndNewlines) == "8 0", "\(compare.text)\(compare.stderr)")
         let migrated = try String(contentsOf: accepted.appendingPathComponent("alpha/App/Info.plist"), encoding: .utf8)
         #expect(!migrated.contains("NSThirdParty") && migrated.contains("NSAllowsArbitraryLoadsInMedia"), "ATS001 applied, ATS002 not")
@@ -100,29 +100,27 @@ struct ReviewPageBrowserTests {
     /// 817 files to change in 240 kinds, 2,955 with a held-back pass): the page stays under
     /// 300 KB (issue #41), and the kinds and file lists it carries compressed are all there —
     /// every count, filter, search and decision agrees with the JSON report.
-    @Test func theBenchmarkTreeMakesASmallPageThatShowsEverything() async throws {
+    @Test func theBenchmarkTreeMakesASmallPageThatShowsEverything() throws {
         guard FileManager.default.fileExists(atPath: Paths.corpus.path) else {
             print("../shared/corpus is not beside the repository: the 10,000-file page is not checked")
             return
         }
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let made = try await awaiting {
-            try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", Paths.repository.appendingPathComponent("Benchmarks/make-monorepo.py").path,
-                                                         Paths.corpus.path, "monorepo", "10000"], in: root)
-        }
+        let made = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", Paths.repository.appendingPathComponent("Benchmarks/make-monorepo.py").path,
+                                                                 Paths.corpus.path, "monorepo", "10000"], in: root)
         #expect(made.status == 0, "\(made.stderr)")
-        let json = try await awaiting { try tool(["--format", "json", "--no-config", "--output", "report.json", "monorepo"], in: root) }
+        let json = try tool(["--format", "json", "--no-config", "--output", "report.json", "monorepo"], in: root)
         #expect(json.stderr.contains("10000 files scanned"), "\(json.stderr.suffix(300))")
         // The page from the JSON report (`report`), not from a second walk of 10,000 files.
-        let page = try await awaiting { try tool(["report", "--format", "html", "--output", "page.html", "report.json"], in: root) }
+        let page = try tool(["report", "--format", "html", "--output", "page.html", "report.json"], in: root)
         #expect(page.status == 0, "\(page.stderr)")
         let size = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("page.html").path)[.size] as? Int ?? .max
         #expect(size < 300_000, "the page is \(size) bytes (issue #41: under 300 KB)")
         let text = try String(contentsOf: root.appendingPathComponent("page.html"), encoding: .utf8)
         #expect(text.contains("id=\"more-kinds\"") && text.contains("id=\"file-lists\""), "this page carries kinds and lists compressed")
         let axe = Self.axeScript.map { ["--axe", $0] } ?? []
-        let summary = try await Self.browse(["page.html", "report.json", "--search", "app001", "--skip-keyboard"] + axe, in: root)
+        let summary = try Self.browse(["page.html", "report.json", "--search", "app001", "--skip-keyboard"] + axe, in: root)
         if Self.axeScript != nil { #expect(summary["axe_narrow"] as? Int == 0, "axe-core at 390 px: \(summary)") }
         let load = summary["load_ms"] as? Double ?? .infinity
         #expect(load < 2000, "the page took \(load) ms to load")
@@ -133,7 +131,7 @@ struct ReviewPageBrowserTests {
     /// Issue #53: the page of reports made one per repository, each in its own directory, and
     /// merged — every count, filter and decision against the merged JSON, at both widths, with
     /// axe-core at 0 violations.
-    @Test func theMergedPageOfSeveralRunsHolds() async throws {
+    @Test func theMergedPageOfSeveralRunsHolds() throws {
         let root = try ReviewTests.fleet()
         defer { try? FileManager.default.removeItem(at: root) }
         _ = try copyFixture("ATS001/tabs.before.plist", to: root, as: "beta/Q\"uote\\back/Info.plist")
@@ -143,7 +141,7 @@ struct ReviewPageBrowserTests {
         #expect(try tool(["report", "--format", "json", "--output", "merged.json", "alpha.json", "beta.json"], in: root).status == 0)
         #expect(try tool(["report", "--format", "html", "--output", "merged.html", "alpha.json", "beta.json"], in: root).status == 0)
         let axe = Self.axeScript.map { ["--axe", $0] } ?? []
-        let summary = try await Self.browse(["merged.html", "merged.json", "--search", "widget"] + axe, in: root)
+        let summary = try Self.browse(["merged.html", "merged.json", "--search", "widget"] + axe, in: root)
         #expect((summary["narrow_width"] as? [Int]).map { $0[0] <= $0[1] } == true, "390 px: no sideways scroll: \(summary)")
         if Self.axeScript != nil {
             #expect(summary["axe_narrow"] as? Int == 0 && summary["axe_desktop"] as? Int == 0 && summary["axe_dark"] as? Int == 0,

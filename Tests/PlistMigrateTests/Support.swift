@@ -19,7 +19,7 @@ enum Paths {
     }
 }
 
-struct ProcessResult: Sendable {
+struct ProcessResult {
     var status: Int32
     var stdout: Data
     var stderr: String
@@ -73,16 +73,6 @@ func runWithWatchdog(_ command: URL, _ arguments: [String], in directory: URL, s
 
 func tool(_ arguments: [String], in directory: URL, input: Data? = nil) throws -> ProcessResult {
     try run(Paths.executable, arguments, in: directory, input: input)
-}
-
-/// `work` on a thread of its own, awaited: for the long waits on a subprocess (a browser, a
-/// package build, a tool run over thousands of files). The test runner has one pool thread per
-/// core and a synchronous wait holds one, so while two tests waited so on two cores no other
-/// test could start, however idle the cores were (issue #54). Expectations stay in the test.
-func awaiting<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-    }
 }
 
 func git(_ arguments: [String], in directory: URL) throws -> ProcessResult {
