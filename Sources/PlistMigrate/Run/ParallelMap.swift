@@ -7,11 +7,10 @@ import Foundation
 func parallelMap<Result>(count: Int, jobs: Int, _ work: @escaping @Sendable (Int) -> Result) -> [Result] {
     guard jobs > 1, count > 1 else { return (0..<count).map(work) }
     let slots = Slots<Result>(count: count)
-    withWorkerThreads(min(jobs, count) - 1, {
+    let drain: @Sendable () -> Void = {
         while let index = slots.takeIndex() { slots.store(work(index), at: index) }
-    }, whileCallerRuns: {
-        while let index = slots.takeIndex() { slots.store(work(index), at: index) }
-    })
+    }
+    withWorkerThreads(min(jobs, count) - 1, drain, whileCallerRuns: drain)
     return slots.values
 }
 
