@@ -16,6 +16,10 @@ struct EntryNodes {
         key = entry.key.index
         value = entry.value.index
     }
+
+    func entry(in document: PlistDocument) -> DictEntry {
+        DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))
+    }
 }
 
 extension PlistElement {

@@ -96,7 +96,7 @@ extension PlistDocument {
         if let last = dict.lastEntry, last.key != excluding, !Self.keyPrecedes(name, last.name) { return last }
         let entries = excluding == nil ? listedEntries(of: dict) : dict.entries.filter { $0.key != excluding }.map(EntryNodes.init)
         let position = sortedPosition(of: name, in: entries)
-        return position > 0 ? DictEntry(key: PlistElement(self, entries[position - 1].key), value: PlistElement(self, entries[position - 1].value)) : nil
+        return position > 0 ? entries[position - 1].entry(in: self) : nil
     }
 
     /// How many of `entries` (sorted) go before a key named `name`: halving.
