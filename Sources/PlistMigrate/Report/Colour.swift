@@ -29,8 +29,9 @@ public enum Colour {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             for (word, code) in [(": error: ", "\u{1B}[1;31m"), (": warning: ", "\u{1B}[33m"), (": note: ", "\u{1B}[36m")] {
                 if let range = line.firstRange(of: word) {
-                    let severity = line[line.index(range.lowerBound, offsetBy: 2)..<line.index(range.upperBound, offsetBy: -2)]
-                    return line[..<line.index(range.lowerBound, offsetBy: 2)] + code + severity + "\u{1B}[0m" + line[line.index(range.upperBound, offsetBy: -2)...]
+                    let wordStart = line.index(range.lowerBound, offsetBy: 2), wordEnd = line.index(range.upperBound, offsetBy: -2)
+                    // Spelled as one interpolation: a chain of `+` over substrings took the type checker a second.
+                    return "\(line[..<wordStart])\(code)\(line[wordStart..<wordEnd])\u{1B}[0m\(line[wordEnd...])"
                 }
             }
             return String(line)
