@@ -16,8 +16,6 @@ struct WalkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Process only walked files matching GLOB (repeatable).", valueName: "GLOB"))
     var include: [String] = []
 
-    @OptionGroup var config: ConfigOptions
-
     @Flag(help: "Apply --exclude and the config's exclude to files named on the command line too (for pre-commit, which names every file).")
     var forceExclude = false
 

@@ -50,12 +50,14 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var walk: WalkOptions
 
+    @OptionGroup var config: ConfigOptions
+
     @OptionGroup var report: ReportOutputOption
 
     @OptionGroup var target: DeploymentTargetOption
 
     func run() throws {
-        try report.refuseIfRead(paths + [baseline, writeBaseline].compactMap { $0 } + walk.config.files)
+        try report.refuseIfRead(paths + [baseline, writeBaseline].compactMap { $0 } + config.files)
         var runner = LintRunner(paths: paths)
         runner.minimumOS = target.minOS
         if let jobs = walk.jobs { runner.jobs = jobs }
@@ -64,8 +66,8 @@ struct Lint: ParsableCommand {
         runner.strict = strict
         runner.quiet = quiet
         runner.groups = rules == .all ? Set(LintRule.groups) : [rules.rawValue]
-        runner.useConfig = !walk.config.noConfig
-        runner.explicitConfig = try walk.config.explicit()
+        runner.useConfig = !config.noConfig
+        runner.explicitConfig = try config.explicit()
         runner.forceExclude = walk.forceExclude
         if let stdinPath { runner.stdinPath = stdinPath }
         runner.color = format == .text

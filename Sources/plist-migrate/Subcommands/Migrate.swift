@@ -44,6 +44,8 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var walk: WalkOptions
 
+    @OptionGroup var config: ConfigOptions
+
     @OptionGroup var report: ReportOutputOption
 
     @Option(help: ArgumentHelp("Also process the paths listed in FILE, one per line (- for standard input).", valueName: "FILE"))
@@ -85,7 +87,7 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         try CommandLineTypos.requireExisting(paths, subcommands: PlistMigrateCommand.configuration.subcommands.map { $0._commandName })
-        try report.refuseIfRead(paths + [filesFrom, accept].compactMap { $0 } + recipe + walk.config.files)
+        try report.refuseIfRead(paths + [filesFrom, accept].compactMap { $0 } + recipe + config.files)
         let selection = Selection(
             only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
             allowPolicyChange: allowPolicyChange ? true : nil, minimumOS: target.minOS,
@@ -108,8 +110,8 @@ struct Migrate: ParsableCommand {
         options.excludes = walk.exclude.map(Glob.init)
         options.includes = walk.include.map(Glob.init)
         options.shard = shard.flatMap(Shard.init)
-        options.useConfig = !walk.config.noConfig
-        options.explicitConfig = try walk.config.explicit()
+        options.useConfig = !config.noConfig
+        options.explicitConfig = try config.explicit()
         options.forceExclude = walk.forceExclude
         options.listedPaths = try filesFrom.map(Self.readList) ?? []
         try report.refuseIfRead(options.listedPaths)
