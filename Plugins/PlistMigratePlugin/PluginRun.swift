@@ -32,8 +32,11 @@ enum PluginRun {
         process.executableURL = tool.url
         process.arguments = walking.contains(subcommand) && paths.isEmpty ? arguments + [context.package.directoryURL.path] : arguments
         process.currentDirectoryURL = context.package.directoryURL
+        // Told by the termination handler: `waitUntilExit()` polls in 50 ms steps on Linux.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        process.waitUntilExit()
+        exited.wait()
         // The tool has said what went wrong; the failure is reported once, by its status.
         guard process.terminationStatus == 0 else { throw PluginFailure(message: "plist-migrate exited with status \(process.terminationStatus)") }
     }
