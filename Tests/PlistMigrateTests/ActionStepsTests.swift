@@ -73,9 +73,10 @@ import Yams
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe
+            let exited = ExitSignal(process)
             try process.run()
             output += String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            exited.wait()
             if let id = step["id"] as? String {
                 let lines = (try? String(contentsOf: githubOutput, encoding: .utf8)) ?? ""
                 for line in lines.split(separator: "\n") {

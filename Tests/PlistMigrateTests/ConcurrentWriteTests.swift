@@ -38,6 +38,7 @@ import Glibc
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
+        let exited = ExitSignal(process)
         try process.run()
         var appended: [[String]] = Array(repeating: [], count: paths.count)
         var round = 0
@@ -48,7 +49,7 @@ import Glibc
             round += 1
         }
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        exited.wait()
 
         var lost = 0, migrated = 0
         for (index, path) in paths.enumerated() {
@@ -66,7 +67,7 @@ import Glibc
     @Test func twoWriteRunsAtOnceAgree() throws {
         let (directory, paths) = try Self.tree(files: 400)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let runs = (0..<2).map { _ -> (Process, Pipe) in
+        let runs = (0..<2).map { _ -> (Process, Pipe, ExitSignal) in
             let process = Process()
             process.executableURL = Paths.executable
             process.arguments = ["--write", "--no-config", "--jobs", "1", "."]
@@ -74,12 +75,12 @@ import Glibc
             process.standardOutput = FileHandle.nullDevice
             let errors = Pipe()
             process.standardError = errors
-            return (process, errors)
+            return (process, errors, ExitSignal(process))
         }
-        for (process, _) in runs { try process.run() }
-        for (process, errors) in runs {
+        for (process, _, _) in runs { try process.run() }
+        for (process, errors, exited) in runs {
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            exited.wait()
             let errorLines = stderr.split(separator: "\n").filter { $0.contains("error:") }
             #expect(process.terminationStatus == 0 && errorLines.isEmpty, "\(errorLines.joined(separator: "\n"))")
         }

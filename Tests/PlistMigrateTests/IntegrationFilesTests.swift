@@ -70,9 +70,10 @@ import Testing
             let errors = Pipe()
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
+            let exited = ExitSignal(process)
             try process.run()
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            exited.wait()
             return (process.terminationStatus, stderr)
         }
         let plain = try step([:])

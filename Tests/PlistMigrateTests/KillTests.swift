@@ -47,10 +47,11 @@ import Testing
             process.currentDirectoryURL = tree
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
+            let exited = ExitSignal(process)
             try process.run()
             usleep(UInt32(Double.random(in: 0...(fullRun * 0.9), using: &rng) * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            exited.wait()
             if process.terminationReason == .uncaughtSignal { interrupted += 1 }
             changed = []
             for (relative, before) in old {

@@ -163,8 +163,9 @@ enum BrowserCheck {
         probe.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--dump-dom", "about:blank"]
         probe.standardOutput = FileHandle.nullDevice
         probe.standardError = FileHandle.nullDevice
+        let exited = ExitSignal(probe)
         guard (try? probe.run()) != nil else { return "Chromium could not start" }
-        probe.waitUntilExit()
+        exited.wait()
         return probe.terminationStatus == 0 ? nil : "Chromium could not start (exit \(probe.terminationStatus))"
     }()
 }
