@@ -71,15 +71,15 @@ import PlistDOM
     }
 
     /// Each case's four fields as `explain --format json` gives them, by case id: one `explain`
-    /// per body and OS, with every host of those cases (`--host` repeated) and every kind.
+    /// per body, over every era (no `--os`), with every host of those cases (`--host` repeated);
+    /// a case's row is found by its OS's era label, host and kind.
     static func explainAnswers(_ cases: [Case]) throws -> [String: [String]] {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var groups: [[Case]] = []
         var groupOf: [String: Int] = [:]
         for item in cases {
-            let key = item.body + "\u{0}" + item.os
-            if let at = groupOf[key] { groups[at].append(item) } else { groupOf[key] = groups.count; groups.append([item]) }
+            if let at = groupOf[item.body] { groups[at].append(item) } else { groupOf[item.body] = groups.count; groups.append([item]) }
         }
         var answers: [String: [String]] = [:]
         for (number, group) in groups.enumerated() {
@@ -87,16 +87,20 @@ import PlistDOM
             try group[0].plist.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
             var hosts: [String] = []
             for item in group where !hosts.contains(item.host) { hosts.append(item.host) }
-            let result = try tool(["explain", name, "--os", group[0].os, "--min-os", "ios9", "--format", "json"]
-                                  + hosts.flatMap { ["--host", $0] }, in: directory)
+            let result = try tool(["explain", name, "--min-os", "ios9", "--format", "json"] + hosts.flatMap { ["--host", $0] }, in: directory)
             let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(group[0].id)")
-            // One era: rows are host by host, each with every kind in LoadKind order.
             let rows = try #require(report["rows"] as? [[String: Any]])
-            try #require(rows.count == hosts.count * LoadKind.allCases.count, "\(group[0].id): \(rows.count) rows")
+            var decisions: [String: [String: Any]] = [:]
+            for row in rows {
+                guard let os = row["os"] as? String, let host = row["host"] as? String, let kind = row["kind"] as? String else { continue }
+                #expect(decisions.updateValue(try #require(row["decision"] as? [String: Any]), forKey: "\(os) \(host) \(kind)") == nil,
+                        "\(group[0].id): one row per era, host and kind")
+            }
+            let eras = Set(rows.compactMap { $0["os"] as? String })
+            try #require(rows.count == eras.count * hosts.count * LoadKind.allCases.count, "\(group[0].id): \(rows.count) rows")
             for item in group {
-                let kind = LoadKind.allCases.firstIndex { $0.rawValue == item.kind } ?? 0
-                let row = rows[hosts.firstIndex(of: item.host)! * LoadKind.allCases.count + kind]
-                let decision = try #require(row["decision"] as? [String: Any])
+                let era = try #require(OSEra(os: item.os), "\(item.id)")
+                let decision = try #require(decisions["\(era.label) \(item.host) \(item.kind)"], "\(item.id): no row for \(era.label)")
                 answers[item.id] = [(decision["httpAllowed"] as? Bool) == true ? "allowed" : "blocked",
                                     decision["minimumTLS"] as? String ?? "none",
                                     (decision["requiresForwardSecrecy"] as? Bool) == true ? "required" : "not",
