@@ -20,6 +20,7 @@ import Testing
 
     @Test func pythonReadsBackWhatItWrites() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         var generator = SystemRandomNumberGenerator()
         var cases: [[UInt8]] = [[], [0], Array("a".utf8), Array(repeating: 0x61, count: 100_000), (0..<256).map(UInt8.init)]
         // Random bytes (no matches), runs (overlapping matches), text with far repeats

@@ -308,8 +308,9 @@ extension LintPlainErrorTests {
 
 /// Issue #33: the reporters CI systems ingest, each read back by an independent parser.
 @Suite struct CIReporterTests {
-    static func lint(_ format: String) throws -> (ProcessResult, URL) {
+    static func lint(_ format: String) throws -> ProcessResult {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let plist = """
             <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict>
             <key>NSAllowsArbitraryLoads</key><true/>
@@ -318,7 +319,7 @@ extension LintPlainErrorTests {
 
             """
         try Data(plist.utf8).write(to: directory.appendingPathComponent("Info.plist"))
-        return (try tool(["lint", "--no-config", "--format", format, "Info.plist"], in: directory), directory)
+        return try tool(["lint", "--no-config", "--format", format, "Info.plist"], in: directory)
     }
 
     static func python(_ script: String, _ input: Data) throws -> ProcessResult {
@@ -326,11 +327,10 @@ extension LintPlainErrorTests {
     }
 
     @Test func junitCheckstyleAndGitLabCarryEveryFinding() throws {
-        let (json, directory) = try Self.lint("json")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = try Self.lint("json")
         let findings = try #require((try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["findings"] as? [[String: Any]])
         #expect(findings.count >= 2)
-        let (junit, _) = try Self.lint("junit")
+        let junit = try Self.lint("junit")
         let junitCheck = try Self.python("""
             import sys, xml.etree.ElementTree as ET
             root = ET.fromstring(sys.stdin.buffer.read())
@@ -341,7 +341,7 @@ extension LintPlainErrorTests {
         let counts = junitCheck.text.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
         #expect(junitCheck.status == 0 && counts.first == String(findings.count), "\(junitCheck.stderr)\(junit.text)")
         #expect(counts.count == 3 && counts[1] == counts[2])
-        let (checkstyle, _) = try Self.lint("checkstyle")
+        let checkstyle = try Self.lint("checkstyle")
         let checkstyleCheck = try Self.python("""
             import sys, xml.etree.ElementTree as ET
             root = ET.fromstring(sys.stdin.buffer.read())
@@ -353,7 +353,7 @@ extension LintPlainErrorTests {
             """, checkstyle.stdout)
         #expect(checkstyleCheck.status == 0 && checkstyleCheck.text.trimmingCharacters(in: .whitespacesAndNewlines) == String(findings.count),
                 "\(checkstyleCheck.stderr)")
-        let (gitlab, _) = try Self.lint("gitlab")
+        let gitlab = try Self.lint("gitlab")
         let issues = try #require(try JSONSerialization.jsonObject(with: gitlab.stdout) as? [[String: Any]])
         #expect(issues.count == findings.count)
         #expect(issues.allSatisfy { issue in

@@ -48,6 +48,7 @@ import Testing
     /// Makefile's `man` target shown to run the same script.
     @Test func theManPageListsEachSubcommandsExitStatuses() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let dump = try tool(["--experimental-dump-help"], in: Paths.repository)
         try dump.stdout.write(to: directory.appendingPathComponent("dump.json"))
         let page = directory.appendingPathComponent("plist-migrate.1")
