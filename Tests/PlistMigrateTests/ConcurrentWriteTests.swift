@@ -9,7 +9,7 @@ import Glibc
 /// (issue #11 §2).
 @Suite(.serialized) struct ConcurrentWriteTests {
     static func tree(files: Int) throws -> (directory: URL, paths: [String]) {
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(onDisk: true)
         var paths: [String] = []
         for index in 0..<files {
             paths.append(try copyFixture("ATS001/tabs.before.plist", to: directory, as: "App\(index)/Info.plist").path)

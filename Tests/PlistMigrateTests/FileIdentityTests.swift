@@ -15,7 +15,7 @@ import Glibc
 
     /// A directory holding `Info.plist`, a file that needs ATS001.
     func workspace() throws -> (directory: URL, file: URL) {
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(onDisk: true)
         let file = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "Info.plist")
         return (directory, file)
     }
@@ -126,7 +126,7 @@ import Glibc
     }
 
     @Test func aSymlinkLoopIsNamed() throws {
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(onDisk: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(symlink("b.plist", directory.appendingPathComponent("a.plist").path) == 0)
         #expect(symlink("a.plist", directory.appendingPathComponent("b.plist").path) == 0)
@@ -151,7 +151,7 @@ import Glibc
 
     @Test(.enabled(if: isRoot, "mounting a small tmpfs needs root"))
     func aFullDiskWritesNothingAndTheSummarySaysSo() throws {
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(onDisk: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let mountPoint = directory.appendingPathComponent("disk")
         try mountSmallDisk(at: mountPoint)

@@ -4,7 +4,7 @@ import Testing
 /// Odd files on disk: each gets a clear error or is left alone, and nothing hangs.
 @Suite struct FileSafetyTests {
     @Test func symlinkTargetIsWrittenAndTheLinkStaysALink() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory(onDisk: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let target = try copyFixture("ATS002/tabs.before.plist", to: dir, as: "real/Info.plist")
         let link = dir.appendingPathComponent("Info.plist")
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func walkingDoesNotFollowSymlinks() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory(onDisk: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         _ = try copyFixture("ATS002/tabs.before.plist", to: dir, as: "outside/Info.plist")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("repo"), withIntermediateDirectories: true)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func fifoAndDirectoryNamedPlistAreErrorsNotHangs() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory(onDisk: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(mkfifo(dir.appendingPathComponent("pipe.plist").path, 0o644) == 0)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("x.plist"), withIntermediateDirectories: true)
@@ -48,7 +48,7 @@ import Testing
     /// may write a 0444 file (root) an immutable one (`chattr +i`), elsewhere a 0444 one. The
     /// other files still go.
     @Test func aFileThisUserMayNotWriteIsReportedAndTheRestGoOn() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory(onDisk: true)
         let locked = try copyFixture("ATS002/tabs.before.plist", to: dir, as: "A/Info.plist")
         let open = try copyFixture("ATS002/spaces.before.plist", to: dir, as: "B/Info.plist")
         let chattr = URL(fileURLWithPath: "/usr/bin/chattr")
@@ -74,7 +74,7 @@ import Testing
     /// the user id: root without CAP_DAC_OVERRIDE (a container that drops it) may not.
     @Test(.enabled(if: Self.mayWriteAReadOnlyModeFile, "this process may not write a 0444 file (not root, or root without CAP_DAC_OVERRIDE)"))
     func rootMigratesAReadOnlyModeFileAndKeepsTheMode() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory(onDisk: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = try copyFixture("ATS002/tabs.before.plist", to: dir, as: "Info.plist")
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file.path)
@@ -86,7 +86,7 @@ import Testing
 
     /// The kernel's answer: can this process open a 0444 file of its own for writing?
     static let mayWriteAReadOnlyModeFile: Bool = {
-        guard let directory = try? temporaryDirectory() else { return false }
+        guard let directory = try? temporaryDirectory(onDisk: true) else { return false }
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("probe").path
         guard FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o444]) else { return false }

@@ -5,7 +5,7 @@ import Testing
 /// one only once the run has reported.
 @Suite struct OutputSafetyTests {
     func workspace() throws -> (URL, Data) {
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(onDisk: true)
         let file = try copyFixture("demo/ShopApp/Info.plist", to: directory, as: "App/Info.plist")
         return (directory, try Data(contentsOf: file))
     }

@@ -200,7 +200,7 @@ import PlistDOM
     }
 
     @Test func aFileChangedOnDiskSinceItWasReadIsNotOverwritten() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory(onDisk: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("Info.plist").path
         try Data(Self.input).write(to: URL(fileURLWithPath: path))
@@ -226,7 +226,7 @@ import PlistDOM
     /// Stores the input in a new directory and replaces it with the "Migrated" version,
     /// running `meanwhile` in the window before the swap.
     static func replace(meanwhile: (_ directory: URL, _ path: String) -> Void) throws -> (URL, String, Result<ReplaceOutcome, FileError>) {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory(onDisk: true)
         let path = dir.appendingPathComponent("Info.plist").path
         try Data(input).write(to: URL(fileURLWithPath: path))
         let (bytes, fingerprint) = try FileIO.load(path)
