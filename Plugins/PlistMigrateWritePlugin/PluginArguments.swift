@@ -1,0 +1,1 @@
+../PlistMigratePlugin/PluginArguments.swift

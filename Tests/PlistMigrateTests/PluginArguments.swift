@@ -1,0 +1,1 @@
+../../Plugins/PlistMigratePlugin/PluginArguments.swift
