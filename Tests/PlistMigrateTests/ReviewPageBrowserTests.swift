@@ -6,7 +6,7 @@ import Testing
 /// checks the page against the JSON report of the same run: no console errors, every group,
 /// count and filter, keyboard-only navigation, and the exported decision. These tests skip,
 /// saying why, where the browser or Selenium is missing or Chromium cannot start.
-@Suite(.serialized, .enabled(if: BrowserCheck.unavailable == nil, "\(BrowserCheck.unavailable ?? "")"))
+@Suite(.enabled(if: BrowserCheck.unavailable == nil, "\(BrowserCheck.unavailable ?? "")"))
 struct ReviewPageBrowserTests {
     static let script = Paths.repository.appendingPathComponent("Tests/browser/review_page.py").path
 
