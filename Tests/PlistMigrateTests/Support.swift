@@ -95,10 +95,9 @@ func git(_ arguments: [String], in directory: URL) throws -> ProcessResult {
     try run(URL(fileURLWithPath: "/usr/bin/env"), ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"] + arguments, in: directory)
 }
 
-/// A fresh temporary directory, removed by the caller's `defer`.
-/// A fresh directory for a test's files: on a memory file system when there is one (`Scratch`),
-/// or on disk (`onDisk`) for the tests whose subject is what a disk file system keeps (owner,
-/// mode, extended attributes, ACLs, links, leases).
+/// A fresh temporary directory, removed by the caller's `defer`: on a memory file system when
+/// there is one (`Scratch`), or on disk (`onDisk`) for the tests whose subject is what a disk
+/// file system keeps (owner, mode, extended attributes, ACLs, links, leases).
 func temporaryDirectory(onDisk: Bool = false) throws -> URL {
     let root = onDisk ? FileManager.default.temporaryDirectory : Scratch.root
     let url = root.appendingPathComponent("plist-migrate-test-\(UUID().uuidString)")
