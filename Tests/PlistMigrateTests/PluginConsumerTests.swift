@@ -60,13 +60,13 @@ import Testing
         return directory
     }
 
-    // MARK: - The build-tool plugin
-
     @Test func theBuildToolAndCommandPluginsWorkInAConsumerPackage() throws {
         try warningsShowOnEveryBuildAndAnErrorFailsIt()
         try argumentsAreParsedAsTheToolParsesThem()
         try writingNeedsThePermissionSwiftPMAsksFor()
     }
+
+    // MARK: - The build-tool plugin
 
     /// Findings in `swift build`'s output as `path:line:column: severity:` lines with absolute
     /// paths (what Xcode's issue navigator reads); warnings leave the build green, an error
