@@ -67,6 +67,9 @@ public struct IPAddress: Sendable, Hashable {
     public internal(set) var isIPv4: Bool
 
     init?(_ text: String) {
+        // Both forms (and the signs `UInt8(_:)` and `UInt16(_:radix:)` take) are ASCII hex
+        // digits, dots, colons, `+` and `-`: any other byte rules the text out before a split.
+        guard text.utf8.allSatisfy(Self.mayBeInAnAddress) else { return nil }
         if let v4 = Self.parseIPv4(Substring(text)) {
             bytes = Array(repeating: 0, count: 10) + [0xFF, 0xFF] + withUnsafeBytes(of: v4.bigEndian, Array.init)
             isIPv4 = true
@@ -75,6 +78,16 @@ public struct IPAddress: Sendable, Hashable {
             isIPv4 = false
         } else {
             return nil
+        }
+    }
+
+    private static func mayBeInAnAddress(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+            UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
         }
     }
 

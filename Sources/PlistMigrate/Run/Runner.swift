@@ -121,19 +121,32 @@ public final class Runner {
         let stdinBytes = jobs.contains { $0.file.path == "-" } ? readStandardInput() : []
         // A decision naming kinds this run does not have is for another tree or another
         // version: with --write that is found out before anything is written.
+        // Each file is worked out once: the results of that first look are the ones written.
+        var workedOut: [FileResult]?
         if write, options.accepted != nil, !options.decisionSpansRuns {
-            let groups = parallelMap(count: jobs.count, jobs: options.jobs) { index in
-                Self.groupsMet(Self.processOne(jobs[index], write: false, stdin: stdinBytes))
+            let results = parallelMap(count: jobs.count, jobs: options.jobs) { index in
+                var result = Self.processOne(jobs[index], write: false, checksWholeOutput: true, stdin: stdinBytes)
+                if jobs[index].file.path != "-" { Self.dropUnusedBytes(&result) }
+                return result
             }
-            let unmatched = unmatchedDecisionIDs(met: groups.reduce(into: Set<String>()) { $0.formUnion($1) })
+            let unmatched = unmatchedDecisionIDs(met: results.reduce(into: Set<String>()) { $0.formUnion(Self.groupsMet($1)) })
             if !unmatched.isEmpty {
                 sink.standardError(Self.unmatchedLine(unmatched, error: true) + "; nothing was written\n")
                 return 2
             }
+            workedOut = results
         }
+        let firstLook = workedOut
         parallelForEach(count: jobs.count, jobs: options.jobs, window: Self.batchSize) { index in
             let job = jobs[index]
-            var result = Self.processOne(job, write: write, stdin: stdinBytes)
+            var result: FileResult
+            if var known = firstLook?[index] {
+                // The write still checks that the file is as it was read (its fingerprint).
+                if write { Self.write(&known, to: job.file.path) }
+                result = known
+            } else {
+                result = Self.processOne(job, write: write, checksWholeOutput: write, stdin: stdinBytes)
+            }
             // Freed by the thread that read them, not by the one that prints.
             if job.file.path != "-" { Self.dropUnusedBytes(&result) }
             return result
@@ -172,7 +185,9 @@ public final class Runner {
         }
     }
 
-    private static func processOne(_ job: Job, write: Bool, stdin: [UInt8]) -> FileResult {
+    /// One file read and worked out (and, with `write`, written). `checksWholeOutput`: its new
+    /// bytes are parsed again whole, as bytes about to be written are.
+    private static func processOne(_ job: Job, write: Bool, checksWholeOutput: Bool, stdin: [UInt8]) -> FileResult {
         let file = job.file
         let bytes: [UInt8]
         var fingerprint: FileFingerprint?
@@ -196,10 +211,11 @@ public final class Runner {
         }
         // Only bytes about to be written are parsed again whole; a dry run's check stands without it.
         let context = FileContext(path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
-                                  checksWholeOutput: write, lookups: job)
+                                  checksWholeOutput: checksWholeOutput, lookups: job)
         var result = job.migrator.migrate(bytes, context)
         // An accepted kind the decision cannot apply is said, per file, with what it follows.
-        if let accepted = job.migrator.accepted, result.status != .error {
+        // Where no edit was held back as not accepted, the run without the decision is this one.
+        if let accepted = job.migrator.accepted, result.status != .error, !result.notAcceptedGroups.isEmpty {
             let reference = job.migrator.withoutDecision.migrate(bytes, context)
             result.acceptedNotApplied = AcceptedKindNotApplied.find(reference: reference.passes, applied: result.passes, accepted: accepted)
         }
