@@ -23,7 +23,9 @@ enum BuiltInExceptions {
     ].map { ($0.domain, $0) })
 
     /// `apple.com`, `autonavi.com`, `apple-mapkit.com`, `icloud.com`: what every entry ends with.
+    /// As bytes: a host's name is lowercased, so a byte comparison of its end is the test.
     private static let lastTwoLabels = Set(entries.keys.map { $0.split(separator: ".").suffix(2).joined(separator: ".") })
+        .sorted().map { Array($0.utf8) }
 
     /// The built-in entry that decides for a host name, with how many labels above the host it
     /// is (0: the host itself): the reader walks from the host up, and at each name the app's
@@ -31,7 +33,7 @@ enum BuiltInExceptions {
     static func match(_ host: Host, appHasKey: (String) -> Bool) -> (entry: Entry, depth: Int)? {
         // Asked for every host of every decision: a host ending in none of the built-in domains'
         // last two labels is passed over before any label is copied.
-        guard !host.isIPAddress, lastTwoLabels.contains(where: { host.name.hasSuffix($0) }) else { return nil }
+        guard !host.isIPAddress, lastTwoLabels.contains(where: { host.name.utf8.hasSuffix(bytes: $0) }) else { return nil }
         var name = Substring(host.name), depth = 0
         while true {
             let text = String(name)
