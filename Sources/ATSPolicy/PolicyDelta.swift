@@ -19,6 +19,11 @@ public enum PolicyDelta {
         var seen = fixedHosts
         // A name met before (most rules are in both configurations) adds nothing new.
         var seenNames: Set<String> = []
+        // Sized once: growing a set rehashes every name in it.
+        let rules = configs.first.map { $0.exceptionDomains.count + $0.pinnedDomains.count } ?? 0
+        seenNames.reserveCapacity(rules)
+        seen.reserveCapacity(fixedHosts.count + 2 * rules)
+        classes.reserveCapacity(fixedHostClasses.count + 2 * rules)
         func add(_ host: Host) {
             if seen.insert(host).inserted { classes.append(HostClass(label: host.name, host: host)) }
         }
@@ -69,9 +74,12 @@ public enum PolicyDelta {
         public var ignoringLegacyKeys: Changes?
 
         public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases) {
-            asTwins = Changes(before: before, after: after, eras: eras)
+            // Both readings have the same rules (ignoring a key leaves its domain in place), so
+            // the same host classes: listed once, by the first reading that needs them.
+            var classes: [HostClass]?
+            asTwins = Changes(before: before, after: after, eras: eras, hostClasses: &classes)
             ignoringLegacyKeys = before.decidesByLegacyKeys || after.decidesByLegacyKeys
-                ? Changes(before: before.ignoringLegacyKeys(), after: after.ignoringLegacyKeys(), eras: eras) : nil
+                ? Changes(before: before.ignoringLegacyKeys(), after: after.ignoringLegacyKeys(), eras: eras, hostClasses: &classes) : nil
         }
 
         /// Whether either reading changes a load `include` selects.
@@ -115,13 +123,21 @@ public enum PolicyDelta {
         private(set) var perHost: [(hostClass: HostClass, template: Int)] = []
 
         public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases) {
+            var classes: [HostClass]?
+            self.init(before: before, after: after, eras: eras, hostClasses: &classes)
+        }
+
+        /// `hostClasses`: those of `[before, after]` when known, else worked out and given back.
+        init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra], hostClasses known: inout [HostClass]?) {
             if before.isPolicyEquivalent(to: after) { return }
             let indexedBefore = PolicyEngine.Indexed(before), indexedAfter = PolicyEngine.Indexed(after)
             let sameGlobal = before.hasSameGlobalSettings(as: after)
             // Hosts decided by rules with the same settings change the same way, but for their
             // name: their changes are worked out once.
             var shared: [Signature: Int] = [:]
-            for hostClass in hostClasses([before, after]) {
+            let classes = known ?? PolicyDelta.hostClasses([before, after])
+            known = classes
+            for hostClass in classes {
                 let signature = sameGlobal && !hostClass.host.isIPAddress
                     ? Signature(hostClass.host, indexedBefore, indexedAfter) : nil
                 // With the same global keys, a host name whose matching rules set the same policy

@@ -300,9 +300,16 @@ public struct FileMigrator: Sendable {
             case unsettled([String])
         }
 
+        /// Rounds until no pass changes the file. A round after the first runs a pass only where
+        /// it could find something new: a pass after the last one that changed the file in the
+        /// round before, with nothing changed yet in this round, last ran on these very bytes,
+        /// and what it said then (its diagnostics, its reason to be held back) stands.
         func run(_ passes: [any Migration]) -> Ending {
             var round = 0
             var changing: [any Migration] = passes
+            var lastChanged = passes.count
+            var said = [ArraySlice<Diagnostic>](repeating: [], count: passes.count)
+            var heldBackBy = [String?](repeating: nil, count: passes.count)
             while !changing.isEmpty {
                 round += 1
                 guard round <= FileMigrator.maximumRounds else {
@@ -312,12 +319,24 @@ public struct FileMigrator: Sendable {
                 changing = []
                 result.diagnostics = duplicates ?? []
                 heldBack = [:]
-                for migration in passes {
+                let settledAfter = lastChanged
+                lastChanged = -1
+                for (index, migration) in passes.enumerated() {
+                    if round > 1, index > settledAfter, changing.isEmpty {
+                        result.diagnostics += said[index]
+                        if let reason = heldBackBy[index] { heldBack[migration.id] = reason }
+                        continue
+                    }
+                    let start = result.diagnostics.endIndex
                     switch apply(migration, round: round) {
-                    case .changed: changing.append(migration)
+                    case .changed:
+                        changing.append(migration)
+                        lastChanged = index
                     case .unchanged: break
                     case .failed(let failure): return .bug(failure)
                     }
+                    said[index] = result.diagnostics[start...]
+                    heldBackBy[index] = heldBack[migration.id]
                 }
             }
             return .settled
