@@ -417,8 +417,14 @@ final class SAXTreeBuilder {
                 let builder = saxBuilder(ctx)
             else { return }
             var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
+            // One line: some messages go on with the file's text after a line break.
+            if let newline = message.firstIndex(where: \.isNewline) { message = String(message[..<newline]) }
             while message.last?.isWhitespace == true { message.removeLast() }
-            if message.hasPrefix("Excessive depth in document") {
+            if message.hasPrefix("internal error: ") {
+                // libxml2 words some errors of the file as its own ("internal error: …"): said
+                // plainly, as the file's error ("internal error" is for our own bugs only).
+                message = SAXTreeBuilder.plainWords(forLibxml2Internal: String(message.dropFirst("internal error: ".count)), source: builder.bytes)
+            } else if message.hasPrefix("Excessive depth in document") {
                 message = "nesting too deep (libxml2 allows 256 levels)"
             } else if message.hasPrefix("Input is not proper UTF-8") {
                 message = "invalid UTF-8: the file must be UTF-8 encoded"
@@ -437,6 +443,38 @@ final class SAXTreeBuilder {
 }
 
 extension SAXTreeBuilder {
+    /// What libxml2 calls an internal error, said as what is wrong with the file: a DOCTYPE
+    /// whose internal subset holds something that is not a declaration, a file cut short inside
+    /// a UTF-8 character, or else content that is not well-formed.
+    static func plainWords(forLibxml2Internal message: String, source: UnsafeBufferPointer<UInt8>) -> String {
+        if message.contains("InternalSubset") {
+            return "the DOCTYPE's internal subset ([…]) holds something that is not a markup declaration"
+        }
+        if endsInsideAUTF8Character(source) {
+            return "the file ends in the middle of a UTF-8 character: it was cut short"
+        }
+        if message.contains("element content") {
+            return "not well-formed XML in an element's content (a broken tag or character there)"
+        }
+        // Whatever else libxml2 words so: its own words, without its function's name.
+        let words = message.split(separator: ":", maxSplits: 1).last.map { String($0.drop { $0 == " " }) } ?? message
+        return "not well-formed XML (\(words))"
+    }
+
+    /// Whether the last bytes start a UTF-8 sequence that the file does not finish.
+    static func endsInsideAUTF8Character(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Back over at most three continuation bytes to the sequence's first byte.
+        var index = bytes.count - 1, continuations = 0
+        while index >= 0, continuations < 4, bytes[index] & 0xC0 == 0x80 {
+            index -= 1
+            continuations += 1
+        }
+        guard index >= 0 else { return false }
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        return length > 1 && continuations < length - 1
+    }
+
     /// The code point in libxml2's "Char 0xD800 out of allowed range" or "PCDATA invalid Char
     /// value 1".
     static func disallowedCharacter(in message: String) -> UInt32? {

@@ -121,8 +121,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path("nowhere")))
     }
 
-    /// Issue #55 row 3: one-character names (and `-` as a file name) are written, not a crash.
-    @Test(arguments: ["x", "-", "./y"])
+    /// Issue #55 row 3: one-character names are written, not a crash (`-` is standard output:
+    /// `anOutputOfDashIsStandardOutput`; `./-` is a file named `-`).
+    @Test(arguments: ["x", "./-", "./y"])
     func aShortOutputNameIsWritten(_ name: String) throws {
         let (directory, _) = try workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -182,5 +183,53 @@ import Testing
             #expect(result.stderr.contains("which this run reads"), "\(script): \(result.stderr)")
             #expect(try Data(contentsOf: directory.appendingPathComponent("App/Info.plist")) == original, "\(script)")
         }
+    }
+
+    /// An `--output` whose name does not say plist (`rep`, `rep.json`) but that leads, through a
+    /// link, to a plist the walk finds is refused too, in every format and with `--write`, before
+    /// anything is read or written: the input and the link are as they were.
+    @Test(arguments: [
+        ["--output", "rep", "App"],
+        ["--format", "json", "--output", "rep", "App"],
+        ["--write", "--output", "rep", "App"],
+        ["lint", "--format", "sarif", "--output", "rep", "App"],
+        ["--output", "rep-inner", "App"],
+    ])
+    func anOutputThatLeadsToAPlistTheWalkFindsIsRefused(_ arguments: [String]) throws {
+        let (directory, original) = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: directory, as: "App/sub/Other.plist")
+        let other = try Data(contentsOf: directory.appendingPathComponent("App/sub/Other.plist"))
+        // A link from outside to a walked plist; and one to a link inside the walked folder.
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("rep").path,
+                                                   withDestinationPath: directory.appendingPathComponent("App/Info.plist").path)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("App/inner").path, withDestinationPath: "sub/Other.plist")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("rep-inner").path, withDestinationPath: "App/inner")
+        let result = try tool(arguments, in: directory)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("which this run reads"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        #expect(result.stdout.isEmpty, "nothing reported: \(result.stdout)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("App/Info.plist")) == original)
+        #expect(try Data(contentsOf: directory.appendingPathComponent("App/sub/Other.plist")) == other)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.appendingPathComponent("rep").path).hasSuffix("App/Info.plist"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!names.contains { $0.contains("plist-migrate-") }, "no temporary file left: \(names)")
+    }
+
+    /// `--output -` is standard output, as `-` is everywhere else: no file named `-` is made.
+    @Test(arguments: [
+        (["--format", "json", "--output", "-", "App/Info.plist"], "\"files\""),
+        (["lint", "--format", "json", "--output", "-", "App/Info.plist"], "\"findings\""),
+        (["--output", "-", "App/Info.plist"], "+++ b/App/Info.plist"),
+    ])
+    func anOutputOfDashIsStandardOutput(_ arguments: [String], _ expected: String) throws {
+        let (directory, original) = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try tool(arguments, in: directory)
+        #expect(result.status <= 2, "\(result.stderr)")
+        #expect(result.text.contains(expected), "\(arguments): \(result.text.prefix(300))")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path), "no file named -")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("App/Info.plist")) == original)
     }
 }

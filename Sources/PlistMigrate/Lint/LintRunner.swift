@@ -38,6 +38,8 @@ public struct LintRunner {
     public var readStandardInput: () -> [UInt8] = { [] }
     /// Files linted in parallel (default: the number of cores).
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// `--output FILE`: refused when it is a file the run reads, however the walk found it.
+    public var reportOutput: String?
     public static var version: String { ToolVersion.current }
 
     public init(paths: [String]) {
@@ -109,6 +111,10 @@ public struct LintRunner {
         // --min-os, read once; else each file's config's minimumOS, as for migrate.
         let commandLineTarget = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
         let (files, missing, _, excludedByOption) = discovery.discoverAll(paths)
+        if let output = reportOutput, let refusal = ReportFile.refusal(output: output, readingFound: files.map(\.path)) {
+            sink.standardError(refusal.line + "\n")
+            return 2
+        }
         var findings: [Finding] = []
         var unreadable = !missing.isEmpty
         for (path, error) in missing {

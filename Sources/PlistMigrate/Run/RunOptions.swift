@@ -35,6 +35,8 @@ public struct RunOptions: Sendable {
     /// `--decision-spans-runs`: the decision covers several runs, so ids this run does not
     /// have are a warning, not an error.
     public var decisionSpansRuns = false
+    /// `--output FILE`: refused when it is a file the run reads, however the walk found it.
+    public var reportOutput: String?
 
     public init(paths: [String], selection: Selection = Selection()) {
         self.paths = paths

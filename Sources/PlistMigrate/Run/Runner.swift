@@ -100,6 +100,11 @@ public final class Runner {
             files = files.filter { shard.contains($0.path) }
             missing = missing.filter { shard.contains($0.0) }
         }
+        // Before any file is read or written: a report would replace the file it names.
+        if let output = options.reportOutput, let refusal = ReportFile.refusal(output: output, readingFound: files.map(\.path)) {
+            sink.standardError(refusal.line + "\n")
+            return 2
+        }
         let jobs: [Job]
         switch planner.jobs(for: files) {
         case .success(let planned): jobs = planned

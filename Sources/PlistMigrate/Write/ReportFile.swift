@@ -135,6 +135,21 @@ public final class ReportFile {
         return nil
     }
 
+    /// The reason, when `output` is the same file (device and inode, links followed) as one of
+    /// the files a walk found and the run will read; `nil` when it is none of them or does not
+    /// exist yet. One `stat` per file, asked only when there is an `--output`.
+    public static func refusal(output: String, readingFound files: [String]) -> Refusal? {
+        var target = stat()
+        guard output != "-", stat(PathBytes.c(output), &target) == 0, (target.st_mode & S_IFMT) == S_IFREG else { return nil }
+        for file in files where file != "-" {
+            var found = stat()
+            guard stat(PathBytes.c(file), &found) == 0, found.st_dev == target.st_dev, found.st_ino == target.st_ino else { continue }
+            return Refusal(line: "\(PathBytes.display(output)): error: --output is \(PathBytes.display(file)), which this run reads: "
+                + "the report would replace it; nothing was read or written")
+        }
+        return nil
+    }
+
     /// `path` split at its last `/`: the directory (`.` when there is none) and the name after it.
     /// Plain string work: Foundation's path methods stopped the process on some one-character
     /// names (issue #55).

@@ -77,15 +77,19 @@ final class StandardStreams: OutputSink {
 
 /// `--output FILE`: the report to a file instead of standard output (CI artefacts).
 struct ReportOutputOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Write the report (diffs, JSON, patch, SARIF and the others) to FILE instead of standard output; never a file the run reads.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write the report (diffs, JSON, patch, SARIF and the others) to FILE instead of standard output (- is standard output); never a file the run reads.", valueName: "FILE"))
     var output: String?
+
+    /// The report's file: `nil` for standard output (no `--output`, or `--output -`, as `-`
+    /// means everywhere else).
+    var file: String? { output == "-" ? nil : output }
 
     /// Refuses (exit 2 and one line, before anything is opened) an `--output` that is a file
     /// the run reads: the same file as one of `inputs` (by device and inode, however it is
     /// spelled; `-` is standard input's file, and `--files-from` entries count), or a `.plist`
     /// inside a directory of `inputs` that the walk would read.
     func refuseIfRead(_ inputs: [String]) throws {
-        guard let output, let refusal = ReportFile.refusal(output: output, reading: inputs) else { return }
+        guard let file, let refusal = ReportFile.refusal(output: file, reading: inputs) else { return }
         StandardStreams.writeError(refusal.line + "\n")
         throw ExitCode(2)
     }

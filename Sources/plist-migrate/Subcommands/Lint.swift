@@ -69,15 +69,16 @@ struct Lint: ParsableCommand {
         runner.useConfig = !config.noConfig
         runner.explicitConfig = try config.explicit()
         runner.forceExclude = walk.forceExclude
+        runner.reportOutput = report.file
         if let stdinPath { runner.stdinPath = stdinPath }
         runner.color = format == .text
-            && Colour.enabled(color, isTerminal: report.output == nil && isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+            && Colour.enabled(color, isTerminal: report.file == nil && isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
         let input = paths.contains("-") ? try Migrate.standardInput() : []
         runner.readStandardInput = { input }
         runner.format = format
         runner.excludes = walk.exclude.map(Glob.init)
         runner.includes = walk.include.map(Glob.init)
-        let streams = try StandardStreams(output: report.output)
+        let streams = try StandardStreams(output: report.file)
         let status = runner.run(sink: streams)
         // The build-tool plugin's stamp, rewritten on every run: an input of its own command,
         // so the build system finds it changed and runs the command on the next build too.

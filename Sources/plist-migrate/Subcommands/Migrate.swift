@@ -80,7 +80,7 @@ struct Migrate: ParsableCommand {
         }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard expects I/N with 1 <= I <= N, e.g. 2/8") }
         // `--write -` prints the migrated plist on standard output: a report there would garble it.
-        if write, paths == ["-"], format != .text, report.output == nil {
+        if write, paths == ["-"], format != .text, report.file == nil {
             throw ValidationError("--write - prints the migrated plist on standard output: send the \(format.rawValue) report to a file with --output FILE")
         }
     }
@@ -115,11 +115,12 @@ struct Migrate: ParsableCommand {
         options.forceExclude = walk.forceExclude
         options.listedPaths = try filesFrom.map(Self.readList) ?? []
         try report.refuseIfRead(options.listedPaths)
-        let stdoutIsTerminal = report.output == nil && isatty(STDOUT_FILENO) == 1
+        let stdoutIsTerminal = report.file == nil && isatty(STDOUT_FILENO) == 1
         options.color = format == .text
             && Colour.enabled(color, isTerminal: stdoutIsTerminal, environment: ProcessInfo.processInfo.environment)
         options.quiet = quiet
         options.strict = strict
+        options.reportOutput = report.file
         if let accept {
             do {
                 let decision = try ReviewDecision.load(accept)
@@ -139,7 +140,7 @@ struct Migrate: ParsableCommand {
         // before any output, whatever stdout is.
         options.progress = isatty(STDERR_FILENO) == 1
         let input = paths == ["-"] ? try Self.standardInput() : []
-        let streams = try StandardStreams(output: report.output)
+        let streams = try StandardStreams(output: report.file)
         let status = Runner(options: options, sink: streams, readStandardInput: { input }).run()
         let final = streams.finish(status: status)
         if final != 0 { throw ExitCode(final) }

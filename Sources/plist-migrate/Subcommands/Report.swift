@@ -29,7 +29,7 @@ struct Report: ParsableCommand {
         var merge = ReportMerge(paths: reports)
         merge.format = format
         try output.refuseIfRead(reports)
-        let streams = try StandardStreams(output: output.output)
+        let streams = try StandardStreams(output: output.file)
         let status = merge.run(sink: streams)
         let final = streams.finish(status: status)
         if final != 0 { throw ExitCode(final) }
