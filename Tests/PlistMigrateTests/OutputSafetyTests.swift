@@ -164,6 +164,11 @@ import Testing
             #expect(result.stderr.contains("error: cannot write"), "\(what): \(result.stderr)")
         }
         #expect(try String(contentsOf: disk.appendingPathComponent("report.txt"), encoding: .utf8) == "old report\n")
+        // A new report that cannot be written keeps no old file, and does not say it does.
+        let new = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "'\(binary)' --format json --output disk/new.json App/Info.plist"], in: directory)
+        #expect(new.status == 2, "\(new.stderr)")
+        #expect(new.stderr.contains("no report was written") && !new.stderr.contains("old file"), "\(new.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: disk.appendingPathComponent("new.json").path))
         let names = try FileManager.default.contentsOfDirectory(atPath: disk.path)
         #expect(!names.contains { $0.contains("plist-migrate-") }, "no temporary file left: \(names)")
     }
@@ -231,5 +236,54 @@ import Testing
         #expect(result.text.contains(expected), "\(arguments): \(result.text.prefix(300))")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path), "no file named -")
         #expect(try Data(contentsOf: directory.appendingPathComponent("App/Info.plist")) == original)
+    }
+
+    /// Help and the version are output like any other: a full disk or a closed standard output
+    /// is exit 2 and one line saying so, never a silent success.
+    @Test(arguments: ["--version", "--help", "lint --help", "help edit"])
+    func helpAndVersionThatCannotBeWrittenAreExitTwo(_ arguments: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let binary = Paths.executable.path
+        for (what, redirect) in [("a full disk", "> /dev/full"), ("a closed standard output", ">&-")] {
+            let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "'\(binary)' \(arguments) \(redirect)"], in: directory)
+            #expect(result.status == 2, "\(arguments), \(what): exit \(result.status)")
+            #expect(result.stderr.hasPrefix("error: cannot write to standard output"), "\(arguments), \(what): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+        let written = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "'\(binary)' \(arguments)"], in: directory)
+        #expect(written.status == 0 && !written.stdout.isEmpty, "\(arguments): \(written.stderr)")
+    }
+
+    /// A run killed while it writes its report leaves `.NAME.PID.RANDOM.plist-migrate-tmp`: the
+    /// next report to that name removes it (its run is gone), and keeps one whose run is alive.
+    @Test func aKilledReportsTemporaryFileIsRemovedByTheNextRun() throws {
+        let (directory, _) = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let binary = Paths.executable.path
+        let good = try tool(["--format", "json", "--output", "good.json", "App/Info.plist"], in: directory)
+        #expect(good.status == 0, "\(good.stderr)")
+        // A run over 3,000 files opens its output first: killed as soon as its temporary file shows.
+        let many = directory.appendingPathComponent("many")
+        try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)
+        let plist = try Data(contentsOf: directory.appendingPathComponent("App/Info.plist"))
+        for index in 0..<3_000 { try plist.write(to: many.appendingPathComponent("\(index).plist")) }
+        let script = """
+            '\(binary)' --format json --jobs 1 --output rep.json many & pid=$!
+            for _ in $(seq 200); do ls -a | grep -q '^\\.rep\\.json\\.' && break; sleep 0.01; done
+            kill -9 $pid; wait $pid 2>/dev/null; ls -a
+            """
+        let killed = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: directory)
+        let left = killed.text.split(separator: "\n").filter { $0.hasPrefix(".rep.json.") }
+        #expect(left.count == 1 && left[0].hasSuffix(".plist-migrate-tmp"), "\(killed.text)")
+        // One whose run is alive (this test's own process) stays.
+        let alive = ".rep.json.\(getpid()).AbC123.plist-migrate-tmp"
+        try Data().write(to: directory.appendingPathComponent(alive))
+        let next = try tool(["report", "--format", "json", "--output", "rep.json", "good.json"], in: directory)
+        #expect(next.status == 0, "\(next.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!names.contains { left.contains(Substring($0)) }, "the killed run's file is gone: \(names)")
+        #expect(names.contains(alive), "\(names)")
+        #expect(names.contains("rep.json"))
     }
 }

@@ -55,6 +55,7 @@ public struct ReportMerge {
         guard document.tool != nil, document.passes != nil else {
             throw FileError("made by a plist-migrate older than \(ToolVersion.current) (no tool version or pass list): run it again with this version")
         }
+        try checkFieldLengths(document)
         // Every number is input (issue #55): a pass cannot make more edits than its file has
         // bytes, so a count beyond the largest file the tool reads is not a report it wrote,
         // and every sum of counts the page and summaries make stays far from overflowing.
@@ -64,6 +65,40 @@ public struct ReportMerge {
             }
         }
         return document
+    }
+
+    /// The longest path a report field may hold: `PATH_MAX` on Linux (macOS's is 1,024). The
+    /// merge joins each file's path to its report's base: a base of megabytes would be copied
+    /// once per file.
+    static let maximumPathLength = 4_096
+    /// The longest of the short texts (mode, time, tool version, pass ids, a repository's remote
+    /// and commit).
+    static let maximumShortText = 1_024
+
+    /// Refuses a report whose paths or short texts are longer than any run writes: every
+    /// field the merge joins, compares or keys on is bounded before it is used.
+    static func checkFieldLengths(_ document: Report.Document) throws(FileError) {
+        func check(_ text: String?, _ field: String, _ limit: Int) throws(FileError) {
+            guard let text, text.utf8.count > limit else { return }
+            throw FileError("\(field) is \(text.utf8.count) bytes, more than the \(limit) any run writes: not a report this tool wrote")
+        }
+        try check(document.base, "\"base\"", maximumPathLength)
+        try check(document.mode, "\"mode\"", maximumShortText)
+        try check(document.generatedAt, "\"generatedAt\"", maximumShortText)
+        try check(document.tool?.version, "the tool's version", maximumShortText)
+        for path in document.options?.paths ?? [] { try check(path, "a path of \"options\"", maximumPathLength) }
+        for repository in document.repositories ?? [] {
+            try check(repository.root, "a repository's root", maximumPathLength)
+            try check(repository.remote, "a repository's remote", maximumPathLength)
+            try check(repository.commit, "a repository's commit", maximumShortText)
+        }
+        for pass in document.passes ?? [] { try check(pass.id, "a pass id", maximumShortText) }
+        for file in document.files {
+            // A quoted path spells each byte in up to four: its bound is four times a path's.
+            try check(file.path, "a file's path", 4 * maximumPathLength)
+            try check(file.pathBytes, "a file's path bytes", 4 * maximumPathLength)
+            for pass in file.passes { try check(pass.id, "a pass id", maximumShortText) }
+        }
     }
 
     /// The options choosing the passes that differ between two reports (`--only (ATS009 / all)`),

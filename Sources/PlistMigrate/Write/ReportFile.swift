@@ -26,12 +26,15 @@ public final class ReportFile {
     /// Whether any report bytes were written.
     public private(set) var wrote = false
     private var finished = false
+    /// Whether `destination` held a file when the report was opened (what a failure keeps).
+    private let replacesAFile: Bool
 
-    private init(path: String, destination: String, temporary: String, descriptor: Int32) {
+    private init(path: String, destination: String, temporary: String, descriptor: Int32, replacesAFile: Bool) {
         self.path = path
         self.destination = destination
         self.temporary = temporary
         self.descriptor = descriptor
+        self.replacesAFile = replacesAFile
     }
 
     /// A one-line refusal or failure, `path: error: reason`.
@@ -54,23 +57,44 @@ public final class ReportFile {
             destination = resolved
         }
         var found = stat()
-        if stat(PathBytes.c(destination), &found) == 0, (found.st_mode & S_IFMT) != S_IFREG {
+        let exists = stat(PathBytes.c(destination), &found) == 0
+        if exists, (found.st_mode & S_IFMT) != S_IFREG {
             return refuse("--output must be a regular file or a new one; this is \(describe(found.st_mode))")
         }
         let (directory, name) = split(destination)
         guard !name.isEmpty, name != ".", name != ".." else {
             return refuse("--output names a directory; give a file name")
         }
-        var template = Array((directory + "/.\(name).plist-migrate-XXXXXX").utf8CString)
+        removeLeftovers(of: name, in: directory)
+        // `.NAME.PID.RANDOM.plist-migrate-tmp`, the shape of every temporary file the tool makes:
+        // a later run can tell that the run that made it is gone (`FileIO.removeStaleTemporaryFile`).
+        var template = Array((directory + "/.\(name).\(getpid()).XXXXXX\(FileIO.tempMarker)").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress.map { mkstemp($0) } ?? -1
+            buffer.baseAddress.map { mkstemps($0, Int32(FileIO.tempMarker.utf8.count)) } ?? -1
         }
         guard descriptor >= 0 else { return refuse("cannot write the report there (\(errorText(errno)))") }
         fchmod(descriptor, 0o644)
         let temporary = template.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { String(cString: $0) } ?? ""
         }
-        return .success(ReportFile(path: path, destination: destination, temporary: temporary, descriptor: descriptor))
+        return .success(ReportFile(path: path, destination: destination, temporary: temporary, descriptor: descriptor, replacesAFile: exists))
+    }
+
+    /// Removes the temporary files of earlier reports to `name` whose runs are gone (killed
+    /// before they could remove their own): `.NAME.PID.RANDOM.plist-migrate-tmp` with no process `PID`.
+    private static func removeLeftovers(of name: String, in directory: String) {
+        guard let stream = opendir(PathBytes.c(directory)) else { return }
+        defer { closedir(stream) }
+        let prefix = ".\(name)."
+        while let entry = readdir(stream) {
+            let found = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                PathBytes.string(UnsafeRawBufferPointer(rebasing: raw.prefix { $0 != 0 }))
+            }
+            guard found.hasPrefix(prefix), found.hasSuffix(FileIO.tempMarker) else { continue }
+            // The name's own fields, then exactly a PID and the random part.
+            guard found.dropFirst(prefix.count).dropLast(FileIO.tempMarker.count).split(separator: ".").count == 2 else { continue }
+            _ = FileIO.removeStaleTemporaryFile(directory + "/" + found)
+        }
     }
 
     /// Appends `bytes` to the report; after a failure, nothing.
@@ -90,7 +114,8 @@ public final class ReportFile {
         if failure == nil, fsync(descriptor) != 0 { failure = errno }
         if let failure {
             unlink(temporary)
-            return (2, "\(PathBytes.display(path)): error: cannot write the report (\(Self.errorText(failure))); the old file is kept")
+            let kept = replacesAFile ? "the old file is kept" : "no report was written"
+            return (2, "\(PathBytes.display(path)): error: cannot write the report (\(Self.errorText(failure))); \(kept)")
         }
         guard wrote || status < 2 else {
             unlink(temporary)
