@@ -35,6 +35,30 @@ import Testing
         #expect(try paths(["."], in: dir) == ["App/Ignored/Info.plist", "App/Info.plist", "Legacy/Old/Info.plist", "Widget/Info.plist"])
     }
 
+    /// A symbolic link named like a plist is not followed by a walk (nor by git's listing), and
+    /// the summary counts it as skipped, as it counts every other skip; its target is untouched.
+    @Test(arguments: [true, false])
+    func symbolicLinksAWalkFindsAreCountedAsSkipped(_ inGit: Bool) throws {
+        let dir = try repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        if !inGit { try FileManager.default.removeItem(at: dir.appendingPathComponent(".git")) }
+        let outside = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let target = try copyFixture("ATS001/comments.before.plist", to: outside, as: "Target.plist")
+        let original = try Data(contentsOf: target)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("Widget/Linked.plist").path, withDestinationPath: target.path)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("App/Again.plist").path, withDestinationPath: "Info.plist")
+        if inGit { _ = try git(["add", "-A"], in: dir) }
+        let result = try tool(["--write", "--no-config", "."], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("2 symbolic links not followed"), "\(result.stderr)")
+        #expect(try Data(contentsOf: target) == original, "the link's target is not written")
+        let json = try tool(["--format", "json", "--no-config", "."], in: dir)
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let skipped = (report["files"] as? [[String: Any]] ?? []).filter { ($0["skipReason"] as? String) == "symbolic link not followed" }
+        #expect(Set(skipped.compactMap { $0["path"] as? String }) == ["App/Again.plist", "Widget/Linked.plist"])
+    }
+
     @Test func excludeAndIncludeGlobs() throws {
         let dir = try repository()
         defer { try? FileManager.default.removeItem(at: dir) }

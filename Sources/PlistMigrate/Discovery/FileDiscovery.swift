@@ -14,6 +14,14 @@ import PlistDOM
 public struct DiscoveredFile: Sendable, Hashable {
     public var path: String
     public var explicit: Bool
+    /// A symbolic link the walk found under a plist's name: not followed, only counted as skipped.
+    public var isLink = false
+
+    public init(path: String, explicit: Bool, isLink: Bool = false) {
+        self.path = path
+        self.explicit = explicit
+        self.isLink = isLink
+    }
 }
 
 /// Turns command-line paths into a sorted list of plist files.
@@ -78,6 +86,12 @@ public struct FileDiscovery: Sendable {
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) { temporaryFiles.append(join(relative)) }
                 for relative in found where isPlistName(relative) {
                     if isSelected(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false)) } else { excluded += 1 }
+                }
+                // Links come marked (`linkMark` after the name): skipped, but said.
+                for marked in found where marked.utf8.last == Self.linkMark {
+                    let relative = String(decoding: marked.utf8.dropLast(), as: UTF8.self)
+                    guard isPlistName(relative) else { continue }
+                    if isSelected(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false, isLink: true)) } else { excluded += 1 }
                 }
             } else if !(forceExclude && excludes.contains(where: { $0.matches(path) })) {
                 files.append(DiscoveredFile(path: path, explicit: !forceExclude))
@@ -181,6 +195,10 @@ public struct FileDiscovery: Sendable {
         }
     }
 
+    /// What a walk or listing puts after the name of a symbolic link named like a plist (a NUL
+    /// byte, which no name holds): such links are not followed, but the run counts them.
+    static let linkMark: UInt8 = 0
+
     /// Regular files below `directory` (relative paths) that `keeping` keeps, via git; `nil`
     /// outside a work tree. Only the kept ones are looked at on disk (links and directories,
     /// such as submodules, are left out).
@@ -193,14 +211,14 @@ public struct FileDiscovery: Sendable {
             let relative = PathBytes.string(raw)
             var info = stat()
             guard keeping(relative), seen.insert(relative).inserted, lstat(PathBytes.c(directory + "/" + relative), &info) == 0,
-                info.st_mode & S_IFMT != S_IFLNK, info.st_mode & S_IFMT != S_IFDIR
+                info.st_mode & S_IFMT != S_IFDIR
             else { return nil }
-            return relative
+            return info.st_mode & S_IFMT == S_IFLNK ? relative + "\0" : relative
         }
     }
 
     /// Every non-symlink, non-directory entry below `directory`, relative, skipping the
-    /// skipped directories. Directories are opened relative to their parent's descriptor, so
+    /// skipped directories (and each symbolic link named `*.plist`, with `linkMark` after it). Directories are opened relative to their parent's descriptor, so
     /// the kernel never resolves a full path again. With `jobs` above 1 the walk runs on that
     /// many threads, each directory a task any of them takes, and the files come out in no
     /// particular order (callers sort them).
@@ -241,12 +259,15 @@ public struct FileDiscovery: Sendable {
             if listed.records, DirectoryFacts.isNotable(name) { notable.append(name) }
             switch type {
             case Int32(DT_DIR): directories.append(name)
-            case Int32(DT_LNK): return
+            case Int32(DT_LNK):
+                if name.hasSuffix(".plist") { found.append(prefix + name + "\0") }
             case Int32(DT_UNKNOWN):
                 var info = stat()
-                guard fstatat(directory.descriptor, PathBytes.c(name), &info, AT_SYMLINK_NOFOLLOW) == 0,
-                    info.st_mode & S_IFMT != S_IFLNK
-                else { return }
+                guard fstatat(directory.descriptor, PathBytes.c(name), &info, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+                guard info.st_mode & S_IFMT != S_IFLNK else {
+                    if name.hasSuffix(".plist") { found.append(prefix + name + "\0") }
+                    return
+                }
                 if info.st_mode & S_IFMT == S_IFDIR { directories.append(name) } else { found.append(prefix + name) }
             default: found.append(prefix + name)
             }

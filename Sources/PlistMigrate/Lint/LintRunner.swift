@@ -110,7 +110,9 @@ public struct LintRunner {
         let configs = ConfigResolver(directories: directories, explicit: explicitConfig)
         // --min-os, read once; else each file's config's minimumOS, as for migrate.
         let commandLineTarget = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
-        let (files, missing, _, excludedByOption) = discovery.discoverAll(paths)
+        let (found, missing, _, excludedByOption) = discovery.discoverAll(paths)
+        // Links a walk found are not followed; lint reads the files themselves.
+        let files = found.filter { !$0.isLink }
         if let output = reportOutput, let refusal = ReportFile.refusal(output: output, readingFound: files.map(\.path)) {
             sink.standardError(refusal.line + "\n")
             return 2

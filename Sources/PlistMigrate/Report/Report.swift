@@ -286,7 +286,7 @@ struct Report {
         parts.append("\(summary.changed) \(options.write ? "changed" : "would change")")
         parts.append("\(summary.unchanged) unchanged")
         if summary.skipped > 0 {
-            let reasons = summary.skippedReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            let reasons = summary.skippedReasons.sorted { $0.key < $1.key }.map { Self.skipped($0.value, because: $0.key) }
             parts.append("\(summary.skipped) skipped (\(reasons.joined(separator: ", ")))")
         }
         parts.append("\(summary.errors) error\(summary.errors == 1 ? "" : "s")")
@@ -311,5 +311,14 @@ struct Report {
             line += "; \(partial) file\(partial == 1 ? "" : "s") in projects read only in part"
         }
         return line + FileDiscovery.excludedClause(byOption: excluded.byOption, byConfig: excluded.byConfig)
+    }
+}
+
+extension Report {
+    /// A skip reason with its count, in the summary line: `3 no NSAppTransportSecurity`,
+    /// `2 symbolic links not followed`.
+    static func skipped(_ count: Int, because reason: String) -> String {
+        if count != 1, reason == FileResult.linkNotFollowed { return "\(count) symbolic links not followed" }
+        return "\(count) \(reason)"
     }
 }

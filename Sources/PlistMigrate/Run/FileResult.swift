@@ -130,3 +130,8 @@ public struct FileError: Error, Sendable {
         else { "\(path): error: \(OneLine.escaped(message))" }
     }
 }
+
+extension FileResult {
+    /// The skip reason of a symbolic link a walk found under a plist's name.
+    public static let linkNotFollowed = "symbolic link not followed"
+}

@@ -101,7 +101,9 @@ public final class Runner {
             missing = missing.filter { shard.contains($0.0) }
         }
         // Before any file is read or written: a report would replace the file it names.
-        if let output = options.reportOutput, let refusal = ReportFile.refusal(output: output, readingFound: files.map(\.path)) {
+        if let output = options.reportOutput,
+            let refusal = ReportFile.refusal(output: output, readingFound: files.filter { !$0.isLink }.map(\.path))
+        {
             sink.standardError(refusal.line + "\n")
             return 2
         }
@@ -198,6 +200,12 @@ public final class Runner {
         var fingerprint: FileFingerprint?
         // Reports show the path with bytes that are not UTF-8 as \xNN; I/O uses the bytes.
         let shown = PathBytes.display(file.path)
+        if file.isLink {
+            // A link the walk found is not followed (it may lead out of the tree): said, not read.
+            var result = FileResult(path: shown, status: .skipped)
+            result.skipReason = FileResult.linkNotFollowed
+            return result
+        }
         if file.path == "-" {
             guard stdin.count <= FileIO.maximumSize else {
                 var result = FileResult(path: shown, status: .error)
