@@ -4,7 +4,8 @@ import PlistDOM
 /// leading `*.` wildcard into the documented `NSIncludesSubdomains` = true.
 ///
 /// ATS matches domain keys against the lowercase host name and does not understand wildcards,
-/// so `API.Example.com` and `*.example.com` are exceptions that never apply.
+/// so `API.Example.com` and `*.example.com` are exceptions that never apply. An entry whose
+/// value is not a dict is no domain and is left alone.
 public struct NormalizeExceptionDomains: Migration {
     public let id = "ATS004"
     public let version = 4
@@ -46,6 +47,9 @@ public struct NormalizeExceptionDomains: Migration {
                 return
             }
         }
+        // An entry that is no dict is no domain (a setting written one level too deep, say):
+        // lint's L006 says what it is; lowercasing its key would hide what was meant.
+        guard entry.value.name == "dict" else { return }
         let normalized = base.lowercased()
         guard normalized != key else { return }
 

@@ -24,7 +24,8 @@ public struct CleanDomainKeys: Migration {
             for entry in domains.entries {
                 // Decoded once: each `name` is a new String.
                 let name = entry.name
-                guard !containsBuildSettingReference(name) else { continue }
+                // An entry that is no dict is no domain: left alone (lint's L006 names it).
+                guard entry.value.name == "dict", !containsBuildSettingReference(name) else { continue }
                 let cleaned = Self.clean(name)
                 guard cleaned != name, !cleaned.isEmpty else { continue }
                 guard Self.isHostLike(cleaned) else {

@@ -63,6 +63,24 @@ import PlistDOM
         #expect(outcome.editCount == 3)
     }
 
+    /// A key written twice (a real app's theme plist had one): Delete removes every copy, as
+    /// PlistBuddy leaves the file, and every other byte stays; it was an internal error.
+    @Test func deleteRemovesEveryCopyOfAKeyWrittenTwice() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+            + "\t<key>a</key>\n\t<string>first</string>\n\t<key>b</key>\n\t<true/>\n"
+            + "\t<key>a</key>\n\t<string>second</string>\n</dict>\n</plist>\n"
+        let file = directory.appendingPathComponent("Theme.plist")
+        try Data(text.utf8).write(to: file)
+        let result = try tool(["edit", "Theme.plist", "-c", "Delete :a"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("internal error"), "\(result.stderr)")
+        let expected = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+            + "\t<key>b</key>\n\t<true/>\n</dict>\n</plist>\n"
+        #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self) == expected)
+    }
+
     @Test func addAndDeleteWorkOnArraysByPositionAndAtTheEnd() throws {
         let outcome = try Self.edit([
             "Delete :UIRequiredDeviceCapabilities:0", "Add :UIRequiredDeviceCapabilities: string arm64",

@@ -115,7 +115,8 @@ public enum PlistEditor {
         if parent.kind == .array {
             session.remove(item: target, from: parent)
         } else if let found = parent.entry(withValue: target) {
-            session.remove(found, from: parent)
+            // A key written twice goes with every copy, as PlistBuddy leaves the file.
+            for copy in session.entries(named: found.name, in: parent) { session.remove(copy, from: parent) }
         }
     }
 
