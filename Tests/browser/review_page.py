@@ -368,6 +368,8 @@ def main():
             driver.find_element(By.ID, "export-button").click()
             decision = json.loads(driver.find_element(By.ID, "decision-json").get_attribute("value"))
             if sorted(decision["accepted"]) != sorted(accepted): fail("exported decision %s, accepted %s" % (decision, accepted))
+            if sorted(decision.get("reviewed", [])) != sorted(k["id"] for k in kinds):
+                fail("the exported decision's reviewed kinds %s are not the page's %s" % (decision.get("reviewed"), [k["id"] for k in kinds]))
             if args.download_dir:
                 target = os.path.join(args.download_dir, "plist-migrate-decision.json")
                 for _ in range(50):

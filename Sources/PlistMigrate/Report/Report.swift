@@ -56,6 +56,8 @@ struct Report {
         var projectNotes: [String]? = nil
         /// With `--accept`: accepted kinds the file has that could not be applied (absent when none).
         var acceptedNotApplied: [AcceptedKindNotApplied]? = nil
+        /// With a decision listing what the review showed: this file's kinds it did not show.
+        var changedSinceReview: [String]? = nil
     }
 
     /// A git repository files of the run are in: its root, and its remote and commit where git
@@ -122,6 +124,8 @@ struct Report {
         var projectsReadInPart: Int? = nil
         /// With `--accept`: files with an accepted kind that could not be applied.
         var acceptedNotApplied: Int? = nil
+        /// Files whose edit is no kind the review showed: changed since the review, not written.
+        var changedSinceReview: Int? = nil
     }
 
     struct Document: Codable, Equatable {
@@ -181,6 +185,7 @@ struct Report {
         if result.notWritten { summary.notWritten += 1 }
         if !result.heldBack.isEmpty { summary.heldBack += 1 }
         if !result.acceptedNotApplied.isEmpty { summary.acceptedNotApplied = (summary.acceptedNotApplied ?? 0) + 1 }
+        if !result.changedSinceReview.isEmpty { summary.changedSinceReview = (summary.changedSinceReview ?? 0) + 1 }
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
         let target = Self.targetRecord(result)
         if let target { summary.deploymentTargetSources[Self.sourceKind(target.source), default: 0] += 1 }
@@ -208,7 +213,8 @@ struct Report {
             written: result.written, targets: result.targets.isEmpty ? nil : result.targets,
             outOfScope: result.outOfScope.isEmpty ? nil : result.outOfScope, repository: repository,
             projectNotes: result.projectNotes.isEmpty ? nil : result.projectNotes,
-            acceptedNotApplied: result.acceptedNotApplied.isEmpty ? nil : result.acceptedNotApplied))
+            acceptedNotApplied: result.acceptedNotApplied.isEmpty ? nil : result.acceptedNotApplied,
+            changedSinceReview: result.changedSinceReview.isEmpty ? nil : result.changedSinceReview))
     }
 
     /// The root, and what git says of its `origin` remote and checked-out commit.
@@ -241,7 +247,7 @@ struct Report {
     func exitStatus(check: Bool, strict: Bool = false) -> Int32 {
         // An accepted kind that cannot be applied: the decision is not what gets written. `--check`
         // counts it as pending (exit 1, as docs/usage.md says); any other run fails (issue #41 §1).
-        let unapplied = (summary.acceptedNotApplied ?? 0) > 0
+        let unapplied = (summary.acceptedNotApplied ?? 0) > 0 || (summary.changedSinceReview ?? 0) > 0
         if summary.errors > 0 || summary.conflicts > 0 || (unapplied && !check) { return 2 }
         if check && (summary.changed > 0 || unapplied || (strict && summary.heldBack > 0)) { return 1 }
         return 0
@@ -294,6 +300,9 @@ struct Report {
         if summary.conflicts > 0 { parts.append("\(summary.conflicts) with conflicts") }
         if let unapplied = summary.acceptedNotApplied, unapplied > 0 {
             parts.append("\(unapplied) with accepted kinds that cannot be applied")
+        }
+        if let changed = summary.changedSinceReview, changed > 0 {
+            parts.append("\(changed) file\(changed == 1 ? "" : "s") changed since the review: not written")
         }
         var line = "plist-migrate: " + parts.joined(separator: ", ")
         if !summary.editsPerPass.isEmpty {

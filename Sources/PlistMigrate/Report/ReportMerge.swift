@@ -271,6 +271,7 @@ extension Report.Summary {
             if let target = file.deploymentTarget { deploymentTargetSources[Report.sourceKind(target.source), default: 0] += 1 }
             if file.projectNotes != nil { projectsReadInPart = (projectsReadInPart ?? 0) + 1 }
             if file.acceptedNotApplied != nil { acceptedNotApplied = (acceptedNotApplied ?? 0) + 1 }
+            if file.changedSinceReview != nil { changedSinceReview = (changedSinceReview ?? 0) + 1 }
         }
         editsPerPass = edits
     }
@@ -295,5 +296,6 @@ extension Report.Summary {
         for (key, value) in other.deploymentTargetSources { deploymentTargetSources[key] = try sum(deploymentTargetSources[key] ?? 0, value) }
         if let partial = other.projectsReadInPart { projectsReadInPart = try sum(projectsReadInPart ?? 0, partial) }
         if let unapplied = other.acceptedNotApplied { acceptedNotApplied = try sum(acceptedNotApplied ?? 0, unapplied) }
+        if let changed = other.changedSinceReview { changedSinceReview = try sum(changedSinceReview ?? 0, changed) }
     }
 }

@@ -13,8 +13,12 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
     /// Marked by the review page: accepted kinds whose prerequisites (kinds they follow in some
     /// files) were left undecided, each with those. `--accept` warns of them.
     public var undecidedPrerequisites: [String: [String]]?
+    /// Every kind the review page showed, decided or not. With it a run tells a kind of another
+    /// repository (reviewed, not met here: fine) from an edit nobody reviewed (a file changed
+    /// since the review: an error of that file).
+    public var reviewed: [String]?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case schemaVersion, toolVersion, accepted, rejected, undecidedPrerequisites }
+    enum CodingKeys: String, CodingKey, CaseIterable { case schemaVersion, toolVersion, accepted, rejected, undecidedPrerequisites, reviewed }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -23,6 +27,7 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
         accepted = try container.decode([String].self, forKey: .accepted)
         rejected = try container.decodeIfPresent([String].self, forKey: .rejected) ?? []
         undecidedPrerequisites = try container.decodeIfPresent([String: [String]].self, forKey: .undecidedPrerequisites)
+        reviewed = try container.decodeIfPresent([String].self, forKey: .reviewed)
     }
 
     public init(toolVersion: String = ToolVersion.current, accepted: [String], rejected: [String] = []) {
@@ -49,7 +54,7 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
                     + names.dropLast().joined(separator: ", ") + " or " + names.last!)
             }
         }
-        if let bad = (decision.accepted + decision.rejected).first(where: { !isGroupID($0) }) {
+        if let bad = (decision.accepted + decision.rejected + (decision.reviewed ?? [])).first(where: { !isGroupID($0) }) {
             throw FileError("\"\(OneLine.escaped(bad))\" is not a kind of change id (a pass id, \"-\" and 12 hex digits, as the review page writes them)")
         }
         guard decision.schemaVersion == 1 else { throw FileError("review decision schemaVersion \(decision.schemaVersion) is not 1") }
@@ -58,6 +63,11 @@ public struct ReviewDecision: Codable, Equatable, Sendable {
         }
         if let both = Set(decision.accepted).intersection(decision.rejected).sorted().first {
             throw FileError("\(both) is both accepted and rejected")
+        }
+        if let reviewed = decision.reviewed.map(Set.init),
+            let unseen = (decision.accepted + decision.rejected).first(where: { !reviewed.contains($0) })
+        {
+            throw FileError("\(unseen) is decided, but it is no kind the review showed (not in \"reviewed\"): nobody reviewed it")
         }
         return decision
     }

@@ -716,7 +716,11 @@ enum ReviewPage {
               if (checked && checked.value === 'reject') { rejected.push(g.id); }
             });
             var version = JSON.parse(document.getElementById('tool-version').textContent);
-            var result = { schemaVersion: 1, toolVersion: version, accepted: accepted, rejected: rejected };
+            // Every kind this page showed: a run tells another repository's kind from an edit
+            // nobody reviewed (a file changed since) by it.
+            var reviewed = [];
+            groups.forEach(function (g) { reviewed.push(g.id); });
+            var result = { schemaVersion: 1, toolVersion: version, accepted: accepted, rejected: rejected, reviewed: reviewed };
             // Accepted kinds whose prerequisites are undecided, marked in the file (issue #53).
             var open = {};
             groups.forEach(function (g) {

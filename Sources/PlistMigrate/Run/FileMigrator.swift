@@ -41,6 +41,8 @@ public struct FileMigrator: Sendable {
     /// `--accept`: the edit groups a reviewer accepted (`EditGroup.id`); a pass whose edit in a
     /// file is not one of them is held back there. `nil`: every edit may be applied.
     var accepted: Set<String>? { storage.accepted }
+    /// The kinds the review showed, when the decision lists them (see `RunOptions.reviewed`).
+    public var reviewed: Set<String>?
 
     /// The same plan without a review decision: what the file would get, every kind applied.
     var withoutDecision: FileMigrator { storage.withoutDecision ?? self }

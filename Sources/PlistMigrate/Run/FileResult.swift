@@ -65,7 +65,7 @@ public struct FileResult: Sendable {
     public var projectNotes: [String] = []
 
     public var hasConflict: Bool { !diagnostics.isEmpty }
-    public var isFailure: Bool { status == .error || hasConflict || !acceptedNotApplied.isEmpty }
+    public var isFailure: Bool { status == .error || hasConflict || !acceptedNotApplied.isEmpty || !changedSinceReview.isEmpty }
     public var combinedDiff: String? { UnifiedDiff.make(from: original, to: output, path: diffPath) }
     /// The path in diff headers (`a/PATH`): relative to the root of the git repository holding
     /// the file, else to the working directory. Worked out only for a file a pass changed
@@ -75,6 +75,9 @@ public struct FileResult: Sendable {
     public var targets: [ProjectTarget] = []
     /// With `--accept`: the kinds of change this file had that the decision did not accept.
     public var notAcceptedGroups: [String] = []
+    /// With a decision that lists what the review showed: this file's kinds that are none of
+    /// them (the file changed since the review). The file is not written; each is an error.
+    public var changedSinceReview: [String] = []
     /// Recipe passes this file is not for, by id, with why.
     public var outOfScope: [String: String] = [:]
     /// Named on the command line (not found by a walk): a recipe pass out of scope for it is

@@ -101,7 +101,9 @@ extension Runner {
                 migrator = known
             } else {
                 do {
-                    migrator = FileMigrator(plan: try selection.plan(), accepted: options.accepted)
+                    var made = FileMigrator(plan: try selection.plan(), accepted: options.accepted)
+                    made.reviewed = options.reviewed
+                    migrator = made
                 } catch {
                     return .failure(Config.ConfigError(path: file.path, message: error.description))
                 }

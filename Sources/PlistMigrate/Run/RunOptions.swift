@@ -32,6 +32,9 @@ public struct RunOptions: Sendable {
     public var accepted: Set<String>?
     /// The decision's rejected groups: like accepted ones, each must be a kind of this run.
     public var rejected: Set<String> = []
+    /// The decision's `reviewed` kinds, when it lists them: an edit that is none of them is a
+    /// file changed since the review.
+    public var reviewed: Set<String>?
     /// `--decision-spans-runs`: the decision covers several runs, so ids this run does not
     /// have are a warning, not an error.
     public var decisionSpansRuns = false

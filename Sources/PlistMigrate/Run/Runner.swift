@@ -232,6 +232,17 @@ public final class Runner {
             let reference = job.migrator.withoutDecision.migrate(bytes, context)
             result.acceptedNotApplied = AcceptedKindNotApplied.find(reference: reference.passes, applied: result.passes, accepted: accepted)
         }
+        // An edit the review never showed: the file is not the one reviewed. Nothing of it is
+        // written or shown as a change; each such kind is an error of the file.
+        if let reviewed = job.migrator.reviewed, result.status != .error {
+            var seen = Set<String>()
+            result.changedSinceReview = result.notAcceptedGroups.filter { !reviewed.contains($0) && seen.insert($0).inserted }
+            if !result.changedSinceReview.isEmpty, result.status == .changed {
+                result.status = .unchanged
+                result.passes = []
+                result.output = result.original
+            }
+        }
         result.fingerprint = fingerprint
         result.named = file.explicit
         if write { Self.write(&result, to: file.path) }
@@ -298,6 +309,10 @@ public final class Runner {
                 + "\(diagnostic.migrationID): \(OneLine.escaped(diagnostic.message))")
         }
         for kind in result.acceptedNotApplied { lines.append("\(result.path): error: \(kind.message)") }
+        for group in result.changedSinceReview {
+            lines.append("\(result.path): error: changed since the review: its edit here (\(group)) is no kind the review showed; "
+                + "the file is not written (review it again)")
+        }
         for note in result.notes { lines.append("\(result.path): note: \(OneLine.escaped(note))") }
         if result.named {
             for (id, reason) in result.outOfScope.sorted(by: { $0.key < $1.key }) {

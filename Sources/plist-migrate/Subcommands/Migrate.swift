@@ -126,6 +126,7 @@ struct Migrate: ParsableCommand {
                 let decision = try ReviewDecision.load(accept)
                 options.accepted = Set(decision.accepted)
                 options.rejected = Set(decision.rejected)
+                options.reviewed = decision.reviewed.map(Set.init)
                 options.decisionSpansRuns = decisionSpansRuns
                 for (kind, prerequisites) in (decision.undecidedPrerequisites ?? [:]).sorted(by: { $0.key < $1.key }) {
                     FileHandle.standardError.write(Data(("plist-migrate: warning: \(OneLine.escaped(accept)): \(OneLine.escaped(kind)) was accepted while "
