@@ -6,7 +6,7 @@ struct PluginArguments {
     /// Options that take a value: their values are not paths.
     static let valueOptions: Set<String> = [
         "format", "only", "skip", "to", "min-os", "jobs", "exclude", "include", "files-from", "shard", "color", "recipe",
-        "output", "baseline", "write-baseline", "rules", "accept", "stdin-path", "os", "host", "kind", "config",
+        "output", "baseline", "write-baseline", "rules", "accept", "stdin-path", "os", "host", "kind", "config", "command",
     ]
     /// Short options that take a value (`-j 2`, `-j2`; `edit -c COMMAND`).
     static let shortValueOptions: Set<Character> = ["j", "c"]

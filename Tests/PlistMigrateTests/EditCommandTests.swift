@@ -81,6 +81,22 @@ import PlistDOM
         #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self) == expected)
     }
 
+    /// `--command` is `-c`'s long form (the one SwiftPM's command plugin passes on), in both
+    /// spellings, in order with `-c`.
+    @Test func theLongFormOfDashCIsCommand() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(Self.input).write(to: directory.appendingPathComponent("Info.plist"))
+        let result = try tool(["edit", "Info.plist", "--command", "Set :Build 8", "-c", "Set :Build 9", "--command=Set :CFBundleVersion 42"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = String(decoding: try Data(contentsOf: directory.appendingPathComponent("Info.plist")), as: UTF8.self)
+        #expect(written.contains("<integer>9</integer>") && written.contains("<string>42</string>"), "\(written)")
+        // A dry run by the long form: the diff, nothing written.
+        let parsed = try tool(["edit", "Info.plist", "--dry-run", "--command", "Set :Build -1"], in: directory)
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        #expect(parsed.text.contains("+\t<integer>-1</integer>"), "\(parsed.text)")
+    }
+
     @Test func addAndDeleteWorkOnArraysByPositionAndAtTheEnd() throws {
         let outcome = try Self.edit([
             "Delete :UIRequiredDeviceCapabilities:0", "Add :UIRequiredDeviceCapabilities: string arm64",

@@ -15,6 +15,7 @@ import Testing
         (["lint", "--write-baseline", "baseline.json"], "--write-baseline"),
         (["report", "--output", "page.html", "report.json"], "--output"),
         (["edit", "Sources/Demo/Info.plist"], "edit (without --dry-run or --check)"),
+        (["edit", "Info.plist", "--command", "Set :A 1"], "edit (without --dry-run or --check)"),
     ])
     func writingCommandLinesAreRefused(_ arguments: [String], _ writing: String) {
         #expect(PluginArguments(arguments).writingArgument == writing, "\(arguments)")
@@ -38,6 +39,8 @@ import Testing
         (["lint", "App/Info.plist"], false), (["--check", "."], false), (["-j", "2", "App"], false),
         (["--", "--odd-name.plist"], false), (["-"], false), (["list"], false), (["rules", "--format", "json"], false),
         (["explain", "--os", "ios17"], false),
+        // `edit --command VALUE` names its file, and the command is no path.
+        (["edit", "--dry-run", "--command", "Set :A 1", "Info.plist"], false),
     ])
     func thePackageIsWalkedWhereNoPathIsNamed(_ arguments: [String], _ added: Bool) {
         let run = PluginArguments(arguments).toolArguments(packageDirectory: "/pkg")

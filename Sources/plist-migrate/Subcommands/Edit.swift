@@ -20,7 +20,8 @@ struct Edit: ParsableCommand {
     @Argument(help: "The plist file.")
     var file: String
 
-    @Option(name: .customShort("c"), help: ArgumentHelp("A PlistBuddy command, e.g. \"Set :CFBundleVersion 42\" (repeatable).", valueName: "COMMAND"))
+    @Option(name: [.customShort("c"), .customLong("command")],
+            help: ArgumentHelp("A PlistBuddy command, e.g. \"Set :CFBundleVersion 42\" (repeatable; --command is the long form, which SwiftPM's command plugin passes on).", valueName: "COMMAND"))
     var commands: [String] = []
 
     @Flag(help: "Print the diff and write nothing.")
@@ -32,7 +33,8 @@ struct Edit: ParsableCommand {
     /// The `-c` values `takingCommands(from:)` took out of the arguments, in order.
     nonisolated(unsafe) static var taken: [String] = []
 
-    /// Takes every `-c COMMAND` of an `edit` command line out of the arguments in one pass
+    /// Takes every `-c COMMAND` (or `--command COMMAND`, `--command=COMMAND`) of an `edit`
+    /// command line out of the arguments in one pass
     /// (issue #44 §6): the argument parser handles a repeated option in time that grows with
     /// the square of its count (10,000 `-c` took 7.9 s, 20,000 about 45 s). Arguments after `--`
     /// are left to the parser, and so is every `-c` when one's value starts with `-`.
@@ -46,7 +48,12 @@ struct Edit: ParsableCommand {
                 rest += arguments[index...]
                 break
             }
-            if argument == "-c" {
+            if argument.hasPrefix("--command=") {
+                taken.append(String(argument.dropFirst("--command=".count)))
+                index += 1
+                continue
+            }
+            if argument == "-c" || argument == "--command" {
                 // A value the parser might read otherwise: leave every -c to it, to keep the order.
                 guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") else {
                     taken = []
