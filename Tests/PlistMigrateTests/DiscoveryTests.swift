@@ -59,6 +59,20 @@ import Testing
         #expect(Set(skipped.compactMap { $0["path"] as? String }) == ["App/Again.plist", "Widget/Linked.plist"])
     }
 
+    /// No path is the current directory, as for `lint`: the dry run shows what `--write`
+    /// (also without a path) then writes.
+    @Test func noPathIsTheCurrentDirectory() throws {
+        let dir = try repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dry = try tool(["--no-config"], in: dir)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.text.contains("+++ b/App/Info.plist") && dry.stderr.contains("3 files scanned, 3 would change"), "\(dry.stderr)")
+        let written = try tool(["--write", "--no-config"], in: dir)
+        #expect(written.status == 0 && written.stderr.contains("3 changed"), "\(written.stderr)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("App/Info.plist"))
+            == Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS002/tabs.after.plist")))
+    }
+
     @Test func excludeAndIncludeGlobs() throws {
         let dir = try repository()
         defer { try? FileManager.default.removeItem(at: dir) }

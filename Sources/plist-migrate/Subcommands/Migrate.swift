@@ -16,7 +16,7 @@ struct Migrate: ParsableCommand {
             not be read or written, 64 a usage error (also a named path that does not exist: nothing runs).
             """)
 
-    @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input.")
+    @Argument(help: "Plist files or directories to walk for *.plist (the current directory when none is given); - reads standard input.")
     var paths: [String] = []
 
     @Flag(name: [.short, .long], help: "Apply the changes (atomically per file). With -, write the result to standard output.")
@@ -73,8 +73,10 @@ struct Migrate: ParsableCommand {
     @Flag(help: "The --accept decision covers several runs (one review page over many repositories): ids this run does not have are a warning, not an error.")
     var decisionSpansRuns = false
 
-    func validate() throws {
-        if paths.isEmpty && filesFrom == nil { throw ValidationError("give at least one PATH (or --files-from)") }
+    mutating func validate() throws {
+        // No path and no list: the current directory, as `lint` does (`--write` too: it writes
+        // only what the same dry run shows).
+        if paths.isEmpty && filesFrom == nil { paths = ["."] }
         if paths.contains("-") && (paths.count > 1 || filesFrom == "-") {
             throw ValidationError("- (standard input) cannot be combined with other paths")
         }
