@@ -26,6 +26,32 @@ import Testing
         #expect(ignored.text.contains("--- a/Pinned/App/Info.plist"))
     }
 
+    /// `lint.only` (SwiftLint's `only_rules`) runs the rules it names alone; a misspelled rule
+    /// name is an error that names the nearest rule.
+    @Test func lintOnlyRunsTheNamedRulesAndMisspellingsGetASuggestion() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: dir, as: "Info.plist")
+        let all = try tool(["lint", "--format", "json", "Info.plist"], in: dir)
+        let everyRule = try Self.ruleIDs(all)
+        #expect(everyRule.contains("ATS001") && everyRule.count > 2, "\(everyRule)")
+        try write(#"{ "lint": { "only": ["ATS001", "normalize-exception-domains"] } }"#, to: dir)
+        let only = try tool(["lint", "--format", "json", "Info.plist"], in: dir)
+        #expect(try Self.ruleIDs(only) == ["ATS001", "ATS004"], "\(only.stderr)")
+        for (field, json) in [("only", #"{ "lint": { "only": ["arbitary-loads"] } }"#),
+                              ("disable", #"{ "lint": { "disable": ["arbitary-loads"] } }"#)] {
+            try write(json, to: dir)
+            let typo = try tool(["lint", "Info.plist"], in: dir)
+            #expect(typo.status == 2, "\(typo.stderr)")
+            #expect(typo.stderr.contains("\"lint.\(field)\": unknown rule \"arbitary-loads\" (did you mean \"arbitrary-loads\"?)"), "\(typo.stderr)")
+        }
+    }
+
+    static func ruleIDs(_ result: ProcessResult) throws -> Set<String> {
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        return Set((report["findings"] as? [[String: Any]] ?? []).compactMap { $0["ruleId"] as? String })
+    }
+
     @Test func lookupStopsAtTheGitRoot() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -157,10 +157,32 @@ public struct Config: Sendable, Equatable {
         excludes = (try strings("exclude") ?? []).map { ExcludeGlob(directory: directory, pattern: $0) }
         if let value = dict["lint"] {
             guard case .object(let section) = value else {
-                throw ConfigError(path: path, message: "\"lint\" must be an object with \"disable\" and \"severity\"")
+                throw ConfigError(path: path, message: "\"lint\" must be an object with \"only\", \"disable\" and \"severity\"")
             }
-            for key in section.keys.sorted() where key != "disable" && key != "severity" {
-                throw ConfigError(path: path, message: "unknown key \"lint.\(key)\" (known: disable, severity)")
+            for key in section.keys.sorted() where key != "disable" && key != "severity" && key != "only" {
+                throw ConfigError(path: path, message: "unknown key \"lint.\(key)\" (known: only, disable, severity)")
+            }
+            // SwiftLint's only_rules: every rule not named (by id, name or group) is disabled.
+            if let only = section["only"] {
+                guard case .array(let items) = only else {
+                    throw ConfigError(path: path, message: "\"lint.only\" must be an array of rule ids, names or groups")
+                }
+                var kept: Set<String> = []
+                for item in items {
+                    guard case .string(let rule) = item else {
+                        throw ConfigError(path: path, message: "\"lint.only\" must be an array of rule ids, names or groups")
+                    }
+                    if LintRule.groups.contains(rule) {
+                        kept.formUnion(LintRule.all.filter { $0.group == rule }.map(\.id))
+                        continue
+                    }
+                    guard let id = LintRule.id(named: rule) else {
+                        throw ConfigError(path: path, message: "\"lint.only\": unknown rule \"\(rule)\"\(LintRule.suggestion(for: rule)) (an id or a name from `plist-migrate rules`; groups: posture, checks)")
+                    }
+                    kept.insert(id)
+                }
+                lint.setsDisable = true
+                lint.disable.formUnion(Set(LintRule.all.map(\.id)).subtracting(kept))
             }
             if let disable = section["disable"] {
                 lint.setsDisable = true
@@ -176,7 +198,7 @@ public struct Config: Sendable, Equatable {
                         continue
                     }
                     guard let id = LintRule.id(named: rule) else {
-                        throw ConfigError(path: path, message: "\"lint.disable\": unknown rule \"\(rule)\" (an id or a name from `plist-migrate rules`; groups: posture, checks)")
+                        throw ConfigError(path: path, message: "\"lint.disable\": unknown rule \"\(rule)\"\(LintRule.suggestion(for: rule)) (an id or a name from `plist-migrate rules`; groups: posture, checks)")
                     }
                     lint.disable.insert(id)
                 }
@@ -187,7 +209,7 @@ public struct Config: Sendable, Equatable {
                 }
                 for (rule, level) in levels {
                     guard let id = LintRule.id(named: rule), case .string(let text) = level, let parsed = Finding.Severity(rawValue: text) else {
-                        throw ConfigError(path: path, message: "\"lint.severity\": \"\(rule)\" must be a known rule (id or name) set to note, warning or error")
+                        throw ConfigError(path: path, message: "\"lint.severity\": \"\(rule)\"\(LintRule.id(named: rule) == nil ? LintRule.suggestion(for: rule) : "") must be a known rule (id or name) set to note, warning or error")
                     }
                     lint.severity[id] = parsed
                 }

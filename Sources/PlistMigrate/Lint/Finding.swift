@@ -98,6 +98,17 @@ public struct LintRule: Sendable, Equatable {
         return all.first { $0.name == text.lowercased() }?.id
     }
 
+    /// ` (did you mean "arbitrary-loads"?)` for a rule name or id one or two edits from a known
+    /// one, else empty.
+    public static func suggestion(for text: String) -> String {
+        let typed = text.lowercased()
+        let names = all.flatMap { [$0.name, $0.id.lowercased()] } + groups
+        guard let near = names.map({ ($0, ATSKeyCatalog.editDistance($0, typed, limit: 2)) }).filter({ $0.1 <= 2 })
+            .min(by: { $0.1 < $1.1 })?.0 else { return "" }
+        let shown = all.first { $0.id.lowercased() == near }?.id ?? near
+        return " (did you mean \"\(shown)\"?)"
+    }
+
     public static func group(of id: String) -> String { id.hasPrefix("P") || id == "L007" ? "posture" : "checks" }
     /// Apple's reference page for the key the rule is about (SARIF's `helpUri`).
     public var documentation: String { Self.applePage(Self.documentedKey[id] ?? "NSAppTransportSecurity") }
