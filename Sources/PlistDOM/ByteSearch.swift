@@ -47,9 +47,21 @@ extension Sequence<UInt8> {
 }
 
 extension BidirectionalCollection<UInt8> {
-    /// Whether the bytes end with `suffix`.
+    /// Whether the bytes end with `suffix`: compared in place where the bytes are contiguous (a
+    /// native string's UTF-8, an array), else walked backwards.
     @inlinable public func hasSuffix(bytes suffix: [UInt8]) -> Bool {
-        reversed().starts(with: suffix.reversed())
+        let inPlace = withContiguousStorageIfAvailable { own in
+            own.count >= suffix.count && own[(own.count - suffix.count)...].elementsEqual(suffix)
+        }
+        return inPlace ?? reversed().starts(with: suffix.reversed())
+    }
+
+    /// Whether the bytes start with `prefix`, compared in place where they are contiguous.
+    @inlinable public func hasPrefix(bytes prefix: [UInt8]) -> Bool {
+        let inPlace = withContiguousStorageIfAvailable { own in
+            own.count >= prefix.count && own[..<prefix.count].elementsEqual(prefix)
+        }
+        return inPlace ?? starts(with: prefix)
     }
 }
 

@@ -216,8 +216,8 @@ enum Posture {
     /// ignores, nor the domain's own key, which the scope names).
     static func causes(_ decision: Decision, of weakness: Weakness) -> [Decision.Reason] {
         // Compared as bytes in place: this runs for every reason of every weak decision.
-        func starts(_ text: String, _ prefix: [UInt8]) -> Bool { text.utf8.hasBytes(prefix, atEnd: false) }
-        func ends(_ text: String, _ suffix: [UInt8]) -> Bool { text.utf8.hasBytes(suffix, atEnd: true) }
+        func starts(_ text: String, _ prefix: [UInt8]) -> Bool { text.utf8.hasPrefix(bytes: prefix) }
+        func ends(_ text: String, _ suffix: [UInt8]) -> Bool { text.utf8.hasSuffix(bytes: suffix) }
         return decision.decidedBy.filter { reason in
             guard reason.line != nil, !Self.ignoringRules.contains(where: { starts(reason.rule, $0) }),
                 !starts(reason.key, Self.exceptionDomainsPrefix)
@@ -322,19 +322,5 @@ enum Posture {
 
     static func severity(_ score: Double) -> Finding.Severity {
         score >= 7 ? .error : score >= 4 ? .warning : .note
-    }
-}
-
-extension String.UTF8View {
-    /// Whether these bytes start (or, `atEnd`, end) with `bytes`, compared in the string's own
-    /// storage (every reason's text is a native string).
-    fileprivate func hasBytes(_ bytes: [UInt8], atEnd: Bool) -> Bool {
-        let found = withContiguousStorageIfAvailable { own -> Bool in
-            guard own.count >= bytes.count else { return false }
-            let start = atEnd ? own.count - bytes.count : 0
-            return own[start..<(start + bytes.count)].elementsEqual(bytes)
-        }
-        if let found { return found }
-        return atEnd ? Array(self).suffix(bytes.count).elementsEqual(bytes) && count >= bytes.count : starts(with: bytes)
     }
 }

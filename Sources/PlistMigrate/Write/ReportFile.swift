@@ -146,7 +146,7 @@ public final class ReportFile {
         for input in inputs {
             var found = stat()
             guard input == "-" ? fstat(STDIN_FILENO, &found) == 0 : stat(PathBytes.c(input), &found) == 0 else { continue }
-            if found.st_dev == target.st_dev && found.st_ino == target.st_ino {
+            if isSameFile(found, target) {
                 let named = input == "-" ? "standard input's file" : PathBytes.display(input)
                 return refuse("--output is \(named), which this run reads: the report would replace it")
             }
@@ -168,12 +168,15 @@ public final class ReportFile {
         guard output != "-", stat(PathBytes.c(output), &target) == 0, (target.st_mode & S_IFMT) == S_IFREG else { return nil }
         for file in files where file != "-" {
             var found = stat()
-            guard stat(PathBytes.c(file), &found) == 0, found.st_dev == target.st_dev, found.st_ino == target.st_ino else { continue }
+            guard stat(PathBytes.c(file), &found) == 0, isSameFile(found, target) else { continue }
             return Refusal(line: "\(PathBytes.display(output)): error: --output is \(PathBytes.display(file)), which this run reads: "
                 + "the report would replace it; nothing was read or written")
         }
         return nil
     }
+
+    /// The same file: device and inode, however it was named.
+    private static func isSameFile(_ a: stat, _ b: stat) -> Bool { a.st_dev == b.st_dev && a.st_ino == b.st_ino }
 
     /// `path` split at its last `/`: the directory (`.` when there is none) and the name after it.
     /// Plain string work: Foundation's path methods stopped the process on some one-character
