@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the man page's EXIT STATUS section from the tool's own help (issue #42 §5).
+"""Writes the man page's EXIT STATUS section from the tool's own help.
 
 swift-argument-parser's generate-manual writes `.Ex -std` there ("exits 0 on success, and >0 if
 an error occurs"); every subcommand's help ends with its own list ("Exit status: 0 fine,
