@@ -37,7 +37,7 @@ struct PlistMigrateCommand: ParsableCommand {
             // Help, the version and the help dump: printed here so that a full disk or a closed
             // standard output is exit 2 with a message, not a silent success.
             if !(error is ExitCode), exitCode(for: error) == .success {
-                let text = fullMessage(for: error)
+                let text = HelpExamples.appended(to: fullMessage(for: error))
                 if let failure = ReportFile.writeAll(Array((text + "\n").utf8), to: STDOUT_FILENO) {
                     StandardStreams.writeError("error: cannot write to standard output (\(ReportFile.errorText(failure)))\n")
                     Foundation.exit(2)

@@ -41,6 +41,43 @@ import PlistMigrate
         #expect(Self.pages.count > 10, "the docs pages are found")
     }
 
+    /// Words about how the project was made, not what it does: a work session, an issue number,
+    /// "this run" of the person writing. Users' pages and the changelog hold none of them.
+    static func notesAboutTheWork(in text: String) -> [String] {
+        let patterns = [#/(?i)\bsessions?\b/#, #/(?i)\bthis run\b/#, #/(?i)\bissues? #?\d+/#, #/(?:^|[\s(\[,])#\d+\b/#]
+        return text.split(separator: "\n").filter { line in patterns.contains { line.contains($0) } }.map(String.init)
+    }
+
+    @Test func theDocsSpeakToUsers() throws {
+        var found: [String] = []
+        for page in Self.pages where page.lastPathComponent != "ARCHITECTURE.md" {
+            found += Self.notesAboutTheWork(in: try String(contentsOf: page, encoding: .utf8)).map { "\(page.lastPathComponent): \($0)" }
+        }
+        #expect(found.isEmpty, "\(found)")
+        #expect(Self.notesAboutTheWork(in: "see issue #15 (session 24)").count == 1, "the check finds what it looks for")
+    }
+
+    /// Keep a Changelog: what changed for a user, one line per change, grouped by version; the
+    /// measurements behind it live under `Benchmarks/`.
+    @Test func theChangelogIsForUsers() throws {
+        let text = try String(contentsOf: Paths.repository.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count < 400, "CHANGELOG.md has \(lines.count) lines")
+        #expect(Self.notesAboutTheWork(in: text).isEmpty, "\(Self.notesAboutTheWork(in: text))")
+        var continued: [String] = []
+        var changes = 0
+        for (index, line) in lines.enumerated() where line.hasPrefix("- ") {
+            changes += 1
+            if index + 1 < lines.count, let next = lines[index + 1].first, next == " " || next.isLetter || next == "`" {
+                continued.append(String(line.prefix(60)))
+            }
+        }
+        #expect(continued.isEmpty, "a change takes more than one line: \(continued)")
+        #expect(changes > 100, "the changes are found")
+        let sections = lines.filter { $0.hasPrefix("## [") }
+        #expect(sections.first == "## [Unreleased]", "\(sections)")
+    }
+
     @Test func everyRelativeLinkResolves() throws {
         var broken: [String] = []
         let link = /\]\(([^)\s]+)\)/

@@ -7,7 +7,7 @@ import PlistMigrate
 
 /// How the files of a run are found and how many are worked on at once (migrate and lint).
 struct WalkOptions: ParsableArguments {
-    @Option(name: [.customShort("j", allowingJoined: true), .long], help: ArgumentHelp("Files processed in parallel (default: the number of cores).", valueName: "N"))
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: ArgumentHelp("Files worked on at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Skip walked files matching GLOB (repeatable).", valueName: "GLOB"))
@@ -16,7 +16,7 @@ struct WalkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Process only walked files matching GLOB (repeatable).", valueName: "GLOB"))
     var include: [String] = []
 
-    @Flag(help: "Apply --exclude and the config's exclude to files named on the command line too (for pre-commit, which names every file).")
+    @Flag(help: ArgumentHelp("Apply --exclude and the config's exclude to files named on the command line too (for pre-commit, which names every file).", visibility: .hidden))
     var forceExclude = false
 
     func validate() throws {
@@ -27,7 +27,7 @@ struct WalkOptions: ParsableArguments {
 /// `--config FILE` (repeatable) and `--no-config`: which `.plist-migrate.json` settings apply.
 struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("config"), help: ArgumentHelp(
-        "Use this config for every file instead of the .plist-migrate.json files found beside them (repeatable: each later file overrides the keys it sets).",
+        "Use this config instead of the .plist-migrate.json files found (repeatable; later files win).",
         valueName: "FILE"))
     var files: [String] = []
 
@@ -58,7 +58,7 @@ struct ConfigOptions: ParsableArguments {
 /// `--min-os`: the app's deployment target, which decides the OS eras that count.
 struct DeploymentTargetOption: ParsableArguments {
     @Option(name: .customLong("min-os"), help: ArgumentHelp(
-        "The app's deployment target: only these OS versions and later count (default: from the nearest project.pbxproj, else the plist's MinimumOSVersion/LSMinimumSystemVersion, else every OS).",
+        "The app's deployment target, e.g. ios15,macos12 (default: from its project or plist).",
         valueName: "OS[,OS...]"))
     var minOS: String?
 

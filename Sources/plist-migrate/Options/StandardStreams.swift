@@ -77,7 +77,7 @@ final class StandardStreams: OutputSink {
 
 /// `--output FILE`: the report to a file instead of standard output (CI artefacts).
 struct ReportOutputOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Write the report (diffs, JSON, patch, SARIF and the others) to FILE instead of standard output (- is standard output); never a file the run reads.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write the report to FILE (- is standard output); never a file the run reads.", valueName: "FILE"))
     var output: String?
 
     /// The report's file: `nil` for standard output (no `--output`, or `--output -`, as `-`

@@ -12,16 +12,16 @@ struct Lint: ParsableCommand {
         abstract: "Report what is wrong with ATS settings, with the migration that fixes it.",
         discussion: "Exit status: 0 no error-level findings, 1 error-level findings (warnings too with --strict), 2 a file could not be read or parsed, 64 a usage error.")
 
-    @Argument(help: "Plist files or directories to walk for *.plist; - reads standard input. Default: the current directory, as SwiftLint does.")
+    @Argument(help: "Plists or directories to walk for *.plist; - reads standard input.")
     var paths: [String] = ["."]
 
-    @Option(help: ArgumentHelp("text, json, sarif (SARIF 2.1.0, for GitHub code scanning), github (workflow commands), junit (JUnit XML), checkstyle (Checkstyle XML), gitlab (GitLab Code Quality JSON) or xcode (text with absolute paths, for Xcode and IDEs).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("text, json, sarif (GitHub code scanning), github (workflow commands), junit, checkstyle, gitlab (Code Quality) or xcode.", valueName: "FORMAT"))
     var format: LintRunner.Format = .text
 
-    @Option(help: ArgumentHelp("Leave out the findings recorded in FILE (by rule, file and key path).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Leave out the findings recorded in FILE.", valueName: "FILE"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp("Record every current finding in FILE, for --baseline, and exit 0.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Record every current finding in FILE for --baseline, and exit 0.", valueName: "FILE"))
     var writeBaseline: String?
 
     @Flag(help: "Warnings fail too (exit 1).")
@@ -30,7 +30,7 @@ struct Lint: ParsableCommand {
     @Flag(help: "No notes and no summary line.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Which rules run: all, checks (is each setting well-formed) or posture (what the settings allow: P001 to P005, L007).",
+    @Option(help: ArgumentHelp("all, checks (is each setting well-formed) or posture (what the settings allow).",
                                valueName: "GROUP"))
     var rules: RuleGroup = .all
 
@@ -38,11 +38,11 @@ struct Lint: ParsableCommand {
         case all, checks, posture
     }
 
-    @Option(help: ArgumentHelp("The name standard input (-) has in messages.", valueName: "PATH"))
+    @Option(help: ArgumentHelp("The name standard input (-) has in messages.", valueName: "PATH", visibility: .hidden))
     var stdinPath: String?
 
 
-    @Option(help: ArgumentHelp("Colour the text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), always, never.", valueName: "WHEN"))
+    @Option(help: ArgumentHelp("Colour the text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), always, never.", valueName: "WHEN", visibility: .hidden))
     var color: Colour.Mode = .auto
 
     @Option(help: ArgumentHelp("The build-tool plugin's stamp file, rewritten on every run.", valueName: "FILE", visibility: .hidden))

@@ -16,30 +16,30 @@ struct Migrate: ParsableCommand {
             not be read or written, 64 a usage error (also a named path that does not exist: nothing runs).
             """)
 
-    @Argument(help: "Plist files or directories to walk for *.plist (the current directory when none is given); - reads standard input.")
+    @Argument(help: "Plists or directories to walk for *.plist (default: the current directory); - reads standard input.")
     var paths: [String] = []
 
-    @Flag(name: [.short, .long], help: "Apply the changes (atomically per file). With -, write the result to standard output.")
+    @Flag(name: [.short, .long], help: "Apply the changes, atomically per file (with -: to standard output).")
     var write = false
 
-    @Flag(help: "Exit 1 if anything would change (a CI gate); the diffs are printed too.")
+    @Flag(help: "Exit 1 if anything would change (a CI gate).")
     var check = false
 
-    @Option(help: ArgumentHelp("Run only these migrations; naming a changesPolicy one opts in to it.", valueName: "ID[,ID...]"))
+    @Option(help: ArgumentHelp("Run only these passes (naming a changesPolicy one opts in to it).", valueName: "ID[,ID...]"))
     var only: String?
 
-    @Option(help: ArgumentHelp("Never run these migrations.", valueName: "ID[,ID...]"))
+    @Option(help: ArgumentHelp("Never run these passes.", valueName: "ID[,ID...]"))
     var skip: String?
 
-    @Option(help: ArgumentHelp("Apply only migrations with version <= VERSION.", valueName: "VERSION"))
+    @Option(help: ArgumentHelp("Run only passes up to this version.", valueName: "VERSION"))
     var to: Int?
 
-    @Flag(help: "Include migrations that change the effective policy (changesPolicy).")
+    @Flag(help: "Include passes that change the effective policy.")
     var allowPolicyChange = false
 
     @OptionGroup var target: DeploymentTargetOption
 
-    @Option(help: ArgumentHelp("Output: text (per-pass diffs), json (report), patch (one git-apply-able patch), html (a review page) or markdown (a pull request's body).", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("text (per-pass diffs), json, patch (for git apply), html (a review page) or markdown (a pull request body).", valueName: "FORMAT"))
     var format: RunOptions.Format = .text
 
     @OptionGroup var walk: WalkOptions
@@ -48,29 +48,28 @@ struct Migrate: ParsableCommand {
 
     @OptionGroup var report: ReportOutputOption
 
-    @Option(help: ArgumentHelp("Also process the paths listed in FILE, one per line (- for standard input).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Also process the paths listed in FILE, one per line (- for standard input).", valueName: "FILE", visibility: .hidden))
     var filesFrom: String?
 
-    @Option(help: ArgumentHelp("Process only shard I of N (by a stable hash of each path).", valueName: "I/N"))
+    @Option(help: ArgumentHelp("Process only shard I of N (by a stable hash of each path).", valueName: "I/N", visibility: .hidden))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "WHEN"))
+    @Option(help: ArgumentHelp("Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "WHEN", visibility: .hidden))
     var color: Colour.Mode = .auto
 
-    @Flag(help: "No notes and no summary line: only diffs and errors.")
+    @Flag(help: "Only diffs and errors: no notes, no summary.")
     var quiet = false
 
     @Flag(help: "With --check: held-back passes count as pending too.")
     var strict = false
 
-
-    @Option(help: ArgumentHelp("Also run the passes of this recipe file, YAML or JSON (repeatable); they run after the built-in ones.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Also run this recipe's passes, YAML or JSON (repeatable).", valueName: "FILE"))
     var recipe: [String] = []
 
-    @Option(help: ArgumentHelp("Apply only the edits a review accepted: FILE is the decision the review page exports (with --write, --check or a dry run).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Apply only the kinds of change a review accepted (the review page's decision file).", valueName: "FILE"))
     var accept: String?
 
-    @Flag(help: "The --accept decision covers several runs (one review page over many repositories): ids this run does not have are a warning, not an error.")
+    @Flag(help: ArgumentHelp("The --accept decision covers several runs (one review page over many repositories): ids this run does not have are a warning, not an error.", visibility: .hidden))
     var decisionSpansRuns = false
 
     mutating func validate() throws {
