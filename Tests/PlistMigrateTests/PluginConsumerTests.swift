@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The SwiftPM plugins as a package that depends on this one uses them (issues #33, #42 §2,
-/// #54). One consumer package, made and resolved once, so the tool is compiled for it once per
-/// test run. One test walks it through the build-tool plugin, then the command plugins: as
+/// #54). One consumer package, made and resolved once and kept between runs, so the tool is
+/// compiled for it incrementally. One test walks it through the build-tool plugin, then the command plugins: as
 /// three `.serialized` tests, each one after the first waited for a free thread behind the rest
 /// of the run, and the suite was the last to finish. Each part puts the files it needs in place
 /// first. The plugins' reading of command lines is checked case by case in
@@ -24,10 +24,15 @@ import Testing
     /// The consumer: target `Demo` with the build-tool plugin applied (its Info.plist excluded
     /// from the target's resources), and both command plugins reachable; `nil` when its
     /// dependencies cannot be resolved (SwiftPM's cache holds no swift-argument-parser/Yams).
+    /// It is kept in the system's temporary folder under a name made from this checkout's path
+    /// (outside the checkout: inside its git work tree the tool would walk no file of it), so its
+    /// build of the tool is incremental from one test run to the next, as a user's is (a fresh
+    /// package compiled the whole tool on every run: 90 s of a warm `swift test`). A lock keeps
+    /// two test runs of one checkout from sharing it at once.
     static let consumer: URL? = {
-        guard let directory = try? temporaryDirectory() else { return nil }
-        consumerPath = directory.path
-        atexit { if let path = PluginConsumerTests.consumerPath { try? FileManager.default.removeItem(atPath: path) } }
+        // FNV-1a of the checkout's path: stable from run to run, unlike `hashValue`.
+        let name = Paths.repository.path.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("plist-migrate-plugin-consumer-\(String(name, radix: 16))")
         // SwiftPM names a path dependency after its folder.
         let identity = Paths.repository.lastPathComponent.lowercased()
         let manifest = """
@@ -40,13 +45,17 @@ import Testing
             """
         do {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("Sources/Demo"), withIntermediateDirectories: true)
-            try Data(manifest.utf8).write(to: directory.appendingPathComponent("Package.swift"))
+            let lock = open(directory.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            // Held until the process ends: the lock goes with its descriptor.
+            if lock >= 0 { flock(lock, LOCK_EX) }
+            let manifestURL = directory.appendingPathComponent("Package.swift")
+            // Rewritten only when it differs: a new manifest makes SwiftPM plan the build again.
+            if (try? Data(contentsOf: manifestURL)) != Data(manifest.utf8) { try Data(manifest.utf8).write(to: manifestURL) }
             return try swiftPackage(["resolve"], in: directory).status == 0 ? directory : nil
         } catch {
             return nil
         }
     }()
-    nonisolated(unsafe) static var consumerPath: String?
 
     /// The consumer with `Demo.swift` and `Info.plist` (from `fixture`) as each test starts.
     func consumer(plist fixture: String = "ATS001/already-migrated.before.plist") throws -> URL? {
