@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PlistMigrate
 
@@ -25,6 +26,66 @@ import Testing
         #expect(ReviewPage.visible("a\tb\nc") == "a\tb\nc", "the page shows diffs with their tabs and lines")
         #expect(OneLine.escaped("a\tb\nc") == "a\tb\\nc", "one line keeps a tab, never a line break")
         #expect(PathBytes.display("a\tb") == "\"a\\tb\"", "a path quotes both")
-        #expect(OneLine.escaped("moc.\u{202E}elpmaxe") == "moc.\\u{202E}elpmaxe")
+        #expect(OneLine.escaped("moc.\u{202E}elpmaxe") == "moc.⟦U+202E⟧elpmaxe", "the mark every output a person reads uses")
+        #expect(OneLine.escaped("a\u{1B}[2Jb") == "a\\x1B[2Jb", "a control as its escape")
+    }
+}
+
+extension InvisibleCharactersTests {
+    /// A plist whose domain key hides a right-to-left override (it reads as `paypal.com` in a
+    /// terminal) beside a key ATS004 lowercases, and whose legacy TLS value ends in a zero-width
+    /// space, so that ATS001's conflict quotes it.
+    static let hiding = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>NSAppTransportSecurity</key>
+        \t<dict>
+        \t\t<key>NSExceptionDomains</key>
+        \t\t<dict>
+        \t\t\t<key>evil\u{202E}moc.lapyap</key>
+        \t\t\t<dict/>
+        \t\t\t<key>Payments.example.com</key>
+        \t\t\t<dict>
+        \t\t\t\t<key>NSThirdPartyExceptionMinimumTLSVersion</key>
+        \t\t\t\t<string>TLSv1.0\u{200B}</string>
+        \t\t\t\t<key>NSExceptionMinimumTLSVersion</key>
+        \t\t\t\t<string>TLSv1.2</string>
+        \t\t\t</dict>
+        \t\t</dict>
+        \t</dict>
+        </dict>
+        </plist>
+
+        """
+
+    /// Every output a person reads shows those characters as marks: a dry run's diffs on a
+    /// terminal, its conflict on standard error, `report --format text`; a patch and the JSON
+    /// report keep the bytes exactly, for `git apply` and for scripts.
+    @Test func whatAPersonReadsIsMarkedAndWhatAToolReadsIsExact() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("App"), withIntermediateDirectories: true)
+        try Data(Self.hiding.utf8).write(to: directory.appendingPathComponent("App/Info.plist"))
+        let hidden: [Unicode.Scalar] = ["\u{202E}", "\u{200B}"]
+        func raw(_ text: String) -> Bool { text.unicodeScalars.contains { hidden.contains($0) } }
+
+        let dry = try tool(["--no-config", "App"], in: directory)
+        #expect(dry.text.contains("<key>evil⟦U+202E⟧moc.lapyap</key>"), "the diff's context line: \(dry.text)")
+        #expect(dry.stderr.contains("TLSv1.0⟦U+200B⟧"), "the conflict quotes the value: \(dry.stderr)")
+        #expect(!raw(dry.text) && !raw(dry.stderr), "no raw character reaches the terminal")
+
+        let patch = try tool(["--no-config", "--format", "patch", "App"], in: directory)
+        #expect(patch.text.contains("<key>evil\u{202E}moc.lapyap</key>"), "a patch keeps the bytes: \(patch.text)")
+
+        #expect(try tool(["--no-config", "--format", "json", "--output", "run.json", "App"], in: directory).status == 2)
+        let json = try String(contentsOf: directory.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(json.contains("\u{202E}") || json.contains("\\u202E") || json.contains("\\u202e"), "JSON keeps the character")
+        #expect(!json.contains("⟦U+"), "JSON carries no marks")
+
+        let text = try tool(["report", "--format", "text", "run.json"], in: directory)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.text.contains("TLSv1.0⟦U+200B⟧"), "\(text.text)")
+        #expect(!raw(text.text), "no raw character in the text report: \(text.text)")
     }
 }

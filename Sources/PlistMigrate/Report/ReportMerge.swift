@@ -239,7 +239,7 @@ public struct ReportMerge {
             for group in model.groups {
                 out += "  \(group.id)  \(group.pass) \(group.name) (\(group.impact)): \(count(group.edits, "edit")) in \(count(group.files.count, "file"))\n"
             }
-            return Array(out.utf8)
+            return Array(InvisibleCharacters.marked(out).utf8)
         }
     }
 }

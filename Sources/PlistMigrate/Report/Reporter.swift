@@ -31,7 +31,8 @@ struct TextRunReporter: RunReporter {
         var out: [UInt8] = []
         for pass in result.passes {
             let policy = pass.policyDelta.map { "# policy: \($0)\n" }.joined()
-            let text = "# \(pass.label)\n\(policy)\(pass.diff)"
+            // Marks for characters a terminal would hide or reorder; `--format patch` keeps the bytes.
+            let text = InvisibleCharacters.marked("# \(pass.label)\n\(policy)\(pass.diff)")
             out.append(contentsOf: Array((color ? Colour.diff(text) : text).utf8))
         }
         return out

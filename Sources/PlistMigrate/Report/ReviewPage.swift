@@ -60,24 +60,7 @@ enum ReviewPage {
         TextEscaping.replacing(visible(text)) { $0 == "&" ? "&amp;" : $0 == "<" ? "&lt;" : nil }
     }
 
-    static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isInvisible(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "⟦U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟧"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    /// Tabs and line feeds are shown as they are (diffs have both).
-    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        scalar != "\t" && scalar != "\n" && InvisibleCharacters.contains(scalar)
-    }
+    static func visible(_ text: String) -> String { InvisibleCharacters.marked(text) }
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 

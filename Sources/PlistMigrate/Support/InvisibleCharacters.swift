@@ -1,7 +1,8 @@
 /// The one definition of a character a reader cannot see, or that changes how the text around
-/// it reads (issue #53): used for paths (`PathBytes.display` quotes a name holding one), the
-/// review page and the PR body (shown as `⟦U+202E⟧` marks), and one-line diagnostics
-/// (`OneLine.escaped`). Each caller decides what it does with TAB and LF, which are in here.
+/// it reads: used for paths (`PathBytes.display` quotes a name holding one), for everything a
+/// person reads (`marked`: a terminal's diffs and policy lines, the text and Markdown reports,
+/// the review page, all shown with `⟦U+202E⟧` marks), and for one-line diagnostics
+/// (`OneLine.escaped`). Patches and JSON keep the bytes exactly.
 ///
 /// - C0 controls, DEL and C1 controls;
 /// - U+00AD soft hyphen, U+061C Arabic letter mark, U+180E Mongolian vowel separator;
@@ -21,5 +22,35 @@ public enum InvisibleCharacters {
         default:
             return false
         }
+    }
+
+    /// Whether text a person reads shows `scalar` as a mark: every character above but TAB and
+    /// LF, which text output keeps (a CR is kept only as the first half of a CRLF line end).
+    public static func isMarked(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\t" && scalar != "\n" && contains(scalar)
+    }
+
+    /// `text` as a person should read it: each marked character as `⟦U+202E⟧` (four hex digits
+    /// at least), so `<key>EVIL\u{202E}moc.LAPYAP</key>` cannot pass for another domain.
+    public static func marked(_ text: String) -> String {
+        // Nearly all text (diffs of plists) is printable ASCII: one look at its bytes.
+        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }) { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            let lineEnd = scalar == "\r" && next != scalars.endIndex && scalars[next] == "\n"
+            if isMarked(scalar) && !lineEnd {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "⟦U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟧"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            index = next
+        }
+        return out
     }
 }

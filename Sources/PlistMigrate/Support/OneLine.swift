@@ -1,7 +1,8 @@
 /// Messages quote values, and a value can hold a line break or a terminal escape: one message
 /// is one line on stderr, so those are written escaped (`\n`, `\r`, `\x1B`), in migrate's
 /// diagnostics as in lint's findings (issue #42 §5); so are the other characters a reader cannot
-/// see (`InvisibleCharacters`: `\u{202E}`), so that a value reads as what it is.
+/// see (`InvisibleCharacters`: `⟦U+202E⟧`, the mark every output a person reads uses), so that a
+/// value reads as what it is.
 public enum OneLine {
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
@@ -12,8 +13,10 @@ public enum OneLine {
             case "\r": out += "\\r"
             default:
                 if needsEscape(scalar) {
+                    // Controls as the escapes a terminal user knows (`\x1B`); the characters
+                    // that hide or reorder text as every output a person reads marks them.
                     let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += scalar.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u{" + hex + "}"
+                    out += scalar.value <= 0x9F ? "\\x" + (hex.count < 2 ? "0" : "") + hex : InvisibleCharacters.marked(String(scalar))
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
