@@ -268,6 +268,18 @@ def main():
         summary["index_rows"] = layout[1]
         copies = driver.execute_script("return [document.querySelectorAll('table.repos button.copy').length, Array.prototype.filter.call(document.querySelectorAll('code.command'), function (c) { return c.textContent !== 'nothing to apply'; }).length];")
         if copies[0] != copies[1]: fail("%d copy buttons for %d apply commands" % tuple(copies))
+        # Each button copies the command the shell runs: the one in data-copy where the shown one
+        # marks a character a reader cannot see, else the text shown.
+        copied = driver.execute_async_script("""var done = arguments[arguments.length - 1], got = [];
+            var buttons = document.querySelectorAll('table.repos button.copy');
+            navigator.clipboard.writeText = function (text) { got.push(text); return Promise.resolve(); };
+            buttons.forEach(function (b) { b.click(); });
+            setTimeout(function () {
+              done([got, Array.prototype.map.call(buttons, function (b) {
+                var code = b.parentNode.querySelector('code.command');
+                return code.getAttribute('data-copy') || code.textContent; })]);
+            }, 50);""")
+        if copied[0] != copied[1]: fail("the Copy buttons copied %r, not the runnable commands %r" % (copied[0][:2], copied[1][:2]))
 
         # Decisions last (issue #41 §2): accept all shown under a filter, an "undecided" filter,
         # a visible state on each kind, and the same decisions after a reload.

@@ -141,13 +141,19 @@ enum ReviewPage {
             let changed = files.filter { !$0.passes.isEmpty }
             let kinds = Set(changed.flatMap { $0.passes.compactMap(\.group) }).count
             let relative = changed.compactMap { model.pathInRepository($0.path, root: repository.root) }
-            let command = relative.isEmpty ? "nothing to apply"
-                : "cd \(shellQuoted(repository.root)) && plist-migrate --write --accept plist-migrate-decision.json "
-                    + (repositories.count > 1 ? "--decision-spans-runs " : "")
-                    + applyDirectories(relative).map(shellQuoted).joined(separator: " ")
+            func command(_ quote: (String) -> String) -> String {
+                relative.isEmpty ? "nothing to apply"
+                    : "cd \(quote(repository.root)) && plist-migrate --write --accept plist-migrate-decision.json "
+                        + (repositories.count > 1 ? "--decision-spans-runs " : "")
+                        + applyDirectories(relative).map(quote).joined(separator: " ")
+            }
+            // Shown with marks where a name holds a character a reader cannot see; copied as a
+            // command the shell runs, each such character written as its bytes in `$'…'`.
+            let shown = command(readableQuoted), runnable = command(shellQuoted)
+            let copy = shown == runnable ? "" : " data-copy=\"\(XMLText.escape(runnable))\""
             out += "<tr><th scope=\"row\">\(html(model.repositoryName(index)))</th><td><code>\(html(repository.commit.map { String($0.prefix(12)) } ?? "—"))</code></td>"
                 + "<td>\(changed.count)</td><td>\(files.filter { !$0.heldBack.isEmpty }.count)</td><td>\(files.filter { $0.error != nil }.count)</td>"
-                + "<td>\(kinds)</td><td><code class=\"command\">\(html(command))</code></td></tr>\n"
+                + "<td>\(kinds)</td><td><code class=\"command\"\(copy)>\(html(shown))</code></td></tr>\n"
         }
         return out + "</tbody>\n</table></div>\n</section>\n"
     }
@@ -171,10 +177,29 @@ enum ReviewPage {
 
     static let directoriesInCommand = 8
 
-    /// A word for a POSIX shell: as it is when it is plain, else in single quotes.
-    static func shellQuoted(_ word: String) -> String {
+    /// A word for a person to read: as it is when it is plain, else in single quotes (its
+    /// invisible characters are marked when the page writes it).
+    static func readableQuoted(_ word: String) -> String {
         let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-+@:,=").contains($0) }
         return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// A word for the shell: as `readableQuoted` writes it, unless it holds a character a
+    /// reader cannot see; then in `$'…'` (bash, zsh, ksh and POSIX.1-2024 sh) with each such
+    /// character as the `\xNN` escapes of its UTF-8 bytes, so that a copied command runs.
+    static func shellQuoted(_ word: String) -> String {
+        guard word.unicodeScalars.contains(where: InvisibleCharacters.contains) else { return readableQuoted(word) }
+        var out = "$'"
+        for scalar in word.unicodeScalars {
+            if InvisibleCharacters.contains(scalar) {
+                for byte in String(scalar).utf8 { out += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16) }
+            } else if scalar == "'" || scalar == "\\" {
+                out += "\\" + String(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "'"
     }
 
     // MARK: needs a person
@@ -530,7 +555,8 @@ enum ReviewPage {
             button.addEventListener('click', function () {
               var done = function () { button.textContent = 'Copied'; };
               if (navigator.clipboard && navigator.clipboard.writeText) {
-                navigator.clipboard.writeText(code.textContent).then(done, function () { window.getSelection().selectAllChildren(code); });
+                // The command as the shell takes it: the shown one marks what a reader cannot see.
+                navigator.clipboard.writeText(code.getAttribute('data-copy') || code.textContent).then(done, function () { window.getSelection().selectAllChildren(code); });
               } else { window.getSelection().selectAllChildren(code); }
             });
             code.parentNode.insertBefore(button, code);
