@@ -41,6 +41,9 @@ let package = Package(
         .target(name: "Migrations", dependencies: ["PlistDOM"], path: "Migrations", swiftSettings: libxml2Headers),
         .target(name: "ATSPolicy", dependencies: ["PlistDOM"], swiftSettings: libxml2Headers),
         .target(name: "PlistMigrate", dependencies: ["Migrations", "ATSPolicy", "PlistDOM", .product(name: "Yams", package: "Yams")],
+                // The review page's style and script, in files of their own, compiled into the
+                // binary (it stays one file).
+                resources: [.embedInCode("Report/Resources/review-page.css"), .embedInCode("Report/Resources/review-page.js")],
                 swiftSettings: libxml2Headers),
         .executableTarget(
             name: "plist-migrate",
