@@ -321,6 +321,26 @@ def main():
         width = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
         if width[0] > width[1]: fail("at 390 px the document scrolls sideways: %s" % width)
         summary["narrow_width"] = width
+        # The repository table folds into one card per repository; a count never breaks across
+        # lines, nor does any word of a heading cell ("C/o/m/mi/t" at 390 px before).
+        folded = driver.execute_script("""
+            var rows = document.querySelectorAll('table.repos tbody tr'), tall = 0, split = 0, table = 0;
+            rows.forEach(function (tr) {
+              if (getComputedStyle(tr).display !== 'block') { table++; }
+              if (tr.getBoundingClientRect().height > 400) { tall++; }
+              tr.querySelectorAll('td.num, td:first-of-type code').forEach(function (cell) {
+                var range = document.createRange(); range.selectNodeContents(cell);
+                var lines = {}; Array.prototype.forEach.call(range.getClientRects(), function (r) { if (r.width > 0) { lines[Math.round(r.top)] = true; } });
+                if (Object.keys(lines).length > 1) { split++; }
+              });
+            });
+            return [rows.length, table, tall, split];""")
+        if folded[1]: fail("at 390 px %d of %d repository rows are still table rows" % (folded[1], folded[0]))
+        if folded[2]: fail("at 390 px %d repository cards are taller than 400 px" % folded[2])
+        if folded[3]: fail("at 390 px %d counts or commits break across lines" % folded[3])
+        summary["repository_cards"] = folded[0]
+        one_files = driver.execute_script("return (document.body.innerText.match(/(^|\\D)1 files\\b/g) || []).length;")
+        if one_files: fail("the page says \"1 files\" %d times" % one_files)
         mark("checks")
         if args.axe:
             summary["axe_narrow"] = axe(driver, args.axe, args.axe_without)

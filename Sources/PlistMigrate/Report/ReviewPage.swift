@@ -151,9 +151,15 @@ enum ReviewPage {
             // command the shell runs, each such character written as its bytes in `$'…'`.
             let shown = command(readableQuoted), runnable = command(shellQuoted)
             let copy = shown == runnable ? "" : " data-copy=\"\(XMLText.escape(runnable))\""
-            out += "<tr><th scope=\"row\">\(html(model.repositoryName(index)))</th><td><code>\(html(repository.commit.map { String($0.prefix(12)) } ?? "—"))</code></td>"
-                + "<td>\(changed.count)</td><td>\(files.filter { !$0.heldBack.isEmpty }.count)</td><td>\(files.filter { $0.error != nil }.count)</td>"
-                + "<td>\(kinds)</td><td><code class=\"command\"\(copy)>\(html(shown))</code></td></tr>\n"
+            // Each cell names its column (`data-label`) for the narrow layout, where every row is
+            // a card; counts never wrap.
+            out += "<tr><th scope=\"row\">\(html(model.repositoryName(index)))</th>"
+                + "<td data-label=\"Commit\"><code>\(html(repository.commit.map { String($0.prefix(12)) } ?? "—"))</code></td>"
+                + "<td class=\"num\" data-label=\"Changed\">\(changed.count)</td>"
+                + "<td class=\"num\" data-label=\"Held back\">\(files.filter { !$0.heldBack.isEmpty }.count)</td>"
+                + "<td class=\"num\" data-label=\"Errors\">\(files.filter { $0.error != nil }.count)</td>"
+                + "<td class=\"num\" data-label=\"Kinds\">\(kinds)</td>"
+                + "<td data-label=\"Apply the decision there\"><code class=\"command\"\(copy)>\(html(shown))</code></td></tr>\n"
         }
         return out + "</tbody>\n</table></div>\n</section>\n"
     }
@@ -223,7 +229,7 @@ enum ReviewPage {
                 out += "<code>\(html(item.location))</code>: \(item.pass.map { html($0) + ": " } ?? "")\(html(item.message))"
             } else if item.kind == .conflict {
                 out += "\(item.pass.map { "<code>\(html($0))</code>: " } ?? "")\(html(item.message)) "
-                out += "<details><summary><span class=\"n\">\(item.files.count)</span> files</summary>\(fileList(item.files, model, lists, locations: item.locations))</details>"
+                out += "<details><summary><span class=\"n\">\(item.files.count)</span> file\(item.files.count == 1 ? "" : "s")</summary>\(fileList(item.files, model, lists, locations: item.locations))</details>"
             } else {
                 out += "\(item.pass.map { "<code>\(html($0))</code>: " } ?? "")\(html(item.message)) "
                 out += "<details><summary><span class=\"n\">\(item.files.count)</span> file\(item.files.count == 1 ? "" : "s")</summary>\(fileList(item.files, model, lists))</details>"
@@ -372,7 +378,7 @@ enum ReviewPage {
         }
         // One file is named as it is; more are folded.
         out += group.files.count == 1 ? fileList(group.files, model, lists) + "\n"
-            : "<details class=\"where\"><summary><span class=\"n\">\(group.files.count)</span> files</summary>" + fileList(group.files, model, lists) + "</details>\n"
+            : "<details class=\"where\"><summary><span class=\"n\">\(group.files.count)</span> file\(group.files.count == 1 ? "" : "s")</summary>" + fileList(group.files, model, lists) + "</details>\n"
         // The accept/reject controls are made by the script (they need it), not written per kind.
         out += "</article>\n"
         return out

@@ -181,10 +181,16 @@
         if (head) { head.hidden = !any; }
       }
     });
-    el.querySelectorAll('summary .n').forEach(function (s) { s.textContent = String(n); });
+    el.querySelectorAll('summary .n').forEach(function (s) { count(s, n); });
     return n;
   }
   function plural(n, noun) { return n + ' ' + noun + (n === 1 ? '' : 's'); }
+  // A count and the noun after it ("1 file", "2 files").
+  function count(span, n) {
+    span.textContent = String(n);
+    var after = span.nextSibling;
+    if (after && after.nodeType === 3) { after.textContent = after.textContent.replace(/^ files?\b/, n === 1 ? ' file' : ' files'); }
+  }
   var decisionFilter = document.getElementById('filter-decision');
   function stateOf(g) { var c = g.querySelector('input[type=radio]:checked'); return c ? c.value : ''; }
   function apply() {
@@ -202,7 +208,7 @@
       var n = ok ? filesIn(g, r, q, !q || g.search.indexOf(q) >= 0) : 0;
       if (ok && n === 0) { ok = false; }
       g.hidden = !ok;
-      var size = g.querySelector('h4 .size .n'); if (size) { size.textContent = String(n); }
+      var size = g.querySelector('h4 .size .n'); if (size) { count(size, n); }
       if (g.indexRow) { g.indexRow.hidden = !ok; g.indexRow.cells[2].textContent = String(n); }
       if (ok) {
         shown++;
