@@ -43,7 +43,9 @@ let package = Package(
         .target(name: "PlistMigrate", dependencies: ["Migrations", "ATSPolicy", "PlistDOM", .product(name: "Yams", package: "Yams")],
                 // The review page's style and script, in files of their own, compiled into the
                 // binary (it stays one file).
-                resources: [.embedInCode("Report/Resources/review-page.css"), .embedInCode("Report/Resources/review-page.js")],
+                resources: [.embedInCode("Report/Resources/review-page.css"), .embedInCode("Report/Resources/review-page.js"),
+                            // Mac Catalyst's version map, as data (its source in its header).
+                            .embedInCode("Project/Resources/catalyst-version-map.tsv")],
                 swiftSettings: libxml2Headers),
         .executableTarget(
             name: "plist-migrate",

@@ -36,12 +36,29 @@ import Testing
         #expect(target?.unresolved.isEmpty == true)
     }
 
-    /// SUPPORTS_MACCATALYST = YES: macOS from the iOS deployment target, saying so.
+    /// SUPPORTS_MACCATALYST = YES: macOS from the iOS deployment target through Xcode's version
+    /// map (the macOS SDK's SDKSettings.json), minors included; a version past the map is said.
     @Test func macCatalystDerivesMacOSFromIOS() {
-        let target = Self.targets["CatalystApp"]
-        #expect(target?.deploymentTarget?.platforms == ["ios16.0", "macos13.0"])
-        #expect(ProjectSettings.catalystMacOS(ofIOS: "13.1") == "10.15" && ProjectSettings.catalystMacOS(ofIOS: "17.2") == "14.0")
+        #expect(Self.targets["CatalystApp"]?.deploymentTarget?.platforms == ["ios16.0", "macos13.0"])
+        #expect(Self.targets["CatalystApp185"]?.deploymentTarget?.platforms == ["ios18.5", "macos15.5"], "macOS 15.5, not 15.0")
+        let next = Self.targets["CatalystAppNext"]
+        #expect(next?.deploymentTarget?.platforms == ["ios27.0"])
+        #expect(next?.unresolved.contains { $0.contains("Mac Catalyst at iOS 27.0 is past the tool's version map") } == true, "\(next?.unresolved ?? [])")
+    }
+
+    /// The map's rows as the SDK gives them (each pair read in Xcode's SDKSettings.json), the
+    /// nearest earlier row for a version it does not list, and its reverse.
+    @Test(arguments: [("13.1", "10.15"), ("13.4", "10.15.4"), ("14.1", "11.0"), ("15.1", "12.0"), ("15.6", "12.5"), ("16.4", "13.3"),
+                      ("17.2", "14.2"), ("17.5", "14.5"), ("18.5", "15.5"), ("26.1", "26.1"), ("26.1.1", "26.1")])
+    func theVersionMapGivesXcodesMacOS(_ ios: String, _ macOS: String) {
+        #expect(ProjectSettings.catalystMacOS(ofIOS: ios) == macOS, "\(ios)")
+    }
+
+    @Test func theVersionMapSaysWhatItDoesNotKnow() {
         #expect(ProjectSettings.catalystMacOS(ofIOS: "12.4") == nil, "no Mac Catalyst before iOS 13")
+        #expect(ProjectSettings.catalystMacOS(ofIOS: "26.2") == nil && ProjectSettings.catalystMacOS(ofIOS: "27.0") == nil, "past the map")
+        #expect(CatalystVersionMap.iOS(ofMacOS: "15.5") == "18.5" && CatalystVersionMap.iOS(ofMacOS: "11.0") == "14.2")
+        #expect(CatalystVersionMap.iOSToMacOS.count == 43 && CatalystVersionMap.macOSToIOS.count == 42, "every row of the data file is read")
     }
 
     /// watchOS versions and their eras: Apple's CT payload page lists watchOS 5.1.1 beside
@@ -119,9 +136,9 @@ import Testing
     @Test func targetsShowsWhereEachPlatformCameFrom() throws {
         let text = try tool(["targets", "Fixtures/project-platforms"], in: Paths.repository).text
         #expect(text.contains("  Synctrain: application, ios, macos\n"), "\(text)")
-        #expect(text.contains("Release: ios12.0 from Fixtures/project-platforms/Platforms.xcodeproj/project.pbxproj:59; "
-            + "macos15.0 from Fixtures/project-platforms/Platforms.xcodeproj/project.pbxproj:68"), "\(text)")
-        #expect(text.contains("macos13.0 from SUPPORTS_MACCATALYST (Fixtures/project-platforms/Platforms.xcodeproj/project.pbxproj:101) (macOS 13.0 from iOS 16.0)"))
+        #expect(text.contains("Release: ios12.0 from Fixtures/project-platforms/Platforms.xcodeproj/project.pbxproj:75; "
+            + "macos15.0 from Fixtures/project-platforms/Platforms.xcodeproj/project.pbxproj:84"), "\(text)")
+        #expect(text.contains("macos13.0 from SUPPORTS_MACCATALYST (Fixtures/project-platforms/Platforms.xcodeproj/project.pbxproj:117) (macOS 13.0 from iOS 16.0)"))
         let json = try JSONSerialization.jsonObject(with: try tool(["targets", "--format", "json", "Fixtures/project-platforms"], in: Paths.repository).stdout) as? [String: Any]
         let targets = ((json?["projects"] as? [[String: Any]])?.first?["targets"] as? [[String: Any]]) ?? []
         let platforms = (targets.first { $0["name"] as? String == "Synctrain" }?["configurations"] as? [[String: Any]])?.first?["platforms"] as? [[String: Any]]

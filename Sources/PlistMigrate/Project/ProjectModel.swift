@@ -292,17 +292,23 @@ enum ProjectSettings {
                     : "\(name)\(where_(setting.source)): \(setting.unresolved.joined(separator: ", ")) unknown")
             }
         }
-        // Mac Catalyst: the app runs on the macOS that shipped with its iOS deployment target
-        // (iOS 13 → macOS 10.15, iOS 14 → macOS 11, … as Xcode derives it), unless a macOS
-        // deployment target is read already.
+        // Mac Catalyst: the app runs on the macOS that Xcode's version map gives its iOS
+        // deployment target (iOS 18.5 → macOS 15.5), unless a macOS deployment target is read
+        // already. A version past the map is said, not guessed.
         if let catalyst = settings.value("SUPPORTS_MACCATALYST"), catalyst.unresolved.isEmpty, catalyst.value.uppercased() == "YES",
             !targets.contains(where: { $0.platforms.contains { $0.hasPrefix("macos") } }),
-            let ios = targets.flatMap(\.platforms).first(where: { $0.hasPrefix("ios") }),
-            let mac = Self.catalystMacOS(ofIOS: String(ios.dropFirst(3))),
-            let target = DeploymentTarget(platform: "macos", version: mac,
-                                          source: "SUPPORTS_MACCATALYST\(where_(catalyst.source)) (macOS \(mac) from iOS \(ios.dropFirst(3)))")
+            let ios = targets.flatMap(\.platforms).first(where: { $0.hasPrefix("ios") })
         {
-            targets.append(target)
+            let version = String(ios.dropFirst(3))
+            if let mac = Self.catalystMacOS(ofIOS: version),
+                let target = DeploymentTarget(platform: "macos", version: mac,
+                                              source: "SUPPORTS_MACCATALYST\(where_(catalyst.source)) (macOS \(mac) from iOS \(version))")
+            {
+                targets.append(target)
+            } else if (CatalystVersionMap.numbers(Substring(version))?.first ?? 0) >= 13 {
+                unresolved.append("SUPPORTS_MACCATALYST\(where_(catalyst.source)): the macOS for Mac Catalyst at iOS \(version) is past the tool's "
+                    + "version map (from the macOS 26.1 SDK; its last row is iOS \(CatalystVersionMap.newestIOS)): not guessed")
+            }
         }
         let lowest = DeploymentTarget.lowest(targets, source: targets.map(\.source).first ?? "")
         let each = targets.count > 1 ? targets.compactMap { target in target.platforms.first.map { PlatformSource(os: $0, from: target.source) } } : []
@@ -317,14 +323,10 @@ enum ProjectSettings {
     private static let simulatorDevices = ["iphonesimulator": "iphoneos", "appletvsimulator": "appletvos", "xrsimulator": "xros",
                                            "watchsimulator": "watchos"]
 
-    /// The macOS a Mac Catalyst app of this iOS deployment target needs: 10.15 for iOS 13, and
-    /// from iOS 14 the macOS released with its major version (iOS 14 → 11.0, iOS 17.2 → 14.0);
-    /// none before iOS 13.
+    /// The macOS a Mac Catalyst app of this iOS deployment target needs, from Xcode's version
+    /// map (`CatalystVersionMap`); none before iOS 13 or past the map.
     static func catalystMacOS(ofIOS version: String) -> String? {
-        let parts = version.split(separator: ".").compactMap { Int($0) }
-        guard let major = parts.first, major >= 13 else { return nil }
-        // The minor releases do not line up (iOS 14.5 came with macOS 11.3): the major's first.
-        return major == 13 ? "10.15" : "\(major - 3).0"
+        CatalystVersionMap.macOS(ofIOS: version)
     }
 
     /// ` (Config/Kit.xcconfig:3)`: where a setting that could not be resolved is written.
