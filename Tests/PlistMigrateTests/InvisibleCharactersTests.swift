@@ -118,3 +118,33 @@ extension InvisibleCharactersTests {
         #expect(result.stderr.contains("1 file scanned"), "\(result.stderr)")
     }
 }
+
+extension InvisibleCharactersTests {
+    /// The byte-level marking against the plain reading of its rule, scalar by scalar, on random
+    /// text made of the samples, CR/LF/TAB, ASCII and characters with the same lead bytes (`→`,
+    /// `…`, `’`, U+FFFD, U+E0100).
+    @Test func theMarkingOfBytesIsTheMarkingOfCharacters() {
+        func reference(_ text: String) -> String {
+            var out = ""
+            let scalars = Array(text.unicodeScalars)
+            for (index, scalar) in scalars.enumerated() {
+                let lineEnd = scalar == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n"
+                if InvisibleCharacters.isMarked(scalar) && !lineEnd {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += "⟦U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟧"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+            return out
+        }
+        let pool: [Unicode.Scalar] = Self.samples.compactMap(Unicode.Scalar.init)
+            + ["\r", "\n", "\t", "a", "<", " ", "\u{2192}", "\u{2026}", "\u{2019}", "\u{FFFD}", "\u{E0100}", "\u{0600}", "\u{1800}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &generator) { text.unicodeScalars.append(pool.randomElement(using: &generator)!) }
+            #expect(InvisibleCharacters.marked(text) == reference(text), "\(Array(text.unicodeScalars.map(\.value)))")
+        }
+    }
+}

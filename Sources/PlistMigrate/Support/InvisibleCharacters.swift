@@ -32,25 +32,50 @@ public enum InvisibleCharacters {
 
     /// `text` as a person should read it: each marked character as `⟦U+202E⟧` (four hex digits
     /// at least), so `<key>EVIL\u{202E}moc.LAPYAP</key>` cannot pass for another domain.
+    ///
+    /// Works on the UTF-8 bytes: a character of the list starts with a control byte or one of
+    /// six lead bytes, so most text (diffs with `→` in their policy lines) is scanned once and
+    /// returned as it is, and a marked text is copied in runs between the marks.
     public static func marked(_ text: String) -> String {
-        // Nearly all text (diffs of plists) is printable ASCII: one look at its bytes.
-        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }) { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        let scalars = text.unicodeScalars
-        var index = scalars.startIndex
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let next = scalars.index(after: index)
-            let lineEnd = scalar == "\r" && next != scalars.endIndex && scalars[next] == "\n"
-            if isMarked(scalar) && !lineEnd {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "⟦U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟧"
-            } else {
-                out.unicodeScalars.append(scalar)
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var out: [UInt8] = []
+            var copied = 0, index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                var length = 1
+                var value: UInt32?
+                switch lead {
+                case 0x09, 0x0A: break
+                case 0x0D: if index + 1 >= bytes.count || bytes[index + 1] != 0x0A { value = 0x0D }
+                case 0x00..<0x20, 0x7F: value = UInt32(lead)
+                case 0xC2, 0xD8:
+                    length = 2
+                    value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                case 0xE1, 0xE2, 0xEF:
+                    length = 3
+                    value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                case 0xF3:
+                    length = 4
+                    value = UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                        | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+                case 0xC0..<0xE0: length = 2
+                case 0xE0..<0xF0: length = 3
+                case 0xF0...: length = 4
+                default: break
+                }
+                if let value, let scalar = Unicode.Scalar(value), isMarked(scalar) {
+                    if out.isEmpty { out.reserveCapacity(bytes.count + 16) }
+                    out.append(contentsOf: bytes[copied..<index])
+                    let hex = String(value, radix: 16, uppercase: true)
+                    out.append(contentsOf: ("⟦U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟧").utf8)
+                    copied = index + length
+                }
+                index += length
             }
-            index = next
-        }
-        return out
+            guard copied > 0 else { return nil }
+            out.append(contentsOf: bytes[copied...])
+            return String(decoding: out, as: UTF8.self)
+        } ?? text
     }
 }
