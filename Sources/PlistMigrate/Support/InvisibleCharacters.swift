@@ -30,6 +30,13 @@ public enum InvisibleCharacters {
         scalar != "\t" && scalar != "\n" && contains(scalar)
     }
 
+    /// The bytes a marked character can start with: controls but TAB and LF, DEL, and the lead
+    /// bytes of U+0080–U+00BF, U+0600–U+063F, U+1000–U+1FFF, U+2000–U+2FFF, U+F000–U+FFFF and
+    /// U+C0000–U+FFFFF (which hold every character of the list above U+007F).
+    private static let startsMarkable: [Bool] = (0...255).map { byte in
+        (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F || [0xC2, 0xD8, 0xE1, 0xE2, 0xEF, 0xF3].contains(byte)
+    }
+
     /// `text` as a person should read it: each marked character as `⟦U+202E⟧` (four hex digits
     /// at least), so `<key>EVIL\u{202E}moc.LAPYAP</key>` cannot pass for another domain.
     ///
@@ -38,10 +45,14 @@ public enum InvisibleCharacters {
     /// returned as it is, and a marked text is copied in runs between the marks.
     public static func marked(_ text: String) -> String {
         var text = text
-        return text.withUTF8 { bytes -> String? in
+        return startsMarkable.withUnsafeBufferPointer { startsMarkable in text.withUTF8 { bytes -> String? in
             var out: [UInt8] = []
             var copied = 0, index = 0
             while index < bytes.count {
+                // Past the bytes no marked character starts with (nearly all of them), a few
+                // instructions each.
+                while index < bytes.count, !startsMarkable[Int(bytes[index])] { index += 1 }
+                guard index < bytes.count else { break }
                 let lead = bytes[index]
                 var length = 1
                 var value: UInt32?
@@ -76,6 +87,6 @@ public enum InvisibleCharacters {
             guard copied > 0 else { return nil }
             out.append(contentsOf: bytes[copied...])
             return String(decoding: out, as: UTF8.self)
-        } ?? text
+        } } ?? text
     }
 }
