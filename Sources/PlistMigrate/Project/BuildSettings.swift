@@ -16,7 +16,8 @@ struct SettingsLevel: Sendable {
         let name = String(key[..<open])
         var conditions: [(key: String, pattern: String)] = []
         for part in key[open...].split(whereSeparator: { $0 == "[" || $0 == "]" || $0 == "," }) {
-            let pair = part.split(separator: "=", maxSplits: 1)
+            // `[=]` has an empty key: a condition this cannot decide, said (the fuzzer's `A[=]`).
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             conditions.append((String(pair[0]).trimmingCharacters(in: .whitespaces),
                                pair.count == 2 ? String(pair[1]).trimmingCharacters(in: .whitespaces) : ""))
         }
@@ -271,7 +272,7 @@ enum XCConfig {
         }
         visiting.insert(canonical)
         defer { visiting.remove(canonical) }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: path)
         for (offset, rawLine) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let lineNumber = offset + 1
             var line = Substring(rawLine)

@@ -399,7 +399,7 @@ struct SpecLoader {
         var under: [String: Any] = [:]
         for include in Self.includes(dictionary["include"]) where include.enable {
             let childBase = include.relativePaths ? Self.join(base, relative) : base
-            let childRelative = include.relativePaths ? (include.path as NSString).deletingLastPathComponent : ""
+            let childRelative = include.relativePaths ? PathText.directory(of: include.path) : ""
             let childResolved = include.relativePaths ? Self.join(resolvedAs, childRelative) : resolvedAs
             let child = try load(file: include.path, base: childBase, relative: childRelative, resolvedAs: childResolved, isRoot: false)
             under = XcodeGenReader.merged(child, onto: under)
@@ -461,7 +461,7 @@ struct SpecLoader {
         guard !directory.isEmpty else { return spec }
         func path(_ value: Any) -> Any {
             guard let text = value as? String else { return value }
-            return (join(directory, text) as NSString).standardizingPath
+            return PathText.standardized(join(directory, text))
         }
         func configFiles(_ value: Any?) -> Any? {
             (value as? [String: Any])?.mapValues(path) ?? value
