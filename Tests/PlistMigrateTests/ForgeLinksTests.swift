@@ -71,7 +71,9 @@ import Testing
         #expect(!page.contains("(no repository)") && !page.contains("nothing to apply"))
         let links = page.components(separatedBy: "<a href=\"https://github.com/acme/").count - 1
         #expect(links >= changed.count, "every changed file links to its forge: \(links)")
-        let commands = page.components(separatedBy: "<code class=\"command\">").dropFirst().map { $0.components(separatedBy: "</code>")[0] }
+        // The shown command (a name holding U+202E gives the element a runnable `data-copy` too).
+        let commands = page.components(separatedBy: "<code class=\"command\"").dropFirst()
+            .map { $0.drop { $0 != ">" }.dropFirst().components(separatedBy: "</code>")[0] }
         #expect(commands.count == 2)
         #expect(commands.allSatisfy { $0.contains("--decision-spans-runs") && !$0.contains("Info.plist") }, "\(commands)")
         // One run from above both: a quoted name still finds its repository.
