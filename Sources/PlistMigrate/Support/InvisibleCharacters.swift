@@ -30,6 +30,12 @@ public enum InvisibleCharacters {
         scalar != "\t" && scalar != "\n" && contains(scalar)
     }
 
+    /// The mark a person reads in place of `scalar`: `⟦U+202E⟧`, four hex digits at least.
+    public static func mark(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "⟦U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟧"
+    }
+
     /// The bytes a marked character can start with: controls but TAB and LF, DEL, and the lead
     /// bytes of U+0080–U+00BF, U+0600–U+063F, U+1000–U+1FFF, U+2000–U+2FFF, U+F000–U+FFFF and
     /// U+C0000–U+FFFFF (which hold every character of the list above U+007F).
@@ -53,13 +59,10 @@ public enum InvisibleCharacters {
                 // instructions each.
                 while index < bytes.count, !startsMarkable[Int(bytes[index])] { index += 1 }
                 guard index < bytes.count else { break }
+                // Here only at a control, DEL or one of the six lead bytes (`startsMarkable`).
                 let lead = bytes[index]
-                var length = 1
-                var value: UInt32?
+                let length: Int, value: UInt32
                 switch lead {
-                case 0x09, 0x0A: break
-                case 0x0D: if index + 1 >= bytes.count || bytes[index + 1] != 0x0A { value = 0x0D }
-                case 0x00..<0x20, 0x7F: value = UInt32(lead)
                 case 0xC2, 0xD8:
                     length = 2
                     value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
@@ -70,16 +73,16 @@ public enum InvisibleCharacters {
                     length = 4
                     value = UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
                         | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
-                case 0xC0..<0xE0: length = 2
-                case 0xE0..<0xF0: length = 3
-                case 0xF0...: length = 4
-                default: break
+                default:
+                    length = 1
+                    value = UInt32(lead)
                 }
-                if let value, let scalar = Unicode.Scalar(value), isMarked(scalar) {
+                // A CR before an LF is a CRLF line end, kept.
+                let lineEnd = lead == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A
+                if !lineEnd, let scalar = Unicode.Scalar(value), isMarked(scalar) {
                     if out.isEmpty { out.reserveCapacity(bytes.count + 16) }
                     out.append(contentsOf: bytes[copied..<index])
-                    let hex = String(value, radix: 16, uppercase: true)
-                    out.append(contentsOf: ("⟦U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟧").utf8)
+                    out.append(contentsOf: mark(scalar).utf8)
                     copied = index + length
                 }
                 index += length

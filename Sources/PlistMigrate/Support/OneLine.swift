@@ -16,7 +16,7 @@ public enum OneLine {
                     // Controls as the escapes a terminal user knows (`\x1B`); the characters
                     // that hide or reorder text as every output a person reads marks them.
                     let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += scalar.value <= 0x9F ? "\\x" + (hex.count < 2 ? "0" : "") + hex : InvisibleCharacters.marked(String(scalar))
+                    out += scalar.value <= 0x9F ? "\\x" + (hex.count < 2 ? "0" : "") + hex : InvisibleCharacters.mark(scalar)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
