@@ -156,12 +156,7 @@ extension FileIO {
         if isPlain(path), base.isEmpty || workingDirectoryIsPlain {
             return base.isEmpty ? path : (base == "/" ? "/" + path : base + "/" + path)
         }
-        var parts: [Substring] = []
-        for part in (base + "/" + path).split(separator: "/") {
-            if part == "." || part.isEmpty { continue }
-            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
-        }
-        return "/" + parts.joined(separator: "/")
+        return PathText.standardized(base + "/" + path)
     }
 }
 

@@ -1,6 +1,6 @@
-/// Paths written in project files, taken apart as text. Foundation's `NSString` path methods
-/// stop the process on some strings a spec can hold (found by the `project` fuzz target), and
-/// these paths need no file system: their folder, and `.`/`..` steps resolved by their names.
+/// Paths taken apart as text, without the file system: their folder, and `.`/`..` steps resolved
+/// by their names (`FileIO.absolute`, the project readers). Foundation's `NSString` path methods
+/// stop the process on some strings a project file can hold (found by the `project` fuzz target).
 enum PathText {
     /// The folder of `path` (`a/b/c` → `a/b`, `c` → ``, `/c` → `/`, `a/b/` → `a`).
     static func directory(of path: String) -> String {
