@@ -65,8 +65,7 @@ extension InvisibleCharactersTests {
     @Test func whatAPersonReadsIsMarkedAndWhatAToolReadsIsExact() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("App"), withIntermediateDirectories: true)
-        try Data(Self.hiding.utf8).write(to: directory.appendingPathComponent("App/Info.plist"))
+        try Data(Self.hiding.utf8).write(to: directory.appendingPathComponent("App/Info.plist").creatingParent())
         let hidden: [Unicode.Scalar] = ["\u{202E}", "\u{200B}"]
         func raw(_ text: String) -> Bool { text.unicodeScalars.contains { hidden.contains($0) } }
 

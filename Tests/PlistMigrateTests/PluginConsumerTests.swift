@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PlistMigrate
 
 /// The SwiftPM plugins as a package that depends on this one uses them (issues #33, #42 §2,
 /// #54). One consumer package, made and resolved once and kept between runs, so the tool is
@@ -30,8 +31,8 @@ import Testing
     /// package compiled the whole tool on every run: 90 s of a warm `swift test`). A lock keeps
     /// two test runs of one checkout from sharing it at once.
     static let consumer: URL? = {
-        // FNV-1a of the checkout's path: stable from run to run, unlike `hashValue`.
-        let name = Paths.repository.path.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        // Stable from run to run, unlike `hashValue`.
+        let name = FNV1a.hash(Paths.repository.path.utf8)
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("plist-migrate-plugin-consumer-\(String(name, radix: 16))")
         // SwiftPM names a path dependency after its folder.
         let identity = Paths.repository.lastPathComponent.lowercased()
