@@ -98,11 +98,13 @@ final class DomainRuleIndex: Sendable {
         if let address = host.address {
             for position in addresses {
                 guard case .address(let network, let prefix) = rules[position].matcher, address.isIn(network, prefix: prefix) else { continue }
+                let isRange = rules[position].key.utf8.contains(UInt8(ascii: "/"))
+                guard isRange || host.isNamedExactly(byAddressKey: rules[position].key) else { continue }
                 guard era >= .ios17 else {
                     if explaining { ignored.append(PolicyEngine.addressTooEarly(rules[position], host: host)) }
                     continue
                 }
-                if !rules[position].key.utf8.contains(UInt8(ascii: "/")) { exactAddress = position }
+                if !isRange { exactAddress = position }
                 else if prefix >= (range?.prefix ?? 0) {
                     if explaining, let other = range, other.prefix == prefix {
                         notes.append(PolicyEngine.equalRangesNote(rules[other.position], rules[position], host: host))

@@ -10,8 +10,12 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
     public let isLocal: Bool
     /// The address as 16 bytes (IPv4 as `::ffff:a.b.c.d`), for an IP literal.
     let address: IPAddress?
+    /// Read as Apple's reader reads the text it is given (`init(asWritten:)`): an exact address
+    /// key matches only the same text, as a dictionary look-up does.
+    public let isAsWritten: Bool
 
     public init(_ name: String) {
+        isAsWritten = false
         // Most names are lowercase ASCII already: kept as they are, without a copy.
         let lowercase = name.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
         self.name = lowercase ? name : name.lowercased()
@@ -28,12 +32,39 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
             || bytes.hasSuffix(bytes: Self.localRootedSuffix)
     }
 
+    /// The host as Apple's reader looks it up (Security, SecProtocolConfiguration.m,
+    /// `sec_protocol_configuration_find_exception_for_host` and `…_for_address`): the text as
+    /// given, its case, a trailing dot and an IPv4-mapped IPv6 form kept, for a dictionary
+    /// look-up by text; a range matches what `inet_pton` reads in it (a dotted quad of at most
+    /// 15 characters without leading zeros, or IPv6 of at most 39, `::ffff:a.b.c.d` being IPv6).
+    public init(asWritten text: String) {
+        name = text
+        isAsWritten = true
+        let bytes = text.utf8
+        if bytes.count <= 15, let v4 = IPAddress(text), v4.isIPv4,
+            !text.split(separator: ".").contains(where: { $0.count > 1 && $0.hasPrefix("0") })
+        {
+            address = v4
+        } else if bytes.count <= 39, text.contains(":"), let v6 = IPAddress.parseIPv6(Substring(text)) {
+            address = IPAddress(bytes: v6, isIPv4: false)
+        } else {
+            address = nil
+        }
+        isIPAddress = address != nil
+        isLocal = isIPAddress || !bytes.contains(UInt8(ascii: ".")) || bytes.hasSuffix(bytes: Self.localSuffix)
+            || bytes.hasSuffix(bytes: Self.localRootedSuffix)
+    }
+
     private static let localSuffix = Array(".local".utf8), localRootedSuffix = Array(".local.".utf8)
 
     public var description: String { name }
 
-    // Everything else a host holds follows from its name: only the name is compared and hashed.
-    public static func == (lhs: Host, rhs: Host) -> Bool { lhs.name == rhs.name }
+    /// Whether an exact address key (no `/`) written `key` covers this host, whose address lies
+    /// in it: by value, or for a host read as written, by its text alone.
+    func isNamedExactly(byAddressKey key: String) -> Bool { !isAsWritten || key == name }
+
+    // Everything else a host holds follows from its name and reading: only the name is hashed.
+    public static func == (lhs: Host, rhs: Host) -> Bool { lhs.name == rhs.name && lhs.isAsWritten == rhs.isAsWritten }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// 10/8, 172.16/12, 192.168/16, 127/8, 169.254/16, and IPv6 loopback, link-local and ULA.
@@ -148,8 +179,17 @@ public struct IPAddress: Sendable, Hashable {
 /// What `explain --host` was given, made into a host: a URL yields its host, a port is dropped,
 /// each with a note; anything that is neither a host name nor an IP address is refused (`nil`).
 public struct HostInput: Sendable, Equatable {
+    /// The host as this tool reads it: lowercase, an IPv4-mapped address as IPv4, a name ending
+    /// in a number as the address a resolver makes of it.
     public var host: String
     public var notes: [String]
+    /// The host's text as given (a URL's host without brackets or port): what Apple's reader
+    /// looks up, by its text, when the system passes it on unchanged.
+    public var asWritten: String
+
+    /// Whether Apple's reader, looking `asWritten` up by its text, may answer otherwise than
+    /// `host` does: another case, a trailing dot, another spelling of the address.
+    public var isReadDifferently: Bool { asWritten != (IPAddress(host)?.text ?? host) }
 
     public init?(_ text: String) {
         var rest = Substring(text.trimmingWhitespace)
@@ -180,6 +220,7 @@ public struct HostInput: Sendable, Equatable {
             notes.append("port \(port) dropped: ATS settings do not depend on the port")
             rest = rest[..<colon]
         }
+        asWritten = String(rest)
         var candidate = rest.lowercased()
         if candidate.contains(":") {
             // An IPv4-mapped IPv6 address is the IPv4 address it maps, as a connection to it is.

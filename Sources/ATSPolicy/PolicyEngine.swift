@@ -263,11 +263,13 @@ public enum PolicyEngine {
                 notes.append(buildTimeNote(rule, host: host))
             case .address(let network, let prefix):
                 guard let address = host.address, address.isIn(network, prefix: prefix) else { continue }
+                let isRange = rule.key.utf8.contains(UInt8(ascii: "/"))
+                guard isRange || host.isNamedExactly(byAddressKey: rule.key) else { continue }
                 guard era >= .ios17 else {
                     ignored.append(addressTooEarly(rule, host: host))
                     continue
                 }
-                if !rule.key.utf8.contains(UInt8(ascii: "/")) { exactAddress = rule }
+                if !isRange { exactAddress = rule }
                 else if case .address(_, let best)? = range?.matcher, best > prefix {}
                 else {
                     if let other = range, case .address(_, let best) = other.matcher, best == prefix {

@@ -85,7 +85,8 @@ import PlistDOM
         let document = try PlistDocument(parsing: "<plist><dict><key>NSAppTransportSecurity</key><dict>\(body)</dict></dict></plist>")
         let hosts = ["example.com", "api.example.com", "v1.api.example.com", "x.example.com", "a.b.example.com",
                      "other.org", "www.other.org", "10.1.2.3", "10.9.9.9", "fe80::1", "secure.example.com", "printer.local"]
-        #expect(check(ATSConfiguration(document: document), hosts: hosts.map { ATSPolicy.Host($0) }) > 100)
+        let asWritten = ["Example.com", "example.com.", "10.1.2.3", "::ffff:10.1.2.3", "FE80::1", "fe80:0::1"]
+        #expect(check(ATSConfiguration(document: document), hosts: hosts.map { ATSPolicy.Host($0) } + asWritten.map(ATSPolicy.Host.init(asWritten:))) > 100)
     }
 
     /// The look-up passes over names no key is as long as, when keys and host are ASCII; keys

@@ -137,3 +137,34 @@ extension ExceptionKeyCheckTests {
         #expect(!(try target("ios15,macos10.15").reaches(try target("ios13,macos11"))))
     }
 }
+
+/// A host's text as given, read as Apple's reader looks it up (SecProtocolConfiguration.m): by
+/// its text for names and address keys, by `inet_pton` for ranges. The tool's reading may be
+/// more permissive; both are kept.
+@Suite struct HostAsWrittenTests {
+    @Test(arguments: [
+        ("::ffff:192.168.1.5", "192.168.1.5"), ("API.Shop.IO", "api.shop.io"), ("10.0.0.7.", "10.0.0.7"),
+        ("2001:DB8::1", "2001:db8::1"), ("2001:db8:0::1", "2001:db8:0::1"), ("127.1", "127.0.0.1"),
+    ])
+    func theTextAsGivenIsKeptBesideTheReadingHere(_ text: String, _ readHere: String) throws {
+        let input = try #require(HostInput(text))
+        #expect(input.host == readHere && input.asWritten == text && input.isReadDifferently)
+    }
+
+    @Test(arguments: ["api.shop.io", "192.168.1.5", "2001:db8::1", "https://api.example.com:8443/x", "[2001:db8::1]:443", "example.com:80"])
+    func aHostReadAlikeHasOneReading(_ text: String) throws {
+        #expect(try #require(HostInput(text)).isReadDifferently == false, "\(text)")
+    }
+
+    @Test func theReadersAddressFamilyAndTextDecide() throws {
+        let range = try #require(IPAddress("192.168.1.0"))
+        #expect(Host(try #require(HostInput("::ffff:192.168.1.5")).host).address?.isIn(range, prefix: 24) == true, "read here as the IPv4 address it maps")
+        #expect(Host(asWritten: "::ffff:192.168.1.5").address?.isIn(range, prefix: 24) == false, "inet_pton reads it as IPv6")
+        #expect(Host(asWritten: "2001:DB8::1").isIPAddress, "inet_pton reads hex in either case, for ranges")
+        #expect(Host(asWritten: "2001:DB8::1").isNamedExactly(byAddressKey: "2001:db8::1") == false, "an address key is looked up by its text")
+        #expect(Host("2001:db8:0::1").isNamedExactly(byAddressKey: "2001:db8::1"))
+        #expect(Host(asWritten: "10.0.0.7.").isIPAddress == false && Host(asWritten: "10.0.0.7.").isLocal == false)
+        #expect(Host(asWritten: "192.168.1.010").isIPAddress == false, "inet_pton takes no leading zero")
+        #expect(Host(asWritten: "API.Shop.IO").name == "API.Shop.IO" && Host(asWritten: "api.shop.io") != Host("api.shop.io"))
+    }
+}

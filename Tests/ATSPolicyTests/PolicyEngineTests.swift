@@ -226,6 +226,7 @@ extension HostInput {
         self = HostInput("x")!
         self.host = host
         self.notes = notes
+        asWritten = host
     }
 }
 

@@ -95,7 +95,9 @@ extension ExplainTests {
         let numeric = try tool(["explain", "Fixtures/project/App/Info.plist", "--host", "2130706433"], in: Paths.repository)
         let dotted = try tool(["explain", "Fixtures/project/App/Info.plist", "--host", "127.0.0.1"], in: Paths.repository)
         #expect(numeric.status == 0 && (numeric.text + numeric.stderr).contains("2130706433 is read as the IPv4 address 127.0.0.1"))
-        let withoutNote = numeric.text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("is read as") }
+        let withoutNote = numeric.text.split(separator: "\n", omittingEmptySubsequences: false).filter {
+            !$0.contains("is read as") && !$0.contains("looking 2130706433 up as written, answers as for 127.0.0.1")
+        }
         #expect(withoutNote == dotted.text.split(separator: "\n", omittingEmptySubsequences: false), "\(numeric.text)")
         #expect(dotted.text.contains("HTTP blocked") || dotted.text.contains("HTTP allowed"))
     }
@@ -140,5 +142,58 @@ extension ExplainHostInputTests {
         try Data(replaced.utf8).write(to: directory.appendingPathComponent("Info.plist"))
         let own = try tool(["explain", "Info.plist", "--host", "maps.apple.com", "--os", "ios17", "--kind", "urlSession"], in: directory)
         #expect(own.text.contains("HTTP blocked") && !own.text.contains("built-in exception"), "\(own.text)")
+    }
+}
+
+/// Where this tool reads a host's text otherwise than Apple's reader looks it up (an
+/// IPv4-mapped address, capitals, a trailing dot, another spelling of an address), `explain`
+/// gives both readings and names the reader's answer: never the more permissive one alone.
+@Suite struct ExplainBothReadingsTests {
+    static let plist = """
+        <plist version="1.0"><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>
+        <key>192.168.1.0/24</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+        <key>api.shop.io</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+        <key>10.0.0.7</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+        <key>2001:db8::1</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>
+        </dict></dict></dict></plist>
+
+        """
+
+    @Test(arguments: ["::ffff:192.168.1.5", "API.Shop.IO", "10.0.0.7.", "2001:DB8::1", "2001:db8:0::1"])
+    func theReadersAnswerIsGivenBesideThisToolsReading(_ host: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(Self.plist.utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let arguments = ["explain", "Info.plist", "--host", host, "--os", "ios17", "--kind", "urlSession"]
+        let text = try tool(arguments, in: directory)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.text.contains("Looked up as written, the reader answers otherwise: iOS 17+/macOS 14+ urlSession: HTTP blocked"), "\(text.text)")
+        #expect(text.text.contains("If Apple's reader looks the host up as written") && text.text.contains("\(host), iOS 17+/macOS 14+, urlSession: HTTP blocked"))
+        let json = try tool(arguments + ["--format", "json"], in: directory)
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let rows = try #require(report["rows"] as? [[String: Any]])
+        #expect((rows.first?["decision"] as? [String: Any])?["httpAllowed"] as? Bool == true, "this tool's reading: the exception applies")
+        let asWritten = try #require(report["rowsAsWritten"] as? [[String: Any]], "\(json.text)")
+        #expect(asWritten.count == 1 && asWritten.first?["host"] as? String == host)
+        #expect((asWritten.first?["decision"] as? [String: Any])?["httpAllowed"] as? Bool == false, "the reader's reading: TLS required")
+    }
+
+    @Test(arguments: ["192.168.1.5", "api.shop.io", "2001:db8::1", "http://api.shop.io:8080/x"])
+    func aHostReadAlikeHasOneAnswer(_ host: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(Self.plist.utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let json = try tool(["explain", "Info.plist", "--host", host, "--os", "ios17", "--format", "json"], in: directory)
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect(report["rowsAsWritten"] == nil && !json.text.contains("as written"), "\(json.text)")
+    }
+
+    @Test func aTextReadOtherwiseWithTheSameAnswerSaysSo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(Self.plist.utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let result = try tool(["explain", "Info.plist", "--host", "WWW.Example.COM", "--os", "ios17"], in: directory)
+        #expect(result.text.contains("note: Apple's reader, looking WWW.Example.COM up as written, answers as for www.example.com"), "\(result.text)")
+        #expect(!result.text.contains("If Apple's reader looks the host up as written"))
     }
 }

@@ -13,6 +13,9 @@ public struct Explainer: Sendable {
     public var minimumOS: String?
     /// What was made of `--host` (a URL's host taken, a port dropped).
     public var hostNotes: [String] = []
+    /// The text given for a host that this tool reads otherwise than Apple's reader would
+    /// look it up (`HostInput.isReadDifferently`), by the host as read here.
+    public var hostsAsWritten: [String: String] = [:]
 
     /// Where `minimumOS` came from: `--min-os`, or the config file that set it.
     public var minimumOSSource = "--min-os"
@@ -50,6 +53,10 @@ public struct Explainer: Sendable {
         /// Where a legacy NSThirdParty…/NSTemporary… key decides a setting: the rows that differ
         /// when the OS ignores those keys, as Apple's open reader does (`nil`: no such key).
         public var rowsIfLegacyKeysIgnored: [Row]? = nil
+        /// Where a host's text as given is read otherwise here (case, a trailing dot, an
+        /// IPv4-mapped or other spelling of an address): the rows Apple's reader answers
+        /// otherwise when it looks up that text (`nil`: no such host).
+        public var rowsAsWritten: [Row]? = nil
     }
 
     public func explain(_ bytes: [UInt8], path: String) throws(ParseError) -> Report {
@@ -85,6 +92,19 @@ public struct Explainer: Sendable {
                 }
             }
         }
+        var notes = hostNotes
+        var asWritten: [Row]? = nil
+        for hostClass in hosts {
+            guard let written = hostsAsWritten[hostClass.label] else { continue }
+            let differing = readerRows(hostClass, asWritten: written, eras: eras, kinds: kinds, decider: decider)
+            asWritten = (asWritten ?? []) + differing
+            if differing.isEmpty {
+                notes.append("Apple's reader, looking \(written) up as written, answers as for \(hostClass.label)")
+            } else {
+                let question = Self.readingQuestion(written: written, readHere: hostClass.label, rows: differing)
+                if asked.insert(question).inserted { questions.append(question) }
+            }
+        }
         for rule in configuration.exceptionDomains {
             // What is wrong with the key, said precisely, in place of the engine's general doubt about it.
             if let problem = ExceptionKeyCheck.problem(rule.key), asked.insert(problem).inserted {
@@ -94,7 +114,40 @@ public struct Explainer: Sendable {
         }
         return Report(path: path, hasAppTransportSecurity: configuration.present, rows: rows, openQuestions: questions,
                       deploymentTarget: target?.platforms.joined(separator: ","), deploymentTargetSource: target?.source,
-                      hostNotes: hostNotes, rowsIfLegacyKeysIgnored: otherReading)
+                      hostNotes: notes, rowsIfLegacyKeysIgnored: otherReading, rowsAsWritten: asWritten)
+    }
+
+    /// The rows whose policy differs when Apple's reader looks the host up by the text given.
+    private func readerRows(
+        _ hostClass: PolicyDelta.HostClass, asWritten written: String, eras: [OSEra], kinds: [LoadKind], decider: PolicyEngine.Decider
+    ) -> [Row] {
+        let literal = Host(asWritten: written)
+        var rows: [Row] = []
+        for era in eras {
+            let readHere = decider.policies(era: era, host: hostClass.host, kinds: kinds)
+            for (index, (kind, decision)) in zip(kinds, decider.decide(era: era, host: literal, kinds: kinds)).enumerated()
+            where !decision.samePolicy(as: readHere[index]) {
+                rows.append(Row(host: written, os: era.label, kind: kind.rawValue, decision: decision))
+            }
+        }
+        return rows
+    }
+
+    /// Both readings of a host's text, the reader's answer named: never the more permissive one alone.
+    static func readingQuestion(written: String, readHere: String, rows: [Row]) -> String {
+        var answers: [String] = []
+        var index = 0
+        while index < rows.count {
+            let group = rows[index...].prefix { $0.os == rows[index].os }
+            answers.append("\(rows[index].os) " + group.map(\.kind).joined(separator: "/") + ": HTTP "
+                + group.map { $0.decision.httpAllowed ? "allowed" : "blocked" }.joined(separator: "/"))
+            index += group.count
+        }
+        return "\(written) is explained here as \(readHere); Apple's reader looks up the text it is given "
+            + "(SecProtocolConfiguration.m, sec_protocol_configuration_find_exception_for_host: a dictionary look-up, case "
+            + "and a trailing dot kept; …_for_address: an address key by its text, a range by what inet_pton reads, "
+            + "::ffff:a.b.c.d being IPv6), and Apple does not document whether the system passes \(written) on unchanged. "
+            + "Looked up as written, the reader answers otherwise: " + answers.joined(separator: "; ")
     }
 
     /// A table (no `--host`) or the decision with its reasons (`--host`).
@@ -121,6 +174,10 @@ public struct Explainer: Sendable {
                 out += other.map(decisionText).joined()
             }
         }
+        if let rows = report.rowsAsWritten, !rows.isEmpty {
+            out += "\nIf Apple's reader looks the host up as written (SecProtocolConfiguration.m looks up the text it is given):\n"
+            out += rows.map { decisionText($0, namingHost: true) }.joined()
+        }
         if !report.openQuestions.isEmpty {
             out += "\nNot documented by Apple (said, not guessed):\n" + report.openQuestions.map { "  - \($0)\n" }.joined()
         }
@@ -129,9 +186,13 @@ public struct Explainer: Sendable {
 
     /// One row's decision with its reasons (`--host`).
     private func decisionText(_ row: Row) -> String {
-        let policy = row.decision.policy
         // With several hosts each decision names its host.
-        var out = "\n" + (hosts.count > 1 ? "\(row.host), " : "") + "\(row.os), \(row.kind): HTTP \(policy["HTTP"]!), minimum TLS \(policy["minimum TLS"]!), "
+        decisionText(row, namingHost: hosts.count > 1)
+    }
+
+    private func decisionText(_ row: Row, namingHost: Bool) -> String {
+        let policy = row.decision.policy
+        var out = "\n" + (namingHost ? "\(row.host), " : "") + "\(row.os), \(row.kind): HTTP \(policy["HTTP"]!), minimum TLS \(policy["minimum TLS"]!), "
             + "forward secrecy \(policy["forward secrecy"]!), certificate transparency \(policy["certificate transparency"]!)"
         if !row.decision.pinnedCAIdentities.isEmpty || !row.decision.pinnedLeafIdentities.isEmpty {
             out += ", pinned CA \(policy["pinned CA identities"]!), pinned leaf \(policy["pinned leaf identities"]!)"

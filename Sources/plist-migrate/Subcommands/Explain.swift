@@ -54,6 +54,7 @@ struct Explain: ParsableCommand {
         let inputs = host.compactMap(HostInput.init)
         var explainer = Explainer(era: os.flatMap(OSEra.init(os:)), hosts: inputs.map(\.host), kind: kind, minimumOS: target.minOS)
         explainer.hostNotes = inputs.flatMap(\.notes)
+        for input in inputs where input.isReadDifferently { explainer.hostsAsWritten[input.host] = input.asWritten }
         let path = file == "-" ? (stdinPath ?? "<stdin>") : PathBytes.display(ReportPaths.current.name(FileDiscovery.displayPath(file)))
         // The file the input stands for: its config's minimumOS and its project's targets count.
         let standsFor = file == "-" ? stdinPath : file
