@@ -38,9 +38,9 @@ import Testing
                 #expect(fromSpec[name] == claim, "\(spec) \(name): generated \(claim), spec \(String(describing: fromSpec[name]))")
             }
         }
-        // 33 since issue #51: watch targets have a known watchOS version now, which makes one
-        // more target (a watch framework with no Info.plist) a claim to compare.
-        #expect(compared == 33 && agreed == compared, "\(agreed) of \(compared)")
+        // 53: every target whose platform is named but sets no deployment target now claims
+        // its SDK's default (counted from the platform's first version), as 20 targets here do.
+        #expect(compared == 53 && agreed == compared, "\(agreed) of \(compared)")
     }
 
     /// Multi-platform targets and templates expand as XcodeGen expands them: the generated
@@ -51,5 +51,21 @@ import Testing
         let generated = Set(try XcodeProjectReader.targets(pbxproj: Self.folder.appendingPathComponent(project).path, display: { $0 }).map(\.name))
         #expect(generated.subtracting(fromSpec).isEmpty, "missing: \(generated.subtracting(fromSpec).sorted())")
         #expect(fromSpec.isSuperset(of: ["Framework_iOS", "Framework_macOS", "Framework_tvOS", "Framework_watchOS", "CrossOverlayFramework_iOS"]))
+    }
+
+    /// XcodeGen's `App_supportedDestinations` (`supportedDestinations: [iOS, tvOS]`, no
+    /// deployment target): both platforms are listed, each with its SDK's default, from the
+    /// spec and from the project XcodeGen generated; none is dropped.
+    @Test func everyDestinationIsListedWithItsSDKsDefault() throws {
+        let (spec, project) = Self.pairs[0]
+        for targets in [try XcodeGenReader.targets(projectYML: Self.folder.appendingPathComponent(spec).path, display: { $0 }),
+                        try XcodeProjectReader.targets(pbxproj: Self.folder.appendingPathComponent(project).path, display: { $0 })] {
+            let target = try #require(targets.first { $0.name == "App_supportedDestinations" })
+            #expect(target.deploymentTarget?.platforms == ["ios9.0", "tvos9.0"], "\(String(describing: target.deploymentTarget))")
+            for configuration in target.configurations {
+                #expect(configuration.platforms.map(\.os) == ["ios", "tvos"], "\(configuration.platforms)")
+                #expect(configuration.platforms.allSatisfy { $0.from.hasPrefix("the SDK's default (no ") }, "\(configuration.platforms)")
+            }
+        }
     }
 }

@@ -281,8 +281,21 @@ enum ProjectSettings {
         func builds(for sdkName: String) -> Bool {
             supported.isEmpty ? sdk.isEmpty || sdk == "auto" || sdk.hasPrefix(sdkName) : supported.contains(sdkName)
         }
+        // The platforms named (SUPPORTED_PLATFORMS, or SDKROOT naming one SDK) that set no
+        // deployment target: each builds for its SDK's default, listed, never dropped.
+        let named = !supported.isEmpty || (!sdk.isEmpty && sdk != "auto")
+        var defaults: [PlatformSource] = []
         for (name, platform, sdkName) in ProjectTarget.deploymentSettings where builds(for: sdkName) {
-            guard let setting = settings.value(name), !setting.value.isEmpty || !setting.unresolved.isEmpty else { continue }
+            guard let setting = settings.value(name), !setting.value.isEmpty || !setting.unresolved.isEmpty else {
+                if named, let first = Self.firstATSVersion[platform],
+                    let target = DeploymentTarget(platform: platform, version: first, source: "the SDK's default (no \(name))")
+                {
+                    // The lowest version it can be counts: every era from the platform's first.
+                    targets.append(target)
+                    defaults.append(PlatformSource(os: platform, from: "the SDK's default (no \(name); unknown, counted from \(target.spelled))"))
+                }
+                continue
+            }
             if setting.unresolved.isEmpty, let target = DeploymentTarget(platform: platform, version: setting.value, source: setting.source) {
                 targets.append(target)
                 if chain.isEmpty { chain = setting.chain }
@@ -311,9 +324,15 @@ enum ProjectSettings {
             }
         }
         let lowest = DeploymentTarget.lowest(targets, source: targets.map(\.source).first ?? "")
-        let each = targets.count > 1 ? targets.compactMap { target in target.platforms.first.map { PlatformSource(os: $0, from: target.source) } } : []
+        let known = targets.filter { target in !defaults.contains { target.platforms.first?.hasPrefix($0.os) == true } }
+        let each = targets.count > 1 || !defaults.isEmpty
+            ? known.compactMap { target in target.platforms.first.map { PlatformSource(os: $0, from: target.source) } } + defaults : []
         return (infoPlist, lowest, unresolved, chain, settings.sdk, each)
     }
+
+    /// Each platform's first version with ATS (watchOS's first SDK), the lowest a deployment
+    /// target left to the SDK's default can be.
+    static let firstATSVersion = ["ios": "9.0", "macos": "10.11", "tvos": "9.0", "visionos": "1.0", "watchos": "2.0"]
 
     /// `iphonesimulator` → `iphoneos`: the device SDK of a SUPPORTED_PLATFORMS word.
     static func deviceSDK(of platform: String) -> String {
