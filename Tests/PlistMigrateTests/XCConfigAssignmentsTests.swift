@@ -24,6 +24,9 @@ import Testing
         let (same, _) = try read(["main.xcconfig": "X = 13.0\nX = $(X)\nFLAGS = -a\nFLAGS = ${inherited} -b\n"])
         #expect(same.value("X")?.value == "13.0" && same.value("X")?.unresolved.isEmpty == true)
         #expect(same.value("FLAGS")?.value == "-a -b")
+        // Every spelling of the reference, in one line, each replaced once.
+        let (mixed, _) = try read(["main.xcconfig": "X = a$\nX = $(inherited)-${inherited}-$(X)-${X}-$(Y)\n"])
+        #expect(mixed.value("X")?.value == "a$-a$-a$-a$-" && mixed.value("X")?.unresolved.count == 1, "\(String(describing: mixed.value("X")))")
     }
 
     /// A chain that doubles its value on every line gives the right value while it is short,

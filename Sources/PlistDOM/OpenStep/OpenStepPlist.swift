@@ -7,7 +7,7 @@
 /// Dicts `{ key = value; }`, arrays `( a, b, )`, quoted strings with C escapes, bare strings
 /// (letters, digits and `_$+/:.-`), `<hex data>`, and `/* */` and `//` comments anywhere between
 /// tokens. Anything else is an error at its `line:column`.
-public indirect enum OpenStepValue: Sendable, Equatable {
+public enum OpenStepValue: Sendable, Equatable {
     case string(String)
     case data([UInt8])
     case array([OpenStepValue])
@@ -43,9 +43,10 @@ public indirect enum OpenStepValue: Sendable, Equatable {
     /// `dropping` (`PBXBuildFile`, build phases: most of a large project). Every byte is still
     /// read and checked; what a reader never asks for is just not kept, so a 30 MB project holds
     /// a fraction of the memory (issue #51).
-    public init(parsing bytes: [UInt8], dropping: Set<String>) throws(ParseError) {
+    public init(parsing bytes: [UInt8], dropping: Set<String>, keeping: [String: Set<String>] = [:]) throws(ParseError) {
         var parser = OpenStepParser(bytes)
         parser.dropping = dropping
+        parser.keeping = keeping
         self = try parser.document()
     }
 }
@@ -58,6 +59,12 @@ private struct OpenStepParser {
     /// Objects (dicts two levels down, `objects = { ID = { isa = …; }; }`) of these kinds are
     /// left out.
     var dropping: Set<String> = []
+    /// Objects of these kinds keep only the keys named (`isa` too only if named): a project's
+    /// file references are most of its objects, and a reader asks each for two keys.
+    var keeping: [String: Set<String>] = [:]
+    /// One `isa` string per kind, shared by every object of that kind (a kind's name is longer
+    /// than a string held inline, so each copy would be an allocation of its own).
+    var kinds: [String: String] = [:]
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
@@ -157,9 +164,13 @@ private struct OpenStepParser {
                     throw parser.fail("expected \";\" after the value of \"\(key)\"")
                 }
                 parser.index += 1
-                if parser.depth == 2, !parser.dropping.isEmpty, case .dict(let object) = value,
-                    let kind = object.first(where: { $0.key == "isa" })?.value.string, parser.dropping.contains(kind)
+                if parser.depth == 2, !parser.dropping.isEmpty || !parser.keeping.isEmpty, case .dict(var object) = value,
+                    let isa = object.firstIndex(where: { $0.key == "isa" }), let kind = object[isa].value.string
                 {
+                    if parser.dropping.contains(kind) { continue }
+                    if let shared = parser.kinds[kind] { object[isa].value = .string(shared) } else { parser.kinds[kind] = kind }
+                    if let kept = parser.keeping[kind] { object = object.filter { kept.contains($0.key) } }
+                    entries.append((key, .dict(object)))
                     continue
                 }
                 entries.append((key, value))

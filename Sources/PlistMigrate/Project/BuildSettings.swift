@@ -225,13 +225,40 @@ enum XCConfig {
     /// doubles on every line) is kept only that long, without references, so that reading it
     /// says it is too long instead of giving a wrong value.
     static func substitutingEarlier(_ value: String, name: String, earlier: String) -> String {
-        let references = ["$(inherited)", "${inherited}", "$(\(name))", "${\(name)}"]
-        guard references.contains(where: value.contains) else { return value }
-        var out = value
-        for reference in references { out = out.replacingOccurrences(of: reference, with: earlier) }
-        guard out.utf8.count > BuildSettings.maximumLength else { return out }
-        return String(repeating: "x", count: BuildSettings.maximumLength + 1)
+        let references = ["$(inherited)", "${inherited}", "$(\(name))", "${\(name)}"].map { Array($0.utf8) }
+        let bytes = Array(value.utf8)
+        // Where each reference starts, found in one pass over the value's bytes.
+        var found: [(at: Int, length: Int)] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "$"),
+                let reference = references.first(where: { bytes[index...].starts(with: $0) })
+            {
+                found.append((index, reference.count))
+                index += reference.count
+            } else {
+                index += 1
+            }
+        }
+        guard !found.isEmpty else { return value }
+        // Measured before it is built: a chain that doubles on every line costs each line its
+        // own length, not the limit's (10,000 such lines took seconds through Foundation).
+        let length = bytes.count - found.reduce(0) { $0 + $1.length } + found.count * earlier.utf8.count
+        guard length <= BuildSettings.maximumLength else { return tooLong }
+        var out: [UInt8] = []
+        out.reserveCapacity(length)
+        var start = 0
+        for (at, referenceLength) in found {
+            out += bytes[start..<at]
+            out += earlier.utf8
+            start = at + referenceLength
+        }
+        out += bytes[start...]
+        return String(decoding: out, as: UTF8.self)
     }
+
+    /// A value past the limit, kept only that long and without references.
+    static let tooLong = String(repeating: "x", count: BuildSettings.maximumLength + 1)
 
     /// The settings of `path`, includes first; `problems` names missing files and cycles.
     ///

@@ -127,21 +127,32 @@ enum XcodeProjectReader {
         "XCRemoteSwiftPackageReference", "XCSwiftPackageProductDependency", "XCLocalSwiftPackageReference", "PBXBuildRule",
     ]
 
+    /// The keys read of a file reference (`FileReferencePaths`, which asks no file reference
+    /// its `isa`): the rest is left out of the parse, as file references are most of a large project.
+    static let readKeys: [String: Set<String>] = ["PBXFileReference": ["path", "sourceTree"]]
+
     /// `pbxproj`: the `project.pbxproj` path; `display` turns paths into report paths.
     static func targets(pbxproj: String, display: (String) -> String) throws(FileError) -> [ProjectTarget] {
-        let bytes = try FileIO.load(pbxproj).bytes
-        let root: OpenStepValue
+        var bytes = try FileIO.load(pbxproj).bytes
+        var root: OpenStepValue
         do {
-            root = try OpenStepValue(parsing: bytes, dropping: Self.unread)
+            root = try OpenStepValue(parsing: bytes, dropping: Self.unread, keeping: Self.readKeys)
         } catch {
             throw FileError(error.message, at: error.location)
         }
-        guard let objects = root["objects"]?.dictEntries, let rootID = root["rootObject"]?.string else {
+        guard let rootID = root["rootObject"]?.string, var objects = root["objects"]?.dictEntries else {
             throw FileError("not an Xcode project: no objects or rootObject")
         }
+        // Lines are looked up for build configurations' settings only. Then the file's bytes
+        // and the parsed tree are let go before the objects are indexed: a large project's
+        // 30 MB of text and its tree are not held twice over.
+        let lines = PbxprojLines(bytes, only: Set(objects.lazy.filter { $0.value["isa"]?.string == "XCBuildConfiguration" }.map(\.key)))
+        bytes = []
+        root = .string("")
         var byID: [String: OpenStepValue] = [:]
         byID.reserveCapacity(objects.count)
         for (id, object) in objects { byID[id] = object }
+        objects = []
         guard let project = byID[rootID] else { throw FileError("not an Xcode project: rootObject \(rootID) is missing") }
         let xcodeproj = (pbxproj as NSString).deletingLastPathComponent
         var projectDir = (xcodeproj as NSString).deletingLastPathComponent
@@ -150,8 +161,6 @@ enum XcodeProjectReader {
         }
         let paths = FileReferencePaths(byID: byID, projectDir: projectDir)
         let shownProject = display(pbxproj)
-        // Lines are looked up for build configurations' settings only.
-        let lines = PbxprojLines(bytes, only: Set(objects.lazy.filter { $0.value["isa"]?.string == "XCBuildConfiguration" }.map(\.key)))
 
         // Each configuration list is read once, however many targets share it.
         typealias Configuration = (name: String, settings: SettingsLevel, base: String?, baseProblem: String?)
