@@ -50,20 +50,30 @@ import PlistDOM
         #expect(file["projectNotes"] == nil)
     }
 
+    /// Configuration conditions are evaluated; a deployment target with `[arch=…]` values is the
+    /// lowest over its architectures (a build for every architecture runs there); an
+    /// architecture condition on another setting is undecided, and said.
     @Test func conditionsOnConfigurationAreEvaluatedAndUnknownOnesAreSaid() throws {
         let directory = try workspace(Self.pbxproj("INFOPLIST_FILE = App/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 12.0; "
             + "\"IPHONEOS_DEPLOYMENT_TARGET[config=Rel*]\" = 14.0; \"IPHONEOS_DEPLOYMENT_TARGET[config=Debug]\" = 10.0;"))
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect((try report(directory).file["deploymentTarget"] as? [String: Any])?["minimumOS"] as? String == "ios14.0")
 
+        let lowest = try workspace(Self.pbxproj("INFOPLIST_FILE = App/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 12.0; "
+            + "\"IPHONEOS_DEPLOYMENT_TARGET[arch=x86_64]\" = 16.0; \"IPHONEOS_DEPLOYMENT_TARGET[arch=arm64]\" = 13.0;"))
+        defer { try? FileManager.default.removeItem(at: lowest) }
+        let read = try report(lowest)
+        let target = try #require(read.file["deploymentTarget"] as? [String: Any], "\(read.file)")
+        #expect(target["minimumOS"] as? String == "ios12.0" && read.file["projectNotes"] == nil, "\(read.file)")
+
         let arch = try workspace(Self.pbxproj("INFOPLIST_FILE = App/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 12.0; "
-            + "\"IPHONEOS_DEPLOYMENT_TARGET[arch=x86_64]\" = 16.0;"))
+            + "\"INFOPLIST_FILE[arch=x86_64]\" = App/Other.plist;"))
         defer { try? FileManager.default.removeItem(at: arch) }
         let (file, summary, stderr) = try report(arch)
         let notes = file["projectNotes"] as? [String] ?? []
-        #expect(notes.contains { $0.contains("IPHONEOS_DEPLOYMENT_TARGET[arch=x86_64] (App.xcodeproj/project.pbxproj:9) not evaluated") }, "\(notes)")
+        #expect(notes.contains { $0.contains("INFOPLIST_FILE[arch=x86_64] (App.xcodeproj/project.pbxproj:9) not evaluated") }, "\(notes)")
         #expect(summary["projectsReadInPart"] as? Int == 1)
-        #expect(stderr.contains("App/Info.plist: note: target App (App.xcodeproj/project.pbxproj): cannot resolve"), "\(stderr)")
+        #expect(stderr.contains("App/Info.plist: note: ") && stderr.contains("INFOPLIST_FILE[arch=x86_64] (App.xcodeproj/project.pbxproj:9) not evaluated"), "\(stderr)")
     }
 
     @Test func xcconfigConditionsAndLinesAreRead() throws {

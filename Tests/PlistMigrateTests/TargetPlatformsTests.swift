@@ -145,3 +145,35 @@ import Testing
         #expect(platforms?.compactMap { $0["os"] as? String } == ["ios12.0", "macos15.0"])
     }
 }
+
+/// IINA's `MACOSX_DEPLOYMENT_TARGET = 10.15` with `[arch=arm64] = 12` (Fixtures/project-conditions/iina,
+/// see its SOURCE.md): the deployment target is the lowest over the architectures, each cited.
+@Suite struct ArchitectureConditionTests {
+    @Test func theDeploymentTargetIsTheLowestOverItsArchitectures() throws {
+        let pbxproj = Paths.fixtures.appendingPathComponent("project-conditions/iina/iina.xcodeproj/project.pbxproj").path
+        let targets = try XcodeProjectReader.targets(pbxproj: pbxproj, display: { ($0 as NSString).lastPathComponent })
+        let app = try #require(targets.first { $0.name == "iina" })
+        #expect(app.deploymentTarget?.platforms == ["macos10.15"], "\(String(describing: app.deploymentTarget)) \(app.unresolved)")
+        #expect(app.unresolved.isEmpty, "\(app.unresolved)")
+        for configuration in app.configurations {
+            #expect(configuration.chain.first?.contains("also [arch=arm64] 12 at Deployment.xcconfig:13") == true, "\(configuration.chain)")
+        }
+        #expect(app.infoPlists.map { ($0 as NSString).lastPathComponent } == ["Info.plist"])
+    }
+
+    /// The same file read for one architecture, and for a build no condition holds for.
+    @Test func eachArchitectureReadsItsOwnValue() throws {
+        var level = SettingsLevel()
+        level.set("MACOSX_DEPLOYMENT_TARGET", "10.15", source: "a:1")
+        level.set("MACOSX_DEPLOYMENT_TARGET[arch=arm64]", "12", source: "a:2")
+        var settings = BuildSettings(levels: [level], builtIns: [:])
+        #expect(settings.architectures(of: "MACOSX_DEPLOYMENT_TARGET") == ["arm64"])
+        #expect(settings.value("MACOSX_DEPLOYMENT_TARGET")?.unresolved.isEmpty == false, "undecided without an architecture")
+        settings.arch = "arm64"
+        #expect(settings.value("MACOSX_DEPLOYMENT_TARGET")?.value == "12")
+        settings.arch = "x86_64"
+        #expect(settings.value("MACOSX_DEPLOYMENT_TARGET")?.value == "10.15")
+        settings.arch = ""
+        #expect(settings.value("MACOSX_DEPLOYMENT_TARGET")?.value == "10.15")
+    }
+}

@@ -44,7 +44,7 @@ struct ConditionalSetting: Sendable {
     /// `iphoneos`, without its version) and configuration: `sdk=iphoneos*` holds,
     /// `sdk=iphonesimulator*` does not, `arch=*` holds; a condition this cannot decide
     /// (`sdk=iphoneos17*`, `arch=x86_64`, an unknown key) is `unknown`.
-    func matches(sdk: String?, configuration: String?) -> Match {
+    func matches(sdk: String?, configuration: String?, arch: String? = nil) -> Match {
         var result = Match.yes
         for (key, pattern) in conditions {
             switch key {
@@ -57,7 +57,11 @@ struct ConditionalSetting: Sendable {
                 guard let configuration else { result = .unknown; continue }
                 if fnmatch(pattern, configuration, 0) != 0 { return .no }
             case "arch":
-                if pattern != "*" { result = .unknown }
+                // `arch`: the one architecture a build is read for (`BuildSettings.arch`); `""`
+                // reads the build no architecture condition holds for.
+                if pattern == "*" { continue }
+                guard let arch else { result = .unknown; continue }
+                if arch.isEmpty || fnmatch(pattern, arch, 0) != 0 { return .no }
             default:
                 result = .unknown
             }
@@ -79,6 +83,23 @@ struct BuildSettings {
     var builtIns: [String: String]
     /// The device SDK conditions are evaluated for (`iphoneos`), once SDKROOT is known.
     var sdk: String?
+    /// The architecture `[arch=…]` conditions are read for: `nil` leaves them undecided (said),
+    /// `""` reads them as not holding. `ProjectSettings` reads a deployment target once per
+    /// architecture its conditions name and takes the lowest.
+    var arch: String?
+
+    /// The architectures `[arch=…]` conditions of `name` name, at any level, each once.
+    func architectures(of name: String) -> [String] {
+        var seen: [String] = []
+        for level in levels {
+            for setting in level.conditional[name] ?? [] {
+                for (key, pattern) in setting.conditions where key == "arch" && pattern != "*" && !seen.contains(pattern) {
+                    seen.append(pattern)
+                }
+            }
+        }
+        return seen
+    }
 
     static let maximumSteps = 10_000
     static let maximumLength = 4_096
@@ -125,7 +146,7 @@ struct BuildSettings {
             // At one level a conditional value that holds wins over the plain one, as in Xcode.
             var chosen = levels[index].values[name]
             for setting in levels[index].conditional[name] ?? [] {
-                switch setting.matches(sdk: sdk, configuration: builtIns["CONFIGURATION"]) {
+                switch setting.matches(sdk: sdk, configuration: builtIns["CONFIGURATION"], arch: arch) {
                 case .yes: chosen = (setting.value, setting.source)
                 case .no: break
                 case .unknown: notEvaluated.append("\(setting.written) (\(setting.source)) not evaluated")

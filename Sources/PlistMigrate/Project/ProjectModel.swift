@@ -295,7 +295,9 @@ enum ProjectSettings {
         let named = !supported.isEmpty || (!sdk.isEmpty && sdk != "auto")
         var defaults: [PlatformSource] = []
         for (name, platform, sdkName) in ProjectTarget.deploymentSettings where builds(for: sdkName) {
-            guard let setting = settings.value(name), !setting.value.isEmpty || !setting.unresolved.isEmpty else {
+            guard let setting = Self.lowestOverArchitectures(name, platform: platform, settings),
+                !setting.value.isEmpty || !setting.unresolved.isEmpty
+            else {
                 if named, let first = Self.firstATSVersion[platform],
                     let target = DeploymentTarget(platform: platform, version: first, source: "the SDK's default (no \(name))")
                 {
@@ -337,6 +339,33 @@ enum ProjectSettings {
         let each = targets.count > 1 || !defaults.isEmpty
             ? known.compactMap { target in target.platforms.first.map { PlatformSource(os: $0, from: target.source) } } + defaults : []
         return (infoPlist, lowest, unresolved, chain, settings.sdk, each)
+    }
+
+    /// A deployment-target setting read once without its `[arch=…]` values and once for each
+    /// architecture they name: the lowest version is the one a build for every architecture
+    /// must run on (IINA: 10.15, and 12 for arm64, is 10.15), its source naming the others.
+    static func lowestOverArchitectures(_ name: String, platform: String, _ settings: BuildSettings) -> BuildSettings.Resolved? {
+        let architectures = settings.architectures(of: name)
+        guard !architectures.isEmpty else { return settings.value(name) }
+        var readings: [(arch: String, value: BuildSettings.Resolved)] = []
+        for arch in [""] + architectures {
+            var reading = settings
+            reading.arch = arch
+            if let value = reading.value(name) { readings.append((arch, value)) }
+        }
+        // Any reading not understood leaves the whole unknown, said as that reading says it.
+        if let unclear = readings.first(where: { !$0.value.unresolved.isEmpty }) { return unclear.value }
+        let versions = readings.map { ($0, DeploymentTarget(platform: platform, version: $0.value.value, source: "")) }
+        guard versions.allSatisfy({ $0.1 != nil }),
+            let lowest = versions.min(by: { DeploymentTarget.split($0.1!.platforms[0]).version.lexicographicallyPrecedes(DeploymentTarget.split($1.1!.platforms[0]).version) })
+        else { return settings.value(name) }
+        let others = versions.filter { $0.0.value.source != lowest.0.value.source }
+            .map { "\($0.0.arch.isEmpty ? "" : "[arch=\($0.0.arch)] ")\($0.0.value.value) at \($0.0.value.source)" }
+        guard !others.isEmpty else { return lowest.0.value }
+        var value = lowest.0.value
+        value.source += " (the lowest over its architectures; also \(others.joined(separator: ", ")))"
+        if !value.chain.isEmpty { value.chain[0] = value.source }
+        return value
     }
 
     /// Each platform's first version with ATS (watchOS's first SDK), the lowest a deployment
