@@ -177,3 +177,24 @@ import Testing
         #expect(settings.value("MACOSX_DEPLOYMENT_TARGET")?.value == "10.15")
     }
 }
+
+/// Ice Cubes (Fixtures/project-conditions/IceCubesApp, see its SOURCE.md) lists visionOS in
+/// `SUPPORTED_PLATFORMS` and sets no `XROS_DEPLOYMENT_TARGET`: visionOS is listed with its SDK's
+/// default, beside iOS 18.5 and Mac Catalyst's macOS 15.5, never dropped.
+@Suite struct SDKDefaultPlatformTests {
+    @Test func aPlatformWithoutItsDeploymentTargetIsListedWithTheSDKsDefault() throws {
+        let pbxproj = Paths.fixtures.appendingPathComponent("project-conditions/IceCubesApp/IceCubesApp.xcodeproj/project.pbxproj").path
+        let targets = try XcodeProjectReader.targets(pbxproj: pbxproj, display: { $0 })
+        for name in ["IceCubesApp", "IceCubesNotifications"] {
+            let target = try #require(targets.first { $0.name == name })
+            #expect(target.deploymentTarget?.platforms == ["ios18.5", "macos15.5", "visionos1.0"], "\(name): \(String(describing: target.deploymentTarget))")
+            for configuration in target.configurations {
+                let visionOS = configuration.platforms.first { $0.os == "visionos" }
+                #expect(visionOS?.from == "the SDK's default (no XROS_DEPLOYMENT_TARGET; unknown, counted from visionOS 1.0)", "\(configuration.platforms)")
+            }
+        }
+        // The share extension lists iOS only: no visionOS is made up for it.
+        let share = try #require(targets.first { $0.name == "IceCubesShareExtension" })
+        #expect(share.deploymentTarget?.platforms == ["ios18.5", "macos15.5"])
+    }
+}
