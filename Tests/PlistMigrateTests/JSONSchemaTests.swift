@@ -42,8 +42,23 @@ struct JSONSchemaTests {
         let legacy = try tool(["explain", "--format", "json", "G/Info.plist"], in: directory).stdout
         #expect(String(decoding: legacy, as: UTF8.self).contains("\"rowsIfLegacyKeysIgnored\""), "the other reading is in the report")
         try validate(legacy, against: "explain-report", in: directory)
-        try validate(try tool(["targets", "--format", "json", "Fixtures/project", "Fixtures/project-xcodegen", "Fixtures/project-xcode16", "Fixtures/project-platforms"], in: Paths.repository).stdout,
+        try validate(try tool(["targets", "--format", "json", "Fixtures/project", "Fixtures/project-xcodegen", "Fixtures/project-xcode16", "Fixtures/project-platforms", "Fixtures/project-conditions"], in: Paths.repository).stdout,
                      against: "targets", in: directory)
+        // A host read otherwise than as written: both readings (`rowsAsWritten`).
+        let twoReadings = try tool(["explain", "--format", "json", "E/Info.plist", "--host", "::ffff:10.0.0.1"], in: directory).stdout
+        #expect(String(decoding: twoReadings, as: UTF8.self).contains("\"rowsAsWritten\""))
+        try validate(twoReadings, against: "explain-report", in: directory)
+        // A target whose SDKs read their own Info.plists (`infoPlistsBySDK`).
+        let multi = directory.appendingPathComponent("Multi")
+        _ = try copyFixture("project/App/Info.plist", to: multi, as: "App/Info.plist")
+        _ = try copyFixture("project/App/Info.plist", to: multi, as: "App/Info-tvOS.plist")
+        try Data(ProjectReadInPartTests.pbxproj("""
+            SDKROOT = auto; SUPPORTED_PLATFORMS = "iphoneos macosx appletvos"; IPHONEOS_DEPLOYMENT_TARGET = 18.0; TVOS_DEPLOYMENT_TARGET = 18.0;
+            INFOPLIST_FILE = App/Info.plist; "INFOPLIST_FILE[sdk=appletvos*]" = "App/Info-tvOS.plist";
+            """).utf8).write(to: multi.appendingPathComponent("App.xcodeproj/project.pbxproj").creatingParent())
+        let bySDK = try tool(["targets", "--format", "json", "Multi"], in: directory).stdout
+        #expect(String(decoding: bySDK, as: UTF8.self).contains("\"infoPlistsBySDK\""))
+        try validate(bySDK, against: "targets", in: directory)
         let write = try tool(["--format", "json", "--write", "B/Info.plist", "A/Info.plist"], in: directory)
         try validate(write.stdout, against: "migrate-report", in: directory)
     }

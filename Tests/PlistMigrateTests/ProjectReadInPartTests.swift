@@ -76,6 +76,32 @@ import PlistDOM
         #expect(stderr.contains("App/Info.plist: note: ") && stderr.contains("INFOPLIST_FILE[arch=x86_64] (App.xcodeproj/project.pbxproj:9) not evaluated"), "\(stderr)")
     }
 
+    /// One target for iOS, macOS and tvOS whose tvOS build reads its own Info.plist
+    /// (`"INFOPLIST_FILE[sdk=appletvos*]"`): both files are the target's, each with the
+    /// deployment target of its own SDKs (iOS 18 and macOS 15; tvOS 18), and `targets` shows
+    /// which SDK reads which. Without a condition per SDK the target claimed neither file.
+    @Test func eachSDKReadsItsOwnInfoPlist() throws {
+        let directory = try workspace(Self.pbxproj("""
+            SDKROOT = auto; SUPPORTED_PLATFORMS = "iphoneos iphonesimulator macosx appletvos appletvsimulator";
+            IPHONEOS_DEPLOYMENT_TARGET = 18.0; MACOSX_DEPLOYMENT_TARGET = 15.0; TVOS_DEPLOYMENT_TARGET = 18.0;
+            INFOPLIST_FILE = App/Info.plist; "INFOPLIST_FILE[sdk=appletvos*]" = "App/Info-tvOS.plist";
+            """))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try copyFixture("project/App/Info.plist", to: directory, as: "App/Info-tvOS.plist")
+        let result = try tool(["--no-config", "--format", "json", "."], in: directory)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stderr)")
+        var minimum: [String: String] = [:]
+        for file in json["files"] as? [[String: Any]] ?? [] {
+            minimum[file["path"] as? String ?? ""] = (file["deploymentTarget"] as? [String: Any])?["minimumOS"] as? String
+        }
+        #expect(minimum["App/Info.plist"] == "ios18.0,macos15.0", "\(minimum) \(result.stderr)")
+        #expect(minimum["App/Info-tvOS.plist"] == "tvos18.0", "\(minimum) \(result.stderr)")
+        let targets = try tool(["targets", "."], in: directory)
+        #expect(targets.text.contains("[sdk=iphoneos,macosx] App/Info.plist from App.xcodeproj/project.pbxproj:11: ios18.0,macos15.0"), "\(targets.text)")
+        #expect(targets.text.contains("[sdk=appletvos] App/Info-tvOS.plist from App.xcodeproj/project.pbxproj:11: tvos18.0"), "\(targets.text)")
+        #expect(!targets.text.contains("not understood"), "\(targets.text)")
+    }
+
     @Test func xcconfigConditionsAndLinesAreRead() throws {
         let directory = try workspace("""
             // !$*UTF8*$!

@@ -88,6 +88,11 @@ struct BuildSettings {
     /// architecture its conditions name and takes the lowest.
     var arch: String?
 
+    /// Whether `name` has a value with an `[sdk=…]` condition at some level.
+    func hasSDKConditions(_ name: String) -> Bool {
+        levels.contains { level in (level.conditional[name] ?? []).contains { $0.conditions.contains { $0.key == "sdk" } } }
+    }
+
     /// The architectures `[arch=…]` conditions of `name` name, at any level, each once.
     func architectures(of name: String) -> [String] {
         var seen: [String] = []

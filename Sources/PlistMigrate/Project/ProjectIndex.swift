@@ -58,7 +58,7 @@ final class ProjectIndex: @unchecked Sendable {
         let absolute = FileIO.absolute(path)
         var claiming: [ProjectTarget] = []
         for project in projects {
-            claiming += targets(of: project).filter { $0.infoPlists.contains(absolute) }
+            claiming += targets(of: project).filter { $0.infoPlists.contains(absolute) }.map { $0.claiming(absolute) }
         }
         return claiming
     }

@@ -31,6 +31,18 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
     public var synchronizedFolders: [String] = []
     /// Each build configuration as read, for `plist-migrate targets`.
     public var configurations: [TargetConfiguration] = []
+    /// Where `[sdk=…]` conditions give SDKs their own Info.plist: each plist's deployment target
+    /// (lowest over the configurations), the platforms of its SDKs only.
+    public var deploymentTargetByInfoPlist: [String: DeploymentTarget] = [:]
+
+    /// This target as the file `path` (absolute) sees it: its deployment target is that of the
+    /// SDKs whose Info.plist it is, where conditions give SDKs their own.
+    func claiming(_ path: String) -> ProjectTarget {
+        guard let own = deploymentTargetByInfoPlist[path] else { return self }
+        var copy = self
+        copy.deploymentTarget = own
+        return copy
+    }
 
     enum CodingKeys: String, CodingKey { case name, productType, project }
 
@@ -109,6 +121,21 @@ public struct TargetConfiguration: Sendable, Hashable, Codable {
     /// Each platform's version and the setting it came from (`macos15.0`, `…pbxproj:82`), where
     /// a target builds for several (issue #51).
     public var platforms: [PlatformSource] = []
+    /// Where `[sdk=…]` conditions give the target's SDKs different Info.plists: each one.
+    public var infoPlistsBySDK: [SDKInfoPlist] = []
+}
+
+/// An Info.plist that `[sdk=…]` conditions give some of a target's SDKs (`INFOPLIST_FILE` and
+/// `"INFOPLIST_FILE[sdk=appletvos*]"`), with the deployment target of those SDKs' platforms.
+public struct SDKInfoPlist: Sendable, Hashable, Codable {
+    /// Device SDKs: `iphoneos`, `macosx`, `appletvos`, `xros`, `watchos`.
+    public var sdks: [String]
+    /// Absolute in a `ProjectTarget`; as reports show paths in a `TargetConfiguration`.
+    public var infoPlist: String
+    /// The setting that names it for these SDKs (`…project.pbxproj:12`).
+    public var from: String
+    /// `tvos18.0` (several joined by commas), when known.
+    public var deploymentTarget: String?
 }
 
 /// One platform of a configuration and where its version came from.
@@ -217,6 +244,7 @@ enum XcodeProjectReader {
             var platform: String?
             var generates = false
             var described: [TargetConfiguration] = []
+            var byPlist: [String: [DeploymentTarget]] = [:]
             for configuration in configurations(target["buildConfigurationList"]?.string) {
                 let projectLevel = projectConfigurations.first { $0.name == configuration.name }
                 problems += [projectLevel?.baseProblem, configuration.baseProblem].compactMap { $0 }
@@ -225,14 +253,15 @@ enum XcodeProjectReader {
                     builtIns: ["SRCROOT": projectDir, "PROJECT_DIR": projectDir, "SOURCE_ROOT": projectDir, "TARGET_NAME": name,
                                "PRODUCT_NAME": target["productName"]?.string ?? name, "CONFIGURATION": configuration.name,
                                "PROJECT_NAME": projectName])
-                let (plist, target, unresolved, chain, sdk, each) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
+                let (plist, target, unresolved, chain, sdk, each, bySDK) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
                 if plist == nil, settings.value("GENERATE_INFOPLIST_FILE")?.value.uppercased() == "YES" { generates = true }
                 if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
+                ProjectSettings.collect(bySDK, into: &infoPlists, &byPlist, target: name)
                 if let target { found.append(target) }
                 platform = platform ?? ProjectTarget.platform(ofSDK: sdk)
                 described.append(TargetConfiguration(name: configuration.name, infoPlist: plist.map(display),
                                                      deploymentTarget: target?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved,
-                                                     platforms: each))
+                                                     platforms: each, infoPlistsBySDK: bySDK.map { var shown = $0; shown.infoPlist = display($0.infoPlist); return shown }))
                 if unresolved.contains(where: { $0.contains("_DEPLOYMENT_TARGET") }) { unknownTarget = true }
                 problems += unresolved.map { "\(configuration.name): \($0)" }
             }
@@ -245,6 +274,7 @@ enum XcodeProjectReader {
             // `ios, macos` for an app whose SUPPORTED_PLATFORMS add macOS), else its SDK's.
             read.platform = read.deploymentTarget.map(ProjectTarget.platformNames) ?? platform
             read.configurations = described
+            if !unknownTarget { read.deploymentTargetByInfoPlist = byPlist.compactMapValues { ProjectSettings.lowest($0, target: name) } }
             read.generatesInfoPlist = generates && infoPlists.isEmpty
             read.synchronizedFolders = (target["fileSystemSynchronizedGroups"]?.array ?? []).compactMap(\.string).compactMap { id in
                 guard let folder = paths.path(id) else { return nil }
@@ -265,7 +295,8 @@ enum ProjectSettings {
     /// The Info.plist (absolute), the deployment target, what could not be resolved, where the
     /// deployment target came from, and the device SDK.
     static func read(_ settings: BuildSettings, projectDir: String, targetName: String)
-        -> (infoPlist: String?, target: DeploymentTarget?, unresolved: [String], chain: [String], sdk: String?, platforms: [PlatformSource])
+        -> (infoPlist: String?, target: DeploymentTarget?, unresolved: [String], chain: [String], sdk: String?, platforms: [PlatformSource],
+            bySDK: [SDKInfoPlist])
     {
         var chain: [String] = []
         var unresolved: [String] = []
@@ -274,7 +305,29 @@ enum ProjectSettings {
         var settings = settings
         let sdk = settings.value("SDKROOT")?.value.lowercased() ?? ""
         settings.sdk = ProjectTarget.deviceAndSimulatorSDKs.first { sdk.hasPrefix($0) } ?? (sdk.isEmpty ? nil : sdk)
-        if let file = settings.value("INFOPLIST_FILE"), !file.value.isEmpty || !file.unresolved.isEmpty {
+        // The SDKs the target builds for, where it names several: each reads its own
+        // `INFOPLIST_FILE[sdk=…]` (Mac Catalyst builds with the macOS SDK).
+        let supportedSDKs = settings.value("SUPPORTED_PLATFORMS").flatMap { $0.unresolved.isEmpty ? $0.value : nil }?
+            .lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Self.deviceSDK(of: String($0)) } ?? []
+        var sdks: [String] = []
+        for name in supportedSDKs where !sdks.contains(name) { sdks.append(name) }
+        if sdks.contains("iphoneos"), !sdks.contains("macosx"), settings.value("SUPPORTS_MACCATALYST")?.value.uppercased() == "YES" {
+            sdks.append("macosx")
+        }
+        var plistOfSDK: [(sdk: String, plist: String, source: String)] = []
+        if sdks.count > 1, settings.hasSDKConditions("INFOPLIST_FILE") {
+            for name in sdks {
+                var reading = settings
+                reading.sdk = name
+                guard let file = reading.value("INFOPLIST_FILE"), file.unresolved.isEmpty, !file.value.isEmpty else { continue }
+                plistOfSDK.append((name, FileIO.absolute(file.value.hasPrefix("/") ? file.value : projectDir + "/" + file.value), file.source))
+            }
+            // Every SDK read, or none is taken: the general reading below says what was not.
+            if plistOfSDK.count != sdks.count { plistOfSDK = [] }
+        }
+        if let first = plistOfSDK.first {
+            infoPlist = first.plist
+        } else if let file = settings.value("INFOPLIST_FILE"), !file.value.isEmpty || !file.unresolved.isEmpty {
             if file.unresolved.isEmpty {
                 infoPlist = FileIO.absolute(file.value.hasPrefix("/") ? file.value : projectDir + "/" + file.value)
             } else {
@@ -334,11 +387,24 @@ enum ProjectSettings {
                     + "version map (from the macOS 26.1 SDK; its last row is iOS \(CatalystVersionMap.newestIOS)): not guessed")
             }
         }
+        var bySDK: [SDKInfoPlist] = []
+        if Set(plistOfSDK.map(\.plist)).count > 1 {
+            for (plist, source) in plistOfSDK.map({ ($0.plist, $0.source) }) where !bySDK.contains(where: { $0.infoPlist == plist }) {
+                let names = plistOfSDK.filter { $0.plist == plist }.map(\.sdk)
+                // Each platform's version goes with the SDK it is built with.
+                let own = targets.filter { target in
+                    let platform = DeploymentTarget.split(target.platforms.first ?? "").platform
+                    return ProjectTarget.deploymentSettings.contains { $0.platform == platform && names.contains($0.sdk) }
+                }
+                bySDK.append(SDKInfoPlist(sdks: names, infoPlist: plist, from: source,
+                                          deploymentTarget: DeploymentTarget.lowest(own, source: "")?.platforms.joined(separator: ",")))
+            }
+        }
         let lowest = DeploymentTarget.lowest(targets, source: targets.map(\.source).first ?? "")
         let known = targets.filter { target in !defaults.contains { target.platforms.first?.hasPrefix($0.os) == true } }
         let each = targets.count > 1 || !defaults.isEmpty
             ? known.compactMap { target in target.platforms.first.map { PlatformSource(os: $0, from: target.source) } } + defaults : []
-        return (infoPlist, lowest, unresolved, chain, settings.sdk, each)
+        return (infoPlist, lowest, unresolved, chain, settings.sdk, each, bySDK)
     }
 
     /// A deployment-target setting read once without its `[arch=…]` values and once for each
@@ -392,6 +458,17 @@ enum ProjectSettings {
     }
 
     /// The lowest of a target's configurations, its source `Target (file)`.
+    /// A configuration's Info.plists by SDK, gathered for its target: each plist claimed, with
+    /// the deployment targets of its SDKs.
+    static func collect(_ bySDK: [SDKInfoPlist], into infoPlists: inout [String], _ byPlist: inout [String: [DeploymentTarget]], target: String) {
+        for entry in bySDK {
+            if !infoPlists.contains(entry.infoPlist) { infoPlists.append(entry.infoPlist) }
+            if let text = entry.deploymentTarget, let version = DeploymentTarget(text, source: "\(entry.from), [sdk=\(entry.sdks.joined(separator: ","))]") {
+                byPlist[entry.infoPlist, default: []].append(version)
+            }
+        }
+    }
+
     static func lowest(_ targets: [DeploymentTarget], target: String) -> DeploymentTarget? {
         guard let lowest = targets.min(by: { $0.minimumEra < $1.minimumEra }) else { return nil }
         return DeploymentTarget.lowest(targets, source: "\(target) (\(lowest.source))")

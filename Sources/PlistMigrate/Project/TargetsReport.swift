@@ -16,6 +16,8 @@ public struct TargetsReport: Sendable {
         public var notUnderstood: [String]?
         /// Where the target builds for several platforms: each one's version and source.
         public var platforms: [PlatformSource]?
+        /// Where `[sdk=…]` conditions give SDKs their own Info.plist: each, with its SDKs.
+        public var infoPlistsBySDK: [SDKInfoPlist]?
     }
 
     public struct TargetRecord: Codable, Equatable, Sendable {
@@ -81,7 +83,8 @@ public struct TargetsReport: Sendable {
             deploymentTarget: target.deploymentTarget?.platforms.joined(separator: ","),
             configurations: target.configurations.map {
                 ConfigurationRecord(name: $0.name, infoPlist: $0.infoPlist, deploymentTarget: $0.deploymentTarget, from: $0.chain,
-                                    notUnderstood: $0.unresolved.isEmpty ? nil : $0.unresolved, platforms: $0.platforms.isEmpty ? nil : $0.platforms)
+                                    notUnderstood: $0.unresolved.isEmpty ? nil : $0.unresolved, platforms: $0.platforms.isEmpty ? nil : $0.platforms,
+                                    infoPlistsBySDK: $0.infoPlistsBySDK.isEmpty ? nil : $0.infoPlistsBySDK)
             },
             notUnderstood: target.unresolved.isEmpty ? nil : target.unresolved,
             generatesInfoPlist: target.generatesInfoPlist ? true : nil,
@@ -156,6 +159,11 @@ public struct TargetsReport: Sendable {
                         out += "    \(configuration.name): " + platforms.map { "\($0.os) from \($0.from)" }.joined(separator: "; ") + "\n"
                     } else {
                         out += "    \(configuration.name): \(version)\(from.isEmpty ? "" : " from " + from.joined(separator: " ← "))\n"
+                    }
+                    // The Info.plist each SDK reads, where conditions give them their own.
+                    for entry in configuration.infoPlistsBySDK ?? [] {
+                        out += "      [sdk=\(entry.sdks.joined(separator: ","))] \(entry.infoPlist) from \(entry.from)"
+                            + (entry.deploymentTarget.map { ": \($0)" } ?? "") + "\n"
                     }
                 }
                 for item in target.notUnderstood ?? [] { out += "    not understood: \(item)\n" }

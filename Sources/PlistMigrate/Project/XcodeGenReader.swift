@@ -70,6 +70,7 @@ enum XcodeGenReader {
             var found: [DeploymentTarget] = []
             var unknownTarget = false
             var infoPlistSearch: String??
+            var byPlist: [String: [DeploymentTarget]] = [:]
             for (configName, _) in configs {
                 // The spec file that wrote the key: the root, or an include.
                 let source = { (what: String) in "\(loader.origins[what].map(display) ?? shown) (\(what))" }
@@ -116,13 +117,15 @@ enum XcodeGenReader {
                     "SRCROOT": projectDir, "PROJECT_DIR": projectDir, "SOURCE_ROOT": projectDir, "TARGET_NAME": name,
                     "PRODUCT_NAME": target["productName"] as? String ?? name, "CONFIGURATION": configName,
                     "PROJECT_NAME": spec["name"] as? String ?? ""])
-                let (plist, deployment, unresolved, chain, _, each) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
+                let (plist, deployment, unresolved, chain, _, each, bySDK) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
                 if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
+                ProjectSettings.collect(bySDK, into: &infoPlists, &byPlist, target: name)
                 if let deployment { found.append(deployment) }
                 if unresolved.contains(where: { $0.contains("_DEPLOYMENT_TARGET") }) { unknownTarget = true }
                 problems += unresolved.map { "\(configName): \($0)" }
                 described.append(TargetConfiguration(name: configName, infoPlist: plist.map(display),
-                                                     deploymentTarget: deployment?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved, platforms: each))
+                                                     deploymentTarget: deployment?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved, platforms: each,
+                                                     infoPlistsBySDK: bySDK.map { var shown = $0; shown.infoPlist = display($0.infoPlist); return shown }))
             }
             var read = ProjectTarget(
                 name: name, productType: ProjectTarget.shortProductType(type), project: shown, infoPlists: infoPlists,
@@ -131,6 +134,7 @@ enum XcodeGenReader {
             read.platform = read.deploymentTarget.map(ProjectTarget.platformNames)
                 ?? (platform == "auto" ? destinations.first.map { $0 == "maccatalyst" ? "macos" : $0 } : platform)
             read.configurations = described
+            if !unknownTarget { read.deploymentTargetByInfoPlist = byPlist.compactMapValues { ProjectSettings.lowest($0, target: name) } }
             targets.append(read)
         }
         return targets
