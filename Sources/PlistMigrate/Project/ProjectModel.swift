@@ -338,8 +338,7 @@ enum ProjectSettings {
         // The platforms the target builds for: SUPPORTED_PLATFORMS when it is set (issue #51:
         // `iphoneos iphonesimulator macosx` is iOS and macOS whatever SDKROOT says), else SDKROOT's
         // (every platform for `auto` or none).
-        let supported = settings.value("SUPPORTED_PLATFORMS").flatMap { $0.unresolved.isEmpty ? $0.value : nil }?
-            .lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Self.deviceSDK(of: String($0)) } ?? []
+        let supported = supportedSDKs
         func builds(for sdkName: String) -> Bool {
             supported.isEmpty ? sdk.isEmpty || sdk == "auto" || sdk.hasPrefix(sdkName) : supported.contains(sdkName)
         }
