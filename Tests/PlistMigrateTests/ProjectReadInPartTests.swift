@@ -102,6 +102,26 @@ import PlistDOM
         #expect(!targets.text.contains("not understood"), "\(targets.text)")
     }
 
+    /// `INFOPLIST_FILE = "app/Supporting Files/Info.plist"` where the folder is `App/`: a Mac's
+    /// file system ignores case by default and Xcode finds the file, so the target claims it,
+    /// with a note; `targets` says the match. Before, no target named the file and the run fell
+    /// back to the lowest deployment target around it.
+    @Test func anInfoPlistNamedInAnotherCaseIsClaimedWithANote() throws {
+        let directory = try workspace(Self.pbxproj("INFOPLIST_FILE = \"app/Supporting Files/Info.plist\"; IPHONEOS_DEPLOYMENT_TARGET = 16.0;"),
+                                      plist: "App/Supporting Files/Info.plist")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (file, _, stderr) = try report(directory)
+        #expect((file["deploymentTarget"] as? [String: Any])?["minimumOS"] as? String == "ios16.0", "\(file) \(stderr)")
+        let source = (file["deploymentTarget"] as? [String: Any])?["source"] as? String ?? ""
+        #expect(source.contains("its INFOPLIST_FILE names app/Supporting Files/Info.plist, which is this file in another case"), "\(file)")
+        #expect(file["projectNotes"] == nil, "\(file)")
+        let text = try tool(["--no-config", "."], in: directory)
+        #expect(text.stderr.contains("note: target App (App.xcodeproj/project.pbxproj): its INFOPLIST_FILE names app/Supporting Files/Info.plist"), "\(text.stderr)")
+        let targets = try tool(["targets", "."], in: directory)
+        #expect(targets.text.contains("app/Supporting Files/Info.plist (not on disk as written; App/Supporting Files/Info.plist matches it case-insensitively"),
+                "\(targets.text)")
+    }
+
     @Test func xcconfigConditionsAndLinesAreRead() throws {
         let directory = try workspace("""
             // !$*UTF8*$!

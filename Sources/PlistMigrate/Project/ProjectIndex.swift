@@ -60,6 +60,24 @@ final class ProjectIndex: @unchecked Sendable {
         for project in projects {
             claiming += targets(of: project).filter { $0.infoPlists.contains(absolute) }.map { $0.claiming(absolute) }
         }
+        if claiming.isEmpty {
+            // A Mac's file system ignores case by default: an INFOPLIST_FILE that names this file
+            // in another case, where nothing is written so, is this file for Xcode.
+            let folded = absolute.lowercased()
+            for project in projects {
+                for target in targets(of: project) {
+                    guard let named = target.infoPlists.first(where: { $0 != absolute && $0.lowercased() == folded }),
+                        !FileManager.default.fileExists(atPath: named)
+                    else { continue }
+                    var found = target.claiming(named)
+                    let note = "its INFOPLIST_FILE names \(PathBytes.display(ReportPaths.current.name(named))), which is this file in another "
+                        + "case: matched as a case-insensitive file system (APFS's default) finds it"
+                    found.deploymentTarget?.source += " (\(note))"
+                    found.caseInsensitiveMatch = note
+                    claiming.append(found)
+                }
+            }
+        }
         return claiming
     }
 

@@ -34,6 +34,9 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
     /// Where `[sdk=…]` conditions give SDKs their own Info.plist: each plist's deployment target
     /// (lowest over the configurations), the platforms of its SDKs only.
     public var deploymentTargetByInfoPlist: [String: DeploymentTarget] = [:]
+    /// Set on a claim whose INFOPLIST_FILE names the file in another case (and nothing is
+    /// written so): how it was matched, for the file's notes.
+    public var caseInsensitiveMatch: String? = nil
 
     /// This target as the file `path` (absolute) sees it: its deployment target is that of the
     /// SDKs whose Info.plist it is, where conditions give SDKs their own.

@@ -79,7 +79,13 @@ public struct TargetsReport: Sendable {
     static func record(_ target: ProjectTarget) -> TargetRecord {
         TargetRecord(
             name: target.name, productType: target.productType, platform: target.platform,
-            infoPlists: target.infoPlists.map { PathBytes.display(ReportPaths.current.name($0)) },
+            infoPlists: target.infoPlists.map { plist in
+                let shown = PathBytes.display(ReportPaths.current.name(plist))
+                // Not on disk as written, but in another case: what a Mac's file system finds.
+                guard !FileManager.default.fileExists(atPath: plist), let found = CaseInsensitivePath.find(plist) else { return shown }
+                return shown + " (not on disk as written; \(PathBytes.display(ReportPaths.current.name(found))) matches it case-insensitively, "
+                    + "as APFS finds it by default)"
+            },
             deploymentTarget: target.deploymentTarget?.platforms.joined(separator: ","),
             configurations: target.configurations.map {
                 ConfigurationRecord(name: $0.name, infoPlist: $0.infoPlist, deploymentTarget: $0.deploymentTarget, from: $0.chain,

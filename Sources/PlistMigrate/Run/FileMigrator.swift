@@ -132,6 +132,9 @@ public struct FileMigrator: Sendable {
             result.projectNotes.append("target \(target.name) (\(target.project)): cannot resolve \(target.unresolved.joined(separator: "; "))")
         }
         result.notes += result.projectNotes
+        for target in result.targets where hasATS {
+            if let match = target.caseInsensitiveMatch { result.notes.append("target \(target.name) (\(target.project)): \(match)") }
+        }
         result.deploymentTarget = hasATS ? deploymentTarget(context, claimedBy: result.targets, root: root) : nil
         return result.deploymentTarget
     }
