@@ -122,6 +122,22 @@ import PlistDOM
                 "\(targets.text)")
     }
 
+    /// A plist no target of an XcodeGen spec claims takes the spec's lowest deployment target,
+    /// and the summary counts it from `project.yml` (it said "from Info.plist").
+    @Test func aDeploymentTargetFromAnXcodeGenSpecIsCountedFromIt() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("name: App\ntargets:\n  Ext:\n    type: app-extension\n    platform: iOS\n    deploymentTarget: \"15.0\"\n    info:\n      path: Ext/Info.plist\n".utf8)
+            .write(to: directory.appendingPathComponent("project.yml"))
+        _ = try copyFixture("project/App/Info.plist", to: directory, as: "Other/Info.plist")
+        let result = try tool(["--no-config", "--format", "json", "."], in: directory)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stderr)")
+        let sources = (json["summary"] as? [String: Any])?["deploymentTargetSources"] as? [String: Int]
+        #expect(sources == ["project.yml": 1], "\(String(describing: sources)) \(result.stderr)")
+        let text = try tool(["--no-config", "."], in: directory)
+        #expect(text.stderr.contains("deployment target: 1 from project.yml"), "\(text.stderr)")
+    }
+
     @Test func xcconfigConditionsAndLinesAreRead() throws {
         let directory = try workspace("""
             // !$*UTF8*$!

@@ -234,13 +234,18 @@ struct Report {
         return TargetRecord(minimumOS: target.platforms.joined(separator: ","), source: target.source)
     }
 
-    /// `--min-os`, `config`, `target` (the targets using the file), `project.pbxproj` (the
-    /// nearest project), `Info.plist` or `unknown`, for the summary.
+    /// `--min-os`, `config`, `target` (the targets using the file), `project.pbxproj` or
+    /// `project.yml` (the nearest Xcode project or XcodeGen spec), `Info.plist` or `unknown`,
+    /// for the summary.
     static func sourceKind(_ source: String) -> String {
         if source == "--min-os" || source == "unknown" { return source }
         if source.hasSuffix(".plist-migrate.json") { return "config" }
         if source.hasSuffix(")"), source.contains(" (") { return "target" }
         if source.contains("project.pbxproj") { return "project.pbxproj" }
+        // An XcodeGen spec is a project too, whatever its file name (`project.yml`, `App.yml`).
+        if source.hasSuffix(".yml") || source.hasSuffix(".yaml") || source.contains(".yml, ") || source.contains(".yaml, ") {
+            return "project.yml"
+        }
         return "Info.plist"
     }
 
@@ -310,7 +315,7 @@ struct Report {
         }
         let sources = summary.deploymentTargetSources
         if !sources.isEmpty {
-            let order = ["--min-os", "config", "target", "project.pbxproj", "Info.plist", "unknown"]
+            let order = ["--min-os", "config", "target", "project.pbxproj", "project.yml", "Info.plist", "unknown"]
             let names = ["unknown": "none known (every OS counted)", "target": "the targets using them"]
             line += "; deployment target: " + order.compactMap { key in
                 sources[key].map { "\($0) from \(names[key] ?? key)" }
