@@ -34,7 +34,7 @@ import Testing
         #expect(!result.stderr.contains("changed since the review"), "\(result.stderr)")
     }
 
-    /// One value inside an accepted kind's lines changes after the review: its edit is another
+    /// One line inside an accepted kind's lines changes after the review: its edit is another
     /// kind, nobody reviewed it, and the file is not written: exit 2 (`--check`: 1), one error
     /// line naming the file, the summary counting it.
     @Test(arguments: [(["--write"], Int32(2)), (["--check"], Int32(1)), ([], Int32(2))])
@@ -42,11 +42,11 @@ import Testing
         let (directory, _) = try reviewedWorkspace()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("A/Info.plist")
-        var text = try String(contentsOf: file, encoding: .utf8)
-        let key = try #require(text.range(of: "NSThirdPartyExceptionAllowsInsecureHTTPLoads"))
-        let value = try #require(text.range(of: "<true/>", range: key.upperBound..<text.endIndex))
-        text.replaceSubrange(value, with: "<false/>")
-        try Data(text.utf8).write(to: file)
+        // The domain ATS004 rewrites is written otherwise: its edit's lines are not the reviewed ones.
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "<key>*.images.Example-CDN.com</key>", with: "<key>*.images.Example-CDN.net</key>")
+        try #require(edited != text)
+        try Data(edited.utf8).write(to: file)
         let changed = try Data(contentsOf: file)
         let result = try tool(["--no-config", "--accept", "decision.json", "--decision-spans-runs"] + mode + ["A"], in: directory)
         #expect(result.status == status, "\(mode): \(result.stderr)")

@@ -267,7 +267,73 @@ public enum UnifiedDiff {
                 j += 1
             }
         }
+        slideToEntries(&operations, old: old, new: new)
         return operations
+    }
+
+    /// Moves each run of only added (or only removed) lines, where equal lines let it slide,
+    /// to start at a `<key>` line, so that a reviewer reads whole entries: `+<key>B</key>`
+    /// `+<true/>`, not `+<true/>` `+<key>B</key>` between two `<true/>` lines that are equal
+    /// (git's diff slides such runs by indentation; a plist's entries are known by their key).
+    /// A run that starts at a key already, or cannot reach one, stays where it is.
+    static func slideToEntries(_ operations: inout [Operation], old: Lines, new: Lines) {
+        var start = 0
+        while start < operations.count {
+            guard operations[start].isChange else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end < operations.count, operations[end].isChange { end += 1 }
+            // One block of changes between equal lines: it slides only if all are of one kind.
+            let inserting = operations[start..<end].allSatisfy { if case .insert = $0 { true } else { false } }
+            let deleting = operations[start..<end].allSatisfy { if case .delete = $0 { true } else { false } }
+            guard inserting || deleting else {
+                start = end
+                continue
+            }
+            let lines = inserting ? new : old
+            let first = Self.side(operations[start], new: inserting)
+            let count = end - start
+            var by = 0
+            var reachesKey = false
+            while !Self.isKey(lines[first + by]), end + by < operations.count, case .equal = operations[end + by] {
+                // The run moves down one line where the line after it equals its first.
+                let after = Self.side(operations[end + by], new: inserting)
+                guard after == first + count + by, lines.line(first + by, equals: after, in: lines) else { break }
+                by += 1
+                reachesKey = Self.isKey(lines[first + by])
+            }
+            guard reachesKey else {
+                start = end
+                continue
+            }
+            var moved: [Operation] = []
+            for k in 0..<by {
+                // The equal line now pairs the other side's line with the run's first lines.
+                guard case .equal(let oldLine, let newLine) = operations[end + k] else { return }
+                moved.append(inserting ? .equal(old: oldLine, new: first + k) : .equal(old: first + k, new: newLine))
+            }
+            for k in 0..<count { moved.append(inserting ? .insert(new: first + by + k) : .delete(old: first + by + k)) }
+            operations.replaceSubrange(start..<(end + by), with: moved)
+            start = end + by
+        }
+    }
+
+    private static let keyOpen = Array("<key>".utf8)
+
+    /// Whether a line, past its indentation, opens a `<key>`.
+    static func isKey(_ line: ArraySlice<UInt8>) -> Bool {
+        line.drop { $0 == 0x20 || $0 == 0x09 }.starts(with: keyOpen)
+    }
+
+    /// The line an operation names on the new side (`new`) or the old.
+    private static func side(_ operation: Operation, new: Bool) -> Int {
+        switch operation {
+        case .equal(let old, let newLine): return new ? newLine : old
+        case .insert(let newLine): return newLine
+        case .delete(let old): return old
+        }
     }
 
     /// Lines the standard library's Myers diff takes in one piece (its cost grows with lines ×
