@@ -8,11 +8,16 @@ struct TextSpelling {
     /// An emptied dict or array is written `<dict></dict>`-style: the file writes its empty
     /// containers so and none as `<dict/>` (which Xcode writes, and is the rule otherwise).
     var emptyContainersOpen = false
+    /// How the file closes its Booleans, where every one is written alike and not as
+    /// `<true/>`: the bytes between the name and `/>` (`<true />` gives `" "`).
+    var booleanTagSpace: [UInt8]? = nil
 
     /// How the file's own text spells quotes, and how it writes empty containers.
     init(source: [UInt8], nodes: [Node]) {
         var raw = (quote: false, apostrophe: false), entity = (quote: false, apostrophe: false)
         var empty = (open: false, selfClosing: false)
+        // The Booleans' own spelling: one space run before `/>` shared by all, or none.
+        var space: [UInt8]?, booleansAlike = true, sawBoolean = false
         // Nearly no file spells a quote as an entity: then no text needs reading.
         let entities = source[...].firstOffset(of: Self.quoteEntity) != nil || source[...].firstOffset(of: Self.apostropheEntity) != nil
         for node in nodes where node.hasSource {
@@ -36,10 +41,22 @@ struct TextSpelling {
                 } else if source[Int(node.startTagEnd)..<Int(node.endTagStart)].isAllWhitespace {
                     empty.open = true
                 }
+            case .true, .false:
+                guard booleansAlike else { continue }
+                let tag = source[Int(node.start)..<Int(node.startTagEnd)]
+                let name = node.kind == .true ? 5 : 6  // `<true` / `<false`
+                guard node.wasSelfClosingInSource, tag.count >= name + 2, tag.suffix(2).elementsEqual("/>".utf8) else {
+                    booleansAlike = false
+                    continue
+                }
+                let between = Array(tag.dropFirst(name).dropLast(2))
+                if !sawBoolean { space = between } else if space != between { booleansAlike = false }
+                sawBoolean = true
             default:
                 continue
             }
         }
+        if sawBoolean, booleansAlike, let space, !space.isEmpty, space.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { booleanTagSpace = space }
         quoteAsEntity = entity.quote && !raw.quote
         apostropheAsEntity = entity.apostrophe && !raw.apostrophe
         emptyContainersOpen = empty.open && !empty.selfClosing

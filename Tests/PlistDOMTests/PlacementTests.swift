@@ -176,6 +176,23 @@ import Testing
         }
     }
 
+    /// A file whose Booleans are all `<true />` (a space before `/>`) gets new ones spelled so;
+    /// a file that writes them both ways, or as `<true/>`, gets `<true/>`.
+    @Test func newBooleansAreClosedAsTheFileClosesItsOwn() throws {
+        let spaced = plist("\t<key>A</key>\n\t<true />\n\t<key>B</key>\n\t<false />\n")
+        let out = try edited(spaced) { doc in
+            try doc.insert(key: "C", value: .bool(true), into: doc.rootValue, after: doc.rootValue.lastEntry)
+            try doc.insert(key: "D", value: .bool(false), into: doc.rootValue, after: doc.rootValue.lastEntry)
+        }
+        #expect(out == plist("\t<key>A</key>\n\t<true />\n\t<key>B</key>\n\t<false />\n\t<key>C</key>\n\t<true />\n\t<key>D</key>\n\t<false />\n"))
+        for input in [plist("\t<key>A</key>\n\t<true />\n\t<key>B</key>\n\t<false/>\n"), plist("\t<key>A</key>\n\t<true/>\n"), plist("\t<key>A</key>\n\t<string>x</string>\n")] {
+            let plain = try edited(input) { doc in
+                try doc.insert(key: "C", value: .bool(true), into: doc.rootValue, after: doc.rootValue.lastEntry)
+            }
+            #expect(plain.contains("<key>C</key>\n\t<true/>\n"), "\(plain)")
+        }
+    }
+
     @Test func anEmptiedContainerIsWrittenAsTheFileWritesEmptyOnes() throws {
         let input = plist("\t<key>A</key>\n\t<array>\n\t\t<string>x</string>\n\t</array>\n\t<key>D</key>\n\t<dict>\n\t\t<key>k</key>\n\t\t<true/>\n\t</dict>\n")
         let out = try edited(input) { doc in
