@@ -296,7 +296,8 @@ enum XcodeProjectReader {
 /// What every project kind reads from a target's merged settings.
 enum ProjectSettings {
     /// The Info.plist (absolute), the deployment target, what could not be resolved, where the
-    /// deployment target came from, and the device SDK.
+    /// deployment target came from, the device SDK, each platform's source, and, where
+    /// `[sdk=…]` conditions give the target's SDKs different Info.plists, each of them.
     static func read(_ settings: BuildSettings, projectDir: String, targetName: String)
         -> (infoPlist: String?, target: DeploymentTarget?, unresolved: [String], chain: [String], sdk: String?, platforms: [PlatformSource],
             bySDK: [SDKInfoPlist])
