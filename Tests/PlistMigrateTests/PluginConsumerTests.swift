@@ -36,8 +36,18 @@ import Testing
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("plist-migrate-plugin-consumer-\(String(name, radix: 16))")
         // SwiftPM names a path dependency after its folder.
         let identity = Paths.repository.lastPathComponent.lowercased()
+        // SwiftPM plans a dependency's build again only when the consumer's manifest changes,
+        // so the manifest names the tool's source files: a file added or removed re-plans it.
+        var sourceFiles: [String] = []
+        for folder in ["Sources", "Migrations", "Plugins"] {
+            let root = Paths.repository.appendingPathComponent(folder)
+            let walked = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+            sourceFiles += walked.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }
+        }
+        let sources = String(FNV1a.hash(sourceFiles.sorted().joined(separator: "\n").utf8), radix: 16)
         let manifest = """
             // swift-tools-version:6.0
+            // The tool's source files: \(sources)
             import PackageDescription
             let package = Package(name: "Consumer", dependencies: [.package(path: "\(Paths.repository.path)")],
                                   targets: [.target(name: "Demo", path: "Sources/Demo", exclude: ["Info.plist"],

@@ -275,7 +275,9 @@ public enum UnifiedDiff {
     /// to start at a `<key>` line, so that a reviewer reads whole entries: `+<key>B</key>`
     /// `+<true/>`, not `+<true/>` `+<key>B</key>` between two `<true/>` lines that are equal
     /// (git's diff slides such runs by indentation; a plist's entries are known by their key).
-    /// A run that starts at a key already, or cannot reach one, stays where it is.
+    /// A run that starts at a key already, or cannot reach one within `contextLines` lines,
+    /// stays where it is: the window a diff is made in holds that many lines after the last
+    /// change, so the diff is the same whether the window or the whole file is diffed.
     static func slideToEntries(_ operations: inout [Operation], old: Lines, new: Lines) {
         var start = 0
         while start < operations.count {
@@ -297,7 +299,7 @@ public enum UnifiedDiff {
             let count = end - start
             var by = 0
             var reachesKey = false
-            while !Self.isKey(lines[first + by]), end + by < operations.count, case .equal = operations[end + by] {
+            while by < contextLines, !Self.isKey(lines[first + by]), end + by < operations.count, case .equal = operations[end + by] {
                 // The run moves down one line where the line after it equals its first.
                 let after = Self.side(operations[end + by], new: inserting)
                 guard after == first + count + by, lines.line(first + by, equals: after, in: lines) else { break }
