@@ -93,8 +93,10 @@ public enum UnifiedDiff {
             let newTail = oldTail - old.count + new.count
             start = firstChanged
             for _ in 0..<contextLines where start > 0 { start = Self.lineStart(at: start - 1, in: old) }
-            oldEnd = Self.lineEnd(after: oldTail, lines: contextLines, in: old)
-            newEnd = Self.lineEnd(after: newTail, lines: contextLines, in: new)
+            // Context after the last change, and as many lines again for a run to slide into
+            // (`slideToEntries`), so that the window's diff is the whole file's.
+            oldEnd = Self.lineEnd(after: oldTail, lines: 2 * contextLines, in: old)
+            newEnd = Self.lineEnd(after: newTail, lines: 2 * contextLines, in: new)
             linesBefore = Self.newlines(in: old, before: start)
         }
 
