@@ -59,6 +59,14 @@ struct JSONSchemaTests {
         let bySDK = try tool(["targets", "--format", "json", "Multi"], in: directory).stdout
         #expect(String(decoding: bySDK, as: UTF8.self).contains("\"infoPlistsBySDK\""))
         try validate(bySDK, against: "targets", in: directory)
+        // An Info.plist named in another case than the file's (`caseInsensitiveMatches`).
+        let folded = directory.appendingPathComponent("Case")
+        _ = try copyFixture("project/App/Info.plist", to: folded, as: "App/Info.plist")
+        try Data(ProjectReadInPartTests.pbxproj("INFOPLIST_FILE = app/Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 16.0;").utf8)
+            .write(to: folded.appendingPathComponent("App.xcodeproj/project.pbxproj").creatingParent())
+        let matched = try tool(["targets", "--format", "json", "Case"], in: directory).stdout
+        #expect(String(decoding: matched, as: UTF8.self).contains("\"caseInsensitiveMatches\""))
+        try validate(matched, against: "targets", in: directory)
         let write = try tool(["--format", "json", "--write", "B/Info.plist", "A/Info.plist"], in: directory)
         try validate(write.stdout, against: "migrate-report", in: directory)
     }

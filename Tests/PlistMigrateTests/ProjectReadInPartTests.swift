@@ -120,6 +120,12 @@ import PlistDOM
         let targets = try tool(["targets", "."], in: directory)
         #expect(targets.text.contains("app/Supporting Files/Info.plist (not on disk as written; App/Supporting Files/Info.plist matches it case-insensitively"),
                 "\(targets.text)")
+        // JSON keeps the path as written, and names the match beside it.
+        let json = try tool(["targets", "--format", "json", "."], in: directory)
+        let record = try #require(((try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["projects"] as? [[String: Any]])?
+            .first?["targets"] as? [[String: Any]])
+        #expect(record.first?["infoPlists"] as? [String] == ["app/Supporting Files/Info.plist"], "\(record)")
+        #expect(record.first?["caseInsensitiveMatches"] as? [String: String] == ["app/Supporting Files/Info.plist": "App/Supporting Files/Info.plist"], "\(record)")
     }
 
     /// A plist no target of an XcodeGen spec claims takes the spec's lowest deployment target,

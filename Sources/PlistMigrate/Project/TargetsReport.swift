@@ -33,6 +33,9 @@ public struct TargetsReport: Sendable {
         public var generatesInfoPlist: Bool?
         /// Xcode 16 synchronized folders, with the files their exception sets leave out.
         public var synchronizedFolders: [String]?
+        /// Info.plists not on disk as written but in another case: each with the file a Mac's
+        /// case-insensitive file system finds for it.
+        public var caseInsensitiveMatches: [String: String]?
     }
 
     public struct ProjectRecord: Codable, Equatable, Sendable {
@@ -77,15 +80,16 @@ public struct TargetsReport: Sendable {
     }
 
     static func record(_ target: ProjectTarget) -> TargetRecord {
-        TargetRecord(
+        // Not on disk as written, but in another case: what a Mac's file system finds.
+        var matches: [String: String] = [:]
+        for plist in target.infoPlists where !FileManager.default.fileExists(atPath: plist) {
+            if let found = CaseInsensitivePath.find(plist) {
+                matches[PathBytes.display(ReportPaths.current.name(plist))] = PathBytes.display(ReportPaths.current.name(found))
+            }
+        }
+        return TargetRecord(
             name: target.name, productType: target.productType, platform: target.platform,
-            infoPlists: target.infoPlists.map { plist in
-                let shown = PathBytes.display(ReportPaths.current.name(plist))
-                // Not on disk as written, but in another case: what a Mac's file system finds.
-                guard !FileManager.default.fileExists(atPath: plist), let found = CaseInsensitivePath.find(plist) else { return shown }
-                return shown + " (not on disk as written; \(PathBytes.display(ReportPaths.current.name(found))) matches it case-insensitively, "
-                    + "as APFS finds it by default)"
-            },
+            infoPlists: target.infoPlists.map { PathBytes.display(ReportPaths.current.name($0)) },
             deploymentTarget: target.deploymentTarget?.platforms.joined(separator: ","),
             configurations: target.configurations.map {
                 ConfigurationRecord(name: $0.name, infoPlist: $0.infoPlist, deploymentTarget: $0.deploymentTarget, from: $0.chain,
@@ -94,7 +98,8 @@ public struct TargetsReport: Sendable {
             },
             notUnderstood: target.unresolved.isEmpty ? nil : target.unresolved,
             generatesInfoPlist: target.generatesInfoPlist ? true : nil,
-            synchronizedFolders: target.synchronizedFolders.isEmpty ? nil : target.synchronizedFolders)
+            synchronizedFolders: target.synchronizedFolders.isEmpty ? nil : target.synchronizedFolders,
+            caseInsensitiveMatches: matches.isEmpty ? nil : matches)
     }
 
     /// Project files under `paths`, in path order: `X.xcodeproj/project.pbxproj`, `project.yml`,
@@ -153,7 +158,12 @@ public struct TargetsReport: Sendable {
             if let notRead = project.notRead { out += "  not read: \(notRead)\n" }
             for target in project.targets {
                 out += "  \(target.name): \(target.productType)\(target.platform.map { ", " + $0 } ?? "")\n"
-                let plist = !target.infoPlists.isEmpty ? target.infoPlists.joined(separator: ", ")
+                let plist = !target.infoPlists.isEmpty
+                    ? target.infoPlists.map { written in
+                        (target.caseInsensitiveMatches?[written]).map {
+                            "\(written) (not on disk as written; \($0) matches it case-insensitively, as APFS finds it by default)"
+                        } ?? written
+                    }.joined(separator: ", ")
                     : target.generatesInfoPlist == true ? "generated at build time (GENERATE_INFOPLIST_FILE), no file" : "none known"
                 out += "    Info.plist: \(plist)\n"
                 for folder in target.synchronizedFolders ?? [] { out += "    synchronized folder: \(folder)\n" }
