@@ -45,7 +45,7 @@ extension PlistDocument {
         nodes[Int(index)].kind = made.kind
         nodes[Int(index)].isSelfClosing = made.fragment.endTag == nil
         setText(made.text, of: index)
-        fragments[index] = made.kind == .true || made.kind == .false ? booleanAsTheFile(made) : spelledAsTheFile(made.fragment)
+        fragments[index] = spelledAsTheFile(made)
         nodes[Int(index)].hasFragment = true
         let node = nodes[Int(index)]
         if node.hasSource {
@@ -281,7 +281,7 @@ extension PlistDocument {
         var node = Node(kind: made.kind, isSelfClosing: made.fragment.endTag == nil, start: -1, startTagEnd: -1, endTagStart: -1, end: -1)
         node.hasFragment = true
         nodes.append(node)
-        fragments[index] = made.kind == .true || made.kind == .false ? booleanAsTheFile(made) : spelledAsTheFile(made.fragment)
+        fragments[index] = spelledAsTheFile(made)
         setText(made.text, of: index)
         if let indent { indentHints[index] = indent }
         return index
@@ -486,8 +486,10 @@ extension PlistDocument {
         TextSpelling.hasQuote(escaped) ? spelling.respell(escaped) : escaped
     }
 
-    /// A new Boolean closed as the file closes its own (`<true />` where every one is so).
-    func booleanAsTheFile(_ made: MadeElement) -> Fragment {
+    /// An element an edit makes, as the file spells it: its text's quotes, and a Boolean closed
+    /// as the file closes its own (`<true />` where every one is so).
+    func spelledAsTheFile(_ made: MadeElement) -> Fragment {
+        guard made.kind == .true || made.kind == .false else { return spelledAsTheFile(made.fragment) }
         guard let space = spelling.booleanTagSpace else { return made.fragment }
         var fragment = made.fragment
         fragment.startTag = Array("<\(made.kind == .true ? "true" : "false")".utf8) + space + Array("/>".utf8)

@@ -259,12 +259,12 @@ enum XcodeProjectReader {
                 let (plist, target, unresolved, chain, sdk, each, bySDK) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
                 if plist == nil, settings.value("GENERATE_INFOPLIST_FILE")?.value.uppercased() == "YES" { generates = true }
                 if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
-                ProjectSettings.collect(bySDK, into: &infoPlists, &byPlist, target: name)
+                let shownBySDK = ProjectSettings.collect(bySDK, into: &infoPlists, &byPlist, display: display)
                 if let target { found.append(target) }
                 platform = platform ?? ProjectTarget.platform(ofSDK: sdk)
                 described.append(TargetConfiguration(name: configuration.name, infoPlist: plist.map(display),
                                                      deploymentTarget: target?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved,
-                                                     platforms: each, infoPlistsBySDK: bySDK.map { var shown = $0; shown.infoPlist = display($0.infoPlist); return shown }))
+                                                     platforms: each, infoPlistsBySDK: shownBySDK))
                 if unresolved.contains(where: { $0.contains("_DEPLOYMENT_TARGET") }) { unknownTarget = true }
                 problems += unresolved.map { "\(configuration.name): \($0)" }
             }
@@ -311,20 +311,21 @@ enum ProjectSettings {
         settings.sdk = ProjectTarget.deviceAndSimulatorSDKs.first { sdk.hasPrefix($0) } ?? (sdk.isEmpty ? nil : sdk)
         // The SDKs the target builds for, where it names several: each reads its own
         // `INFOPLIST_FILE[sdk=…]` (Mac Catalyst builds with the macOS SDK).
-        let supportedSDKs = settings.value("SUPPORTED_PLATFORMS").flatMap { $0.unresolved.isEmpty ? $0.value : nil }?
+        let supported = settings.value("SUPPORTED_PLATFORMS").flatMap { $0.unresolved.isEmpty ? $0.value : nil }?
             .lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Self.deviceSDK(of: String($0)) } ?? []
         var sdks: [String] = []
-        for name in supportedSDKs where !sdks.contains(name) { sdks.append(name) }
+        for name in supported where !sdks.contains(name) { sdks.append(name) }
         if sdks.contains("iphoneos"), !sdks.contains("macosx"), settings.value("SUPPORTS_MACCATALYST")?.value.uppercased() == "YES" {
             sdks.append("macosx")
         }
+        func absolute(_ file: String) -> String { FileIO.absolute(file.hasPrefix("/") ? file : projectDir + "/" + file) }
         var plistOfSDK: [(sdk: String, plist: String, source: String)] = []
         if sdks.count > 1, settings.hasSDKConditions("INFOPLIST_FILE") {
             for name in sdks {
                 var reading = settings
                 reading.sdk = name
                 guard let file = reading.value("INFOPLIST_FILE"), file.unresolved.isEmpty, !file.value.isEmpty else { continue }
-                plistOfSDK.append((name, FileIO.absolute(file.value.hasPrefix("/") ? file.value : projectDir + "/" + file.value), file.source))
+                plistOfSDK.append((name, absolute(file.value), file.source))
             }
             // Every SDK read, or none is taken: the general reading below says what was not.
             if plistOfSDK.count != sdks.count { plistOfSDK = [] }
@@ -333,7 +334,7 @@ enum ProjectSettings {
             infoPlist = first.plist
         } else if let file = settings.value("INFOPLIST_FILE"), !file.value.isEmpty || !file.unresolved.isEmpty {
             if file.unresolved.isEmpty {
-                infoPlist = FileIO.absolute(file.value.hasPrefix("/") ? file.value : projectDir + "/" + file.value)
+                infoPlist = absolute(file.value)
             } else {
                 unresolved.append("INFOPLIST_FILE\(where_(file.source)): \(file.unresolved.joined(separator: ", ")) unknown")
             }
@@ -342,14 +343,13 @@ enum ProjectSettings {
         // The platforms the target builds for: SUPPORTED_PLATFORMS when it is set (issue #51:
         // `iphoneos iphonesimulator macosx` is iOS and macOS whatever SDKROOT says), else SDKROOT's
         // (every platform for `auto` or none).
-        let supported = supportedSDKs
         func builds(for sdkName: String) -> Bool {
             supported.isEmpty ? sdk.isEmpty || sdk == "auto" || sdk.hasPrefix(sdkName) : supported.contains(sdkName)
         }
         // The platforms named (SUPPORTED_PLATFORMS, or SDKROOT naming one SDK) that set no
         // deployment target: each builds for its SDK's default, listed, never dropped.
         let named = !supported.isEmpty || (!sdk.isEmpty && sdk != "auto")
-        var defaults: [PlatformSource] = []
+        var defaults: [PlatformSource] = [], defaultTargets: [DeploymentTarget] = []
         for (name, platform, sdkName) in ProjectTarget.deploymentSettings where builds(for: sdkName) {
             guard let setting = Self.lowestOverArchitectures(name, platform: platform, settings),
                 !setting.value.isEmpty || !setting.unresolved.isEmpty
@@ -359,6 +359,7 @@ enum ProjectSettings {
                 {
                     // The lowest version it can be counts: every era from the platform's first.
                     targets.append(target)
+                    defaultTargets.append(target)
                     defaults.append(PlatformSource(os: platform, from: "the SDK's default (no \(name); unknown, counted from \(target.spelled))"))
                 }
                 continue
@@ -404,7 +405,7 @@ enum ProjectSettings {
             }
         }
         let lowest = DeploymentTarget.lowest(targets, source: targets.map(\.source).first ?? "")
-        let known = targets.filter { target in !defaults.contains { target.platforms.first?.hasPrefix($0.os) == true } }
+        let known = targets.filter { !defaultTargets.contains($0) }
         let each = targets.count > 1 || !defaults.isEmpty
             ? known.compactMap { target in target.platforms.first.map { PlatformSource(os: $0, from: target.source) } } + defaults : []
         return (infoPlist, lowest, unresolved, chain, settings.sdk, each, bySDK)
@@ -463,12 +464,18 @@ enum ProjectSettings {
     /// The lowest of a target's configurations, its source `Target (file)`.
     /// A configuration's Info.plists by SDK, gathered for its target: each plist claimed, with
     /// the deployment targets of its SDKs.
-    static func collect(_ bySDK: [SDKInfoPlist], into infoPlists: inout [String], _ byPlist: inout [String: [DeploymentTarget]], target: String) {
-        for entry in bySDK {
+    /// Returns the entries with their paths as reports show them (`display`).
+    static func collect(
+        _ bySDK: [SDKInfoPlist], into infoPlists: inout [String], _ byPlist: inout [String: [DeploymentTarget]], display: (String) -> String
+    ) -> [SDKInfoPlist] {
+        bySDK.map { entry in
             if !infoPlists.contains(entry.infoPlist) { infoPlists.append(entry.infoPlist) }
             if let text = entry.deploymentTarget, let version = DeploymentTarget(text, source: "\(entry.from), [sdk=\(entry.sdks.joined(separator: ","))]") {
                 byPlist[entry.infoPlist, default: []].append(version)
             }
+            var shown = entry
+            shown.infoPlist = display(entry.infoPlist)
+            return shown
         }
     }
 

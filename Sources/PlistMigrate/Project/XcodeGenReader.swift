@@ -119,13 +119,13 @@ enum XcodeGenReader {
                     "PROJECT_NAME": spec["name"] as? String ?? ""])
                 let (plist, deployment, unresolved, chain, _, each, bySDK) = ProjectSettings.read(settings, projectDir: projectDir, targetName: name)
                 if let plist, !infoPlists.contains(plist) { infoPlists.append(plist) }
-                ProjectSettings.collect(bySDK, into: &infoPlists, &byPlist, target: name)
+                let shownBySDK = ProjectSettings.collect(bySDK, into: &infoPlists, &byPlist, display: display)
                 if let deployment { found.append(deployment) }
                 if unresolved.contains(where: { $0.contains("_DEPLOYMENT_TARGET") }) { unknownTarget = true }
                 problems += unresolved.map { "\(configName): \($0)" }
                 described.append(TargetConfiguration(name: configName, infoPlist: plist.map(display),
                                                      deploymentTarget: deployment?.platforms.joined(separator: ","), chain: chain, unresolved: unresolved, platforms: each,
-                                                     infoPlistsBySDK: bySDK.map { var shown = $0; shown.infoPlist = display($0.infoPlist); return shown }))
+                                                     infoPlistsBySDK: shownBySDK))
             }
             var read = ProjectTarget(
                 name: name, productType: ProjectTarget.shortProductType(type), project: shown, infoPlists: infoPlists,
