@@ -111,10 +111,23 @@ public final class MigrationSession {
     /// Apple's order (as Xcode saves them), else directly after `entry` (first when `nil`).
     @discardableResult
     public func insert(key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry?) -> DictEntry? {
+        insert(key: key, value: value, into: dict, after: entry, followingOrder: true)
+    }
+
+    /// Inserts `key` = `value` into `dict` directly after `entry` (first when `nil`), whatever
+    /// the dict's order: for a key that takes back the place it had.
+    @discardableResult
+    public func insert(key: String, value: NewValue, into dict: PlistElement, exactlyAfter entry: DictEntry?) -> DictEntry? {
+        insert(key: key, value: value, into: dict, after: entry, followingOrder: false)
+    }
+
+    private func insert(key: String, value: NewValue, into dict: PlistElement, after entry: DictEntry?, followingOrder: Bool) -> DictEntry? {
         guard willEdit() else { return nil }
         do {
             let path = document.path(of: dict)
-            let inserted = try document.insertFollowingOrder(key: key, value: value, into: dict, otherwise: entry)
+            let inserted = followingOrder
+                ? try document.insertFollowingOrder(key: key, value: value, into: dict, otherwise: entry)
+                : try document.insert(key: key, value: value, into: dict, after: entry)
             if keyIndexes[dict] != nil { keyIndexes[dict]?[key, default: []].append(inserted.key) }
             if let path { record(.insert(dict: path, key: key, value: value.plistValue), at: entry?.key ?? dict) }
             storedEditCount += 1

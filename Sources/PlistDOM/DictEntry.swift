@@ -67,6 +67,17 @@ extension PlistElement {
         return nil
     }
 
+    /// The entry just before `entry` in this `<dict>` (`nil` when it is the first), found from
+    /// the links, without a scan.
+    public func entry(before entry: DictEntry) -> DictEntry? {
+        let nodes = document.nodes
+        let value = nodes[Int(entry.key.index)].previous
+        guard value >= 0, nodes[Int(value)].kind != .key else { return nil }
+        let key = nodes[Int(value)].previous
+        guard key >= 0, nodes[Int(key)].kind == .key else { return nil }
+        return DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))
+    }
+
     /// The entry of this `<dict>` whose key is `key` (an element of this dict), without a scan.
     public func entry(withKey key: PlistElement) -> DictEntry? {
         let nodes = document.nodes

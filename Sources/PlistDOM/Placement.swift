@@ -5,8 +5,10 @@
 /// comparison of UTF-16 code units). So in a dict whose keys are already in that order, a new
 /// key goes to its sorted place and a renamed key moves to its sorted place: the next save in
 /// Xcode changes nothing. In any other dict the caller's place stands (appending, renaming in
-/// place): guessing an order from neighbours in an unsorted dict matched people's own edits
-/// less often than appending did (issue #50's replay of real history).
+/// place), with one exception measured on people's own edits (docs/replay.md): a key the caller
+/// would append to a dict that is nearly in that order (a few keys out of place among many)
+/// goes between the neighbours that sort around it, as people put it there. A dict the edits
+/// made keeps the order its keys are given in, unless the whole file is sorted.
 extension PlistDocument {
     /// Apple's order of dict keys: UTF-16 code units compared one by one.
     public static func keyPrecedes(_ a: String, _ b: String) -> Bool {
@@ -84,9 +86,49 @@ extension PlistDocument {
             }
             child = next
         }
-        let sorted = count >= 2 || keysSortedThroughout
+        // A dict the edits made keeps the order its keys are given in, unless the file is sorted.
+        let sorted = isMadeByEdits(dict.index) ? keysSortedThroughout : count >= 2 || keysSortedThroughout
         if sorted, excluding == nil { sortedDicts.insert(dict.index) }
         return sorted
+    }
+
+    /// Whether the element `index` was made by an edit (not read from the file, nor moved).
+    func isMadeByEdits(_ index: Int32) -> Bool {
+        !nodes[Int(index)].hasSource && movedFrom[index] == nil
+    }
+
+    /// At most one pair in this many neighbouring keys out of Apple's order makes a dict
+    /// "nearly sorted" (so it takes 21 keys or more). Measured: looser bounds placed keys where
+    /// people had appended them more often than they gained (docs/replay.md).
+    static let nearlySortedPairsPerInversion = 20
+
+    /// In a dict read from the file whose keys are nearly in Apple's order but not quite (one
+    /// pair in twenty or fewer out of order), the entry a new key named `name` follows: the
+    /// first whose key sorts at or before `name` while the next one sorts after it. `nil` when
+    /// the dict is not nearly sorted or no such pair of neighbours exists.
+    func nearlySortedAnchor(for name: String, in dict: PlistElement) -> DictEntry? {
+        guard !isMadeByEdits(dict.index) else { return nil }
+        var keys: [Int32] = []
+        var child = nodes[Int(dict.index)].firstChild
+        while child >= 0 {
+            let next = nodes[Int(child)].next
+            if nodes[Int(child)].kind == .key, next >= 0, nodes[Int(next)].kind != .key { keys.append(child) }
+            child = next
+        }
+        guard keys.count >= 2 else { return nil }
+        var inversions = 0
+        for position in 1..<keys.count where key(keys[position], precedes: keys[position - 1]) {
+            inversions += 1
+            if inversions * Self.nearlySortedPairsPerInversion > keys.count - 1 { return nil }
+        }
+        for position in 1..<keys.count {
+            let previous = text(of: keys[position - 1]), following = text(of: keys[position])
+            if !Self.keyPrecedes(name, previous), Self.keyPrecedes(name, following) {
+                let value = nodes[Int(keys[position - 1])].next
+                return DictEntry(key: PlistElement(self, keys[position - 1]), value: PlistElement(self, value))
+            }
+        }
+        return nil
     }
 
     /// The entry a key named `name` follows in a dict whose keys are sorted: the last one not
@@ -118,7 +160,8 @@ extension PlistDocument {
     }
 
     /// Inserts `key` = `value` into `dict`: at its sorted place when the dict's keys are sorted,
-    /// else directly after `otherwise` (first when `nil`).
+    /// else directly after `otherwise` (first when `nil`), except that a key appended (`otherwise`
+    /// is the last entry) to a nearly sorted dict goes between the neighbours that sort around it.
     @discardableResult
     public func insertFollowingOrder(
         key: String, value: NewValue, into dict: PlistElement, otherwise anchor: DictEntry?
@@ -126,7 +169,13 @@ extension PlistDocument {
         guard nodes[Int(dict.index)].kind == .dict else { throw .notADict }
         let sorted = keysAreSorted(dict)
         let before = editRevision
-        let inserted = try insert(key: key, value: value, into: dict, after: sorted ? sortedAnchor(for: key, in: dict) : anchor)
+        var place = anchor
+        if sorted {
+            place = sortedAnchor(for: key, in: dict)
+        } else if let anchor, anchor.key == dict.lastEntry?.key, let between = nearlySortedAnchor(for: key, in: dict) {
+            place = between
+        }
+        let inserted = try insert(key: key, value: value, into: dict, after: place)
         if sorted {
             sortedDicts.insert(dict.index)
             // The listing `sortedAnchor` used, with the new entry in its place, stays valid.

@@ -52,6 +52,54 @@ import Testing
         #expect(try Self.keys(out) == ["UIKey", "CFBundleName", "Middle"])
     }
 
+    /// `count` keys `K00`, `K01`… in Apple's order, with `misplaced` swapped to the end.
+    static func numbered(_ count: Int, misplaced: String? = nil) -> String {
+        var names = (0..<count).map { String(format: "K%02d", $0 * 2) }
+        if let misplaced, let at = names.firstIndex(of: misplaced) { names.append(names.remove(at: at)) }
+        return plist(names.map { "\t<key>\($0)</key>\n\t<true/>\n" }.joined())
+    }
+
+    @Test func aKeyAppendedToANearlySortedDictGoesBetweenTheNeighboursThatSortAroundIt() throws {
+        // 21 keys, one out of place (K10 moved to the end): one pair in twenty out of order.
+        let out = try edited(Self.numbered(21, misplaced: "K10")) { doc in
+            try doc.insertFollowingOrder(key: "K13", value: .bool(true), into: doc.rootValue, otherwise: doc.rootValue.lastEntry)
+        }
+        let keys = try Self.keys(out)
+        #expect(keys.firstIndex(of: "K13") == keys.firstIndex(of: "K12").map { $0 + 1 })
+        #expect(out.contains("\t<key>K12</key>\n\t<true/>\n\t<key>K13</key>\n\t<true/>\n\t<key>K14</key>\n"))
+    }
+
+    @Test func aDictMoreOutOfOrderThanThatOrACallersOwnPlaceIsLeftAlone() throws {
+        // 20 keys with one out of place is one pair in nineteen: appended, as people did there.
+        let small = try edited(Self.numbered(20, misplaced: "K10")) { doc in
+            try doc.insertFollowingOrder(key: "K13", value: .bool(true), into: doc.rootValue, otherwise: doc.rootValue.lastEntry)
+        }
+        #expect(try Self.keys(small).last == "K13")
+        // A place the caller chose (not the end) stands in a nearly sorted dict too.
+        let chosen = try edited(Self.numbered(21, misplaced: "K10")) { doc in
+            let first = try #require(doc.rootValue.entries.first)
+            try doc.insertFollowingOrder(key: "K13", value: .bool(true), into: doc.rootValue, otherwise: first)
+        }
+        #expect(try Array(Self.keys(chosen).prefix(2)) == ["K00", "K13"])
+    }
+
+    @Test func aDictTheEditsMakeKeepsTheOrderItsKeysAreGivenInUnlessTheFileIsSorted() throws {
+        func made(in file: String) throws -> [String] {
+            let out = try edited(file) { doc in
+                let dict = try doc.insertFollowingOrder(key: "New", value: .emptyDict, into: doc.rootValue,
+                                                        otherwise: doc.rootValue.lastEntry).value
+                for name in ["Down", "Up", "Left", "Right"] {
+                    try doc.insertFollowingOrder(key: name, value: .string(name), into: dict, otherwise: dict.lastEntry)
+                }
+            }
+            let document = try PlistDocument(parsing: out)
+            return try #require(document.rootValue.entry("New")?.value.entries.map(\.name))
+        }
+        // "Down" then "Up" happen to be in order: that used to sort the keys given after them.
+        #expect(try made(in: plist("\t<key>B</key>\n\t<true/>\n\t<key>A</key>\n\t<true/>\n")) == ["Down", "Up", "Left", "Right"])
+        #expect(try made(in: Self.sorted) == ["Down", "Left", "Right", "Up"])
+    }
+
     @Test func aRenamedKeyMovesToItsSortedPlaceAndItsHandlesStayValid() throws {
         let input = plist("""
             \t<key>NSExceptionDomains</key>

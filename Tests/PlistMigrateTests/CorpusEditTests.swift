@@ -128,7 +128,7 @@ import PlistDOM
                 let renames = ["NSBluetoothPeripheralUsageDescription": "NSBluetoothAlwaysUsageDescription",
                                "NSLocationAlwaysUsageDescription": "NSLocationAlwaysAndWhenInUseUsageDescription"]
                 let moving = root.entries.map(\.name).filter { renames[$0] != nil }
-                var spans: [Range<Int>] = [Self.insertionSpan(document, key: "ITSAppUsesNonExemptEncryption")]
+                var spans: [Range<Int>] = [Self.insertionSpan(document, key: "ITSAppUsesNonExemptEncryption", renamed: renames)]
                 for old in moving { spans.append(Self.insertionSpan(document, key: renames[old]!, moving: moving)) }
                 for entry in root.entries where ["NSBluetoothPeripheralUsageDescription", "NSLocationAlwaysUsageDescription",
                                                  "UIRequiredDeviceCapabilities"].contains(entry.name) {
@@ -152,7 +152,12 @@ import PlistDOM
     /// entries `moving` away), after the entry it sorts after, or before the first; else at the
     /// end. After a value means after any comment on its line; for an empty root dict, the whole
     /// dict (it is rewritten).
-    static func insertionSpan(_ document: PlistDocument, key: String, moving: [String] = []) -> Range<Int> {
+    /// Where `key` goes in the root dict: its sorted place in a sorted dict; in a nearly sorted
+    /// one (one pair in twenty or fewer out of order), after the first key that sorts at or
+    /// before it and is followed by one after it; else at the end. `renamed` gives the names
+    /// keys renamed in place have when the key goes in.
+    static func insertionSpan(_ document: PlistDocument, key: String, moving: [String] = [],
+                              renamed: [String: String] = [:]) -> Range<Int> {
         let root = document.rootValue
         let others = root.entries.filter { !moving.contains($0.name) }
         guard let lastEntry = others.last else { return document.byteRange(of: root)! }
@@ -162,6 +167,16 @@ import PlistDOM
             if after == nil {
                 let start = document.byteRange(of: others[0].key)!.lowerBound
                 return start..<start
+            }
+        } else {
+            let names = root.entries.map { renamed[$0.name] ?? $0.name }
+            let inversions = zip(names, names.dropFirst()).filter { PlistDocument.keyPrecedes($1, $0) }.count
+            if inversions * 20 <= names.count - 1,
+                let slot = names.indices.dropLast().first(where: {
+                    !PlistDocument.keyPrecedes(key, names[$0]) && PlistDocument.keyPrecedes(key, names[$0 + 1])
+                })
+            {
+                after = root.entries[slot]
             }
         }
         guard let last = after, let end = document.byteRange(of: last.value)?.upperBound else {

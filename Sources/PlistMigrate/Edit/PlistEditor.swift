@@ -37,6 +37,7 @@ public enum PlistEditor {
         let original = document.copy()
         let session = MigrationSession(document: document, migration: ScriptedEdits())
         var printed: [String] = []
+        var vacated = VacatedPlaces()
         for command in commands {
             switch command {
             case .print(let entry):
@@ -44,9 +45,9 @@ public enum PlistEditor {
             case .set(let entry, let text):
                 try set(entry, text, session)
             case .add(let entry, let type, let text):
-                try add(entry, type, text, session)
+                try add(entry, type, text, session, &vacated)
             case .delete(let entry):
-                try delete(entry, session)
+                try delete(entry, session, &vacated)
             }
         }
         let output = document.bytes
@@ -78,7 +79,27 @@ public enum PlistEditor {
         session.replace(target, with: value)
     }
 
-    private static func add(_ entry: BuddyEntry, _ type: BuddyType, _ text: String?, _ session: MigrationSession) throws(FileError) {
+    /// Where keys that `Delete` removed from a dict stood: the entry each followed (`nil` when it
+    /// was first). PlistBuddy changes a value's type by `Delete` and `Add` of the same key; the
+    /// key then takes back its place, as people change a type in place.
+    struct VacatedPlaces {
+        private var places: [PlistElement: [String: DictEntry?]] = [:]
+
+        mutating func note(_ name: String, followed previous: DictEntry?, in dict: PlistElement) {
+            if places[dict]?[name] == nil { places[dict, default: [:]][name] = .some(previous) }
+        }
+
+        /// The entry `name` followed before it was deleted from `dict`, if it is still there
+        /// (`.some(nil)`: it was first); `nil` when `name` was not deleted from `dict`.
+        mutating func take(_ name: String, in dict: PlistElement, of document: PlistDocument) -> DictEntry?? {
+            guard let place = places[dict]?.removeValue(forKey: name) else { return nil }
+            guard let previous = place else { return .some(nil) }
+            return document.parent(of: previous.value) == dict ? .some(previous) : nil
+        }
+    }
+
+    private static func add(_ entry: BuddyEntry, _ type: BuddyType, _ text: String?, _ session: MigrationSession,
+                            _ vacated: inout VacatedPlaces) throws(FileError) {
         guard !entry.components.isEmpty || entry.appends else {
             throw FileError("Add \(entry): the root already exists")
         }
@@ -93,7 +114,11 @@ public enum PlistEditor {
             if let existing = session.entries(named: key, in: parent).last {
                 throw FileError("Add \(entry): the entry already exists", at: existing.key.location)
             }
-            session.insert(key: key, value: value, into: parent, after: parent.lastEntry)
+            if let place = vacated.take(key, in: parent, of: session.document) {
+                session.insert(key: key, value: value, into: parent, exactlyAfter: place)
+            } else {
+                session.insert(key: key, value: value, into: parent, after: parent.lastEntry)
+            }
         case .array?:
             let items = parent.children
             let position = entry.appends ? items.count : Int(entry.components.last ?? "")
@@ -107,7 +132,7 @@ public enum PlistEditor {
         }
     }
 
-    private static func delete(_ entry: BuddyEntry, _ session: MigrationSession) throws(FileError) {
+    private static func delete(_ entry: BuddyEntry, _ session: MigrationSession, _ vacated: inout VacatedPlaces) throws(FileError) {
         let target = try element(at: entry, in: session, command: "Delete")
         guard let parent = session.document.parent(of: target), parent.kind != nil else {
             throw FileError("Delete \(entry): the root value cannot be deleted", at: target.location)
@@ -116,7 +141,9 @@ public enum PlistEditor {
             session.remove(item: target, from: parent)
         } else if let found = parent.entry(withValue: target) {
             // A key written twice goes with every copy, as PlistBuddy leaves the file.
-            for copy in session.entries(named: found.name, in: parent) { session.remove(copy, from: parent) }
+            let copies = session.entries(named: found.name, in: parent)
+            if let first = copies.first { vacated.note(found.name, followed: parent.entry(before: first), in: parent) }
+            for copy in copies { session.remove(copy, from: parent) }
         }
     }
 
