@@ -102,35 +102,90 @@ extension PlistDocument {
     /// people had appended them more often than they gained (docs/replay.md).
     static let nearlySortedPairsPerInversion = 20
 
-    /// In a dict read from the file whose keys are nearly in Apple's order but not quite (one
-    /// pair in twenty or fewer out of order), the entry a new key named `name` follows: the
-    /// first whose key sorts at or before `name` while the next one sorts after it. `nil` when
-    /// the dict is not nearly sorted or no such pair of neighbours exists.
-    func nearlySortedAnchor(for name: String, in dict: PlistElement) -> DictEntry? {
+    /// The keys of a dict read from the file, cut where a key sorts before the one above it.
+    struct KeyRuns {
+        /// Key nodes, in document order.
+        var keys: [Int32]
+        /// Where each run starts in `keys` (the first is 0), with its first and last key's text.
+        var starts: [Int]
+        var firstTexts: [String]
+        var lastTexts: [String]
+
+        /// One pair of neighbours in twenty or fewer out of order, and some.
+        var isNearlySorted: Bool {
+            starts.count > 1 && (starts.count - 1) * PlistDocument.nearlySortedPairsPerInversion <= keys.count - 1
+        }
+    }
+
+    /// `dict`'s keys cut into runs; `nil` for a dict the edits made.
+    func listKeyRuns(of dict: PlistElement) -> KeyRuns? {
         guard !isMadeByEdits(dict.index) else { return nil }
-        var keys: [Int32] = []
+        var runs = KeyRuns(keys: [], starts: [], firstTexts: [], lastTexts: [])
         var child = nodes[Int(dict.index)].firstChild
         while child >= 0 {
             let next = nodes[Int(child)].next
-            if nodes[Int(child)].kind == .key, next >= 0, nodes[Int(next)].kind != .key { keys.append(child) }
+            if nodes[Int(child)].kind == .key, next >= 0, nodes[Int(next)].kind != .key {
+                if runs.keys.isEmpty || key(child, precedes: runs.keys[runs.keys.count - 1]) {
+                    runs.starts.append(runs.keys.count)
+                    runs.firstTexts.append(text(of: child))
+                    runs.lastTexts.append("")
+                }
+                runs.keys.append(child)
+            }
             child = next
         }
-        guard keys.count >= 2 else { return nil }
-        var inversions = 0
-        for position in 1..<keys.count where key(keys[position], precedes: keys[position - 1]) {
-            inversions += 1
-            if inversions * Self.nearlySortedPairsPerInversion > keys.count - 1 { return nil }
+        // Last texts once per run, not once per key.
+        for (run, start) in runs.starts.enumerated() {
+            let end = run + 1 < runs.starts.count ? runs.starts[run + 1] : runs.keys.count
+            runs.lastTexts[run] = end - 1 == start ? runs.firstTexts[run] : text(of: runs.keys[end - 1])
         }
-        for position in 1..<keys.count {
-            let previous = text(of: keys[position - 1]), following = text(of: keys[position])
-            if !Self.keyPrecedes(name, previous), Self.keyPrecedes(name, following) {
-                let value = nodes[Int(keys[position - 1])].next
-                return DictEntry(key: PlistElement(self, keys[position - 1]), value: PlistElement(self, value))
+        return runs
+    }
+
+    /// Where in a nearly sorted dict's keys a new key named `name` goes: the first position
+    /// whose key sorts after `name` while the one before it sorts at or before it (always inside
+    /// one run, since between runs the key before sorts after the one at). `nil` when there is
+    /// none: a run holds such a pair only when `name` lies between its first and last key, and
+    /// then halving finds it.
+    func nearlySortedSlot(for name: String, in runs: KeyRuns) -> Int? {
+        for (run, start) in runs.starts.enumerated() {
+            let end = run + 1 < runs.starts.count ? runs.starts[run + 1] : runs.keys.count
+            guard end - start >= 2, !Self.keyPrecedes(name, runs.firstTexts[run]), Self.keyPrecedes(name, runs.lastTexts[run]) else {
+                continue
             }
+            var low = start + 1, high = end - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.keyPrecedes(name, text(of: runs.keys[middle])) { high = middle } else { low = middle + 1 }
+            }
+            return low
         }
         return nil
     }
+}
 
+extension PlistDocument.KeyRuns {
+    /// After `key` (named `name`) went in at `position` of the keys (at the end when `nil`): a
+    /// key put between sorted neighbours joins their run; one appended extends the last run or
+    /// starts a new one.
+    mutating func insert(_ key: Int32, named name: String, at position: Int?) {
+        if let position {
+            keys.insert(key, at: position)
+            for run in starts.indices where starts[run] >= position { starts[run] += 1 }
+        } else {
+            if let last = lastTexts.last, !PlistDocument.keyPrecedes(name, last) {
+                lastTexts[lastTexts.count - 1] = name
+            } else {
+                starts.append(keys.count)
+                firstTexts.append(name)
+                lastTexts.append(name)
+            }
+            keys.append(key)
+        }
+    }
+}
+
+extension PlistDocument {
     /// The entry a key named `name` follows in a dict whose keys are sorted: the last one not
     /// after it (found by halving). `nil` when it goes first.
     public func sortedAnchor(for name: String, in dict: PlistElement, excluding: PlistElement? = nil) -> DictEntry? {
@@ -167,13 +222,26 @@ extension PlistDocument {
         key: String, value: NewValue, into dict: PlistElement, otherwise anchor: DictEntry?
     ) throws(EditError) -> DictEntry {
         guard nodes[Int(dict.index)].kind == .dict else { throw .notADict }
-        let sorted = keysAreSorted(dict)
         let before = editRevision
+        // Runs listed at this revision already tell an unsorted dict, without a walk. Taken out
+        // of the cache, so that they are updated in place rather than copied.
+        var runs = keyRunsByDict.removeValue(forKey: dict.index).flatMap {
+            $0.revision == before && $0.runs.starts.count > 1 ? $0.runs : nil
+        }
+        let sorted = runs == nil && keysAreSorted(dict)
         var place = anchor
+        var slot: Int?
         if sorted {
             place = sortedAnchor(for: key, in: dict)
-        } else if let anchor, anchor.key == dict.lastEntry?.key, let between = nearlySortedAnchor(for: key, in: dict) {
-            place = between
+        } else if let anchor, anchor.key == dict.lastEntry?.key {
+            if runs == nil { runs = listKeyRuns(of: dict) }
+            if let listed = runs, listed.isNearlySorted, let position = nearlySortedSlot(for: key, in: listed) {
+                slot = position
+                let previous = listed.keys[position - 1]
+                place = DictEntry(key: PlistElement(self, previous), value: PlistElement(self, nodes[Int(previous)].next))
+            }
+        } else {
+            runs = nil
         }
         let inserted = try insert(key: key, value: value, into: dict, after: place)
         if sorted {
@@ -185,6 +253,11 @@ extension PlistDocument {
             }
         } else {
             sortedEntries[dict.index] = nil
+            if var updated = runs {
+                runs = nil
+                updated.insert(inserted.key.index, named: key, at: slot)
+                keyRunsByDict[dict.index] = (editRevision, updated)
+            }
         }
         return inserted
     }

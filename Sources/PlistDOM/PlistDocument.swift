@@ -33,6 +33,10 @@ public final class PlistDocument {
     /// list its entries again for each. Node indexes, not `DictEntry`s: an entry holds its
     /// document, and a document holding its own entries was never freed (a copy starts without).
     @exclusivity(unchecked) var sortedEntries: [Int32: (revision: Int, entries: [EntryNodes])] = [:]
+    /// An unsorted dict's keys cut into runs in Apple's order, valid at `revision`: kept up to
+    /// date by `insertFollowingOrder`, so appending thousands of keys to one dict does not walk
+    /// it again for each. A copy starts without, as for `sortedEntries`.
+    @exclusivity(unchecked) var keyRunsByDict: [Int32: (revision: Int, runs: KeyRuns)] = [:]
     @exclusivity(unchecked) var splices: [Splice] = []
     @exclusivity(unchecked) var afterValueSplice: [Int32: Int] = [:]
     /// Offsets of the insertions after values, so a removal stops in front of them.
