@@ -25,7 +25,7 @@ struct EntryNodes {
 extension PlistElement {
     /// Calls `body` with each key and value of a `<dict>` (none for any other element), in
     /// document order: a value belongs to the key just before it.
-    private func forEachPair(_ body: (_ key: Int32, _ keyNode: Node, _ value: Int32) -> Void) {
+    func forEachPair(_ body: (_ key: Int32, _ keyNode: Node, _ value: Int32) -> Void) {
         guard node.kind == .dict else { return }
         var pendingKey: Int32 = -1
         var pendingNode: Node?

@@ -121,22 +121,17 @@ extension PlistDocument {
     func listKeyRuns(of dict: PlistElement) -> KeyRuns? {
         guard !isMadeByEdits(dict.index) else { return nil }
         var runs = KeyRuns(keys: [], starts: [], firstTexts: [], lastTexts: [])
-        var child = nodes[Int(dict.index)].firstChild
-        while child >= 0 {
-            let next = nodes[Int(child)].next
-            if nodes[Int(child)].kind == .key, next >= 0, nodes[Int(next)].kind != .key {
-                if runs.keys.isEmpty || key(child, precedes: runs.keys[runs.keys.count - 1]) {
-                    runs.starts.append(runs.keys.count)
-                    runs.firstTexts.append(text(of: child))
-                    runs.lastTexts.append("")
-                }
-                runs.keys.append(child)
+        dict.forEachPair { key, _, _ in
+            if runs.keys.isEmpty || self.key(key, precedes: runs.keys[runs.keys.count - 1]) {
+                runs.starts.append(runs.keys.count)
+                runs.firstTexts.append(text(of: key))
+                runs.lastTexts.append("")
             }
-            child = next
+            runs.keys.append(key)
         }
         // Last texts once per run, not once per key.
         for (run, start) in runs.starts.enumerated() {
-            let end = run + 1 < runs.starts.count ? runs.starts[run + 1] : runs.keys.count
+            let end = runs.end(ofRun: run)
             runs.lastTexts[run] = end - 1 == start ? runs.firstTexts[run] : text(of: runs.keys[end - 1])
         }
         return runs
@@ -149,7 +144,7 @@ extension PlistDocument {
     /// then halving finds it.
     func nearlySortedSlot(for name: String, in runs: KeyRuns) -> Int? {
         for (run, start) in runs.starts.enumerated() {
-            let end = run + 1 < runs.starts.count ? runs.starts[run + 1] : runs.keys.count
+            let end = runs.end(ofRun: run)
             guard end - start >= 2, !Self.keyPrecedes(name, runs.firstTexts[run]), Self.keyPrecedes(name, runs.lastTexts[run]) else {
                 continue
             }
@@ -165,6 +160,11 @@ extension PlistDocument {
 }
 
 extension PlistDocument.KeyRuns {
+    /// Where run `run` ends in `keys` (exclusive).
+    func end(ofRun run: Int) -> Int {
+        run + 1 < starts.count ? starts[run + 1] : keys.count
+    }
+
     /// After `key` (named `name`) went in at `position` of the keys (at the end when `nil`): a
     /// key put between sorted neighbours joins their run; one appended extends the last run or
     /// starts a new one.
