@@ -198,3 +198,42 @@ import Testing
         #expect(share.deploymentTarget?.platforms == ["ios18.5", "macos15.5"])
     }
 }
+
+/// TidyFlow (Fixtures/project-conditions/TidyFlow, see its SOURCE.md): one target for iOS and
+/// macOS whose iOS builds read `"INFOPLIST_FILE[sdk=iphone*]"`. `iphone*` holds for both iOS
+/// SDKs, so each file is the target's, with its own SDK's deployment target. Before, a pattern
+/// other than `NAME*` was left undecided and the target claimed neither file.
+@Suite struct SDKConditionFixtureTests {
+    @Test func eachSDKReadsTheInfoPlistItsPatternNames() throws {
+        let result = try tool(["--no-config", "--format", "json", "Fixtures/project-conditions/TidyFlow"], in: Paths.repository)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stderr)")
+        var minimum: [String: String] = [:]
+        for file in json["files"] as? [[String: Any]] ?? [] {
+            minimum[file["path"] as? String ?? ""] = (file["deploymentTarget"] as? [String: Any])?["minimumOS"] as? String
+        }
+        let folder = "Fixtures/project-conditions/TidyFlow/"
+        #expect(minimum[folder + "TidyFlow-iOS/Info.plist"] == "ios18.0", "\(minimum) \(result.stderr)")
+        #expect(minimum[folder + "TidyFlow/Info.plist"] == "macos15.0", "\(minimum) \(result.stderr)")
+        #expect(!result.stderr.contains("no target"), "\(result.stderr)")
+        let targets = try tool(["targets", folder], in: Paths.repository)
+        #expect(targets.text.contains("[sdk=iphoneos] \(folder)TidyFlow-iOS/Info.plist from \(folder)TidyFlow.xcodeproj/project.pbxproj:2036: ios18.0"),
+                "\(targets.text)")
+        #expect(targets.text.contains("[sdk=macosx] \(folder)TidyFlow/Info.plist from \(folder)TidyFlow.xcodeproj/project.pbxproj:2035: macos15.0"),
+                "\(targets.text)")
+        #expect(!targets.text.contains("not understood"), "\(targets.text)")
+    }
+
+    /// Xcode matches `sdk=` as a shell pattern against the SDK's name and version: without the
+    /// version, what every version matches holds, what no version can match does not, the rest
+    /// is undecided.
+    @Test func sdkPatternsAreDecidedWithoutTheSDKsVersion() {
+        #expect(ConditionalSetting.sdkPattern("iphone*", matches: "iphoneos") == .yes)
+        #expect(ConditionalSetting.sdkPattern("iphoneos*", matches: "iphoneos") == .yes)
+        #expect(ConditionalSetting.sdkPattern("*", matches: "macosx") == .yes)
+        #expect(ConditionalSetting.sdkPattern("iphone*", matches: "macosx") == .no)
+        #expect(ConditionalSetting.sdkPattern("iphonesimulator*", matches: "iphoneos") == .no)
+        #expect(ConditionalSetting.sdkPattern("appletv*", matches: "iphoneos") == .no)
+        #expect(ConditionalSetting.sdkPattern("iphoneos17*", matches: "iphoneos") == .unknown)
+        #expect(ConditionalSetting.sdkPattern("iphoneos", matches: "iphoneos") == .unknown)
+    }
+}

@@ -50,9 +50,11 @@ struct ConditionalSetting: Sendable {
             switch key {
             case "sdk":
                 guard let sdk, !sdk.isEmpty, sdk != "auto" else { result = .unknown; continue }
-                if pattern == "*" || pattern == sdk + "*" { continue }
-                if !pattern.hasPrefix(sdk), ProjectTarget.deviceAndSimulatorSDKs.contains(where: { pattern.hasPrefix($0) }) { return .no }
-                result = .unknown
+                switch Self.sdkPattern(pattern, matches: sdk) {
+                case .yes: continue
+                case .no: return .no
+                case .unknown: result = .unknown
+                }
             case "config":
                 guard let configuration else { result = .unknown; continue }
                 if fnmatch(pattern, configuration, 0) != 0 { return .no }
@@ -67,6 +69,19 @@ struct ConditionalSetting: Sendable {
             }
         }
         return result
+    }
+
+    /// Xcode matches an `sdk=` pattern against the SDK's name and version (`iphoneos18.0`) as a
+    /// shell pattern. Without the version: a pattern that every version of `sdk` matches holds
+    /// (`iphoneos*`, `iphone*`, `*`), one that no name beginning with `sdk` can match does not
+    /// (`appletvos*`, `iphonesimulator*` for `iphoneos`), and one that depends on the version
+    /// (`iphoneos17*`) is undecided.
+    static func sdkPattern(_ pattern: String, matches sdk: String) -> Match {
+        let anyVersion = [sdk, sdk + "1.0", sdk + "26.4.1"]
+        if anyVersion.allSatisfy({ fnmatch(pattern, $0, 0) == 0 }) { return .yes }
+        let literal = pattern.prefix { !"*?[\\".contains($0) }
+        if !literal.hasPrefix(sdk) && !sdk.hasPrefix(literal) { return .no }
+        return .unknown
     }
 }
 
