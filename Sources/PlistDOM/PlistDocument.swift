@@ -46,6 +46,8 @@ public final class PlistDocument {
     /// Where each element made by an edit sits: in a splice's items or a fragment's content.
     @exclusivity(unchecked) var homes: [Int32: Home] = [:]
     enum Home { case splice(Int), fragment(Int32) }
+    /// Where the last element looked for in a home's items was: the next is usually beside it.
+    @exclusivity(unchecked) var lastItemPosition = 0
     @exclusivity(unchecked) private var sortedSplices: [Int]?
 
     let lines: LineTable
