@@ -237,3 +237,24 @@ import Testing
         #expect(ConditionalSetting.sdkPattern("iphoneos", matches: "iphoneos") == .unknown)
     }
 }
+
+/// A React Native monorepo's macOS target names `reactnativeuniversalproject-macos/Info.plist`
+/// where the folder is `…-macOS/` (Fixtures/project-conditions/universal-monorepo, see its
+/// SOURCE.md; the project fixed the case a commit later). The file is that target's, found as
+/// APFS finds it, with a note; before, no target named it.
+@Suite struct CaseInsensitivePathFixtureTests {
+    @Test func anInfoPlistNamedInAnotherCaseIsItsTargets() throws {
+        let folder = "Fixtures/project-conditions/universal-monorepo/"
+        let result = try tool(["--no-config", "--format", "json", folder], in: Paths.repository)
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.stderr)")
+        let files = json["files"] as? [[String: Any]] ?? []
+        let macOS = try #require(files.first { ($0["path"] as? String)?.hasSuffix("-macOS/Info.plist") == true }, "\(files)")
+        let target = macOS["deploymentTarget"] as? [String: Any]
+        #expect(target?["minimumOS"] as? String == "macos10.13", "\(macOS) \(result.stderr)")
+        #expect((target?["source"] as? String)?.contains("which is this file in another case") == true, "\(macOS)")
+        #expect(!result.stderr.contains("no target"), "\(result.stderr)")
+        let targets = try tool(["targets", folder], in: Paths.repository)
+        #expect(targets.text.contains("\(folder)reactnativeuniversalproject-macos/Info.plist (not on disk as written; "
+                                      + "\(folder)reactnativeuniversalproject-macOS/Info.plist matches it case-insensitively"), "\(targets.text)")
+    }
+}
