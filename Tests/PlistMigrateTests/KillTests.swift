@@ -12,7 +12,7 @@ import Testing
         let tree = dir.appendingPathComponent("tree")
         let reference = dir.appendingPathComponent("reference")
         var old: [String: Data] = [:]
-        for index in 0..<2000 {
+        for index in 0..<1000 {
             let relative = "d\(index / 100)/f\(index).plist"
             old[relative] = try Data(contentsOf: Paths.fixtures.appendingPathComponent("\(Self.sources[index % Self.sources.count]).before.plist"))
         }
@@ -31,7 +31,7 @@ import Testing
         let fullRun = Date().timeIntervalSince(start)
         var new: [String: Data] = [:]
         for relative in old.keys { new[relative] = try Data(contentsOf: reference.appendingPathComponent(relative)) }
-        #expect(new.filter { old[$0.key] != $0.value }.count > 1000, "most files must change for the test to mean anything")
+        #expect(new.filter { old[$0.key] != $0.value }.count > 500, "most files must change for the test to mean anything")
 
         var rng = SystemRandomNumberGenerator()
         var interrupted = 0
@@ -66,7 +66,7 @@ import Testing
                 if now != before && now != new[relative] { neither.append(relative) }
             }
         }
-        // One expectation for the 24,000 comparisons: each was its own #expect before.
+        // One expectation for the 12,000 or more comparisons: each was its own #expect before.
         #expect(neither.isEmpty, "neither their old nor their new bytes: \(neither.prefix(10))")
         #expect(interrupted >= 6, "most runs must actually be killed mid-way")
 
