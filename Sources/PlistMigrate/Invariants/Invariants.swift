@@ -45,7 +45,9 @@ public enum Invariants {
     }
 
     /// What is wrong, or `nil` when every property holds (refusing an input is fine).
-    public static func violation(in data: [UInt8]) -> String? {
+    /// `everyPassRun` is given the first run with every pass, so a caller can check more of it
+    /// without running it again.
+    public static func violation(in data: [UInt8], everyPassRun: ((FileResult) -> Void)? = nil) -> String? {
         guard let document = try? PlistDocument(parsing: data) else { return nil }
         if document.bytes != data { return "parse -> print is not the input" }
         let runs: [FileMigrator]
@@ -53,14 +55,15 @@ public enum Invariants {
         case .success(let made): runs = made
         case .failure(let error): return "the invariants' own passes could not be made: \(error)"
         }
-        for migrator in runs {
-            if let violation = runViolation(data, migrator) { return violation }
+        for (index, migrator) in runs.enumerated() {
+            if let violation = runViolation(data, migrator, firstRun: index == 0 ? everyPassRun : nil) { return violation }
         }
         return nil
     }
 
-    static func runViolation(_ data: [UInt8], _ migrator: FileMigrator) -> String? {
+    static func runViolation(_ data: [UInt8], _ migrator: FileMigrator, firstRun: ((FileResult) -> Void)? = nil) -> String? {
         let first = migrator.migrate(data, path: "input", skipIfNotApplicable: false)
+        firstRun?(first)
         if let error = first.error {
             return error.message.contains("internal error") ? "engine refused its own output: \(error.message)" : nil
         }
