@@ -87,9 +87,11 @@ import PlistDOM
             if edited.count > 1 { compared.append((edited[0], edited[1])) }
             if pinned.count == 2 { compared.append((pinned[0], pinned[1])) }
             for (before, after) in compared {
+                // Which decisions differ does not depend on which side is before: decided the
+                // long way once, and the delta asked both ways.
+                let expected = Self.decidedTheLongWay(before, after)
                 for (x, y) in [(before, after), (after, before)] {
                     pairs += 1
-                    let expected = Self.decidedTheLongWay(x, y)
                     if !expected.isEmpty { withChanges += 1 }
                     let got = Self.reported(x, y)
                     if got != expected {
