@@ -70,12 +70,8 @@ extension PlistElement {
     /// The entry just before `entry` in this `<dict>` (`nil` when it is the first), found from
     /// the links, without a scan.
     public func entry(before entry: DictEntry) -> DictEntry? {
-        let nodes = document.nodes
-        let value = nodes[Int(entry.key.index)].previous
-        guard value >= 0, nodes[Int(value)].kind != .key else { return nil }
-        let key = nodes[Int(value)].previous
-        guard key >= 0, nodes[Int(key)].kind == .key else { return nil }
-        return DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))
+        let value = document.nodes[Int(entry.key.index)].previous
+        return value >= 0 ? self.entry(withValue: PlistElement(document, value)) : nil
     }
 
     /// The entry of this `<dict>` whose key is `key` (an element of this dict), without a scan.

@@ -235,10 +235,11 @@ extension PlistDocument {
             place = sortedAnchor(for: key, in: dict)
         } else if let anchor, anchor.key == dict.lastEntry?.key {
             if runs == nil { runs = listKeyRuns(of: dict) }
-            if let listed = runs, listed.isNearlySorted, let position = nearlySortedSlot(for: key, in: listed) {
+            if let listed = runs, listed.isNearlySorted, let position = nearlySortedSlot(for: key, in: listed),
+                let previous = dict.entry(withKey: PlistElement(self, listed.keys[position - 1]))
+            {
                 slot = position
-                let previous = listed.keys[position - 1]
-                place = DictEntry(key: PlistElement(self, previous), value: PlistElement(self, nodes[Int(previous)].next))
+                place = previous
             }
         } else {
             runs = nil
