@@ -79,18 +79,20 @@ public final class MigrationSession {
     /// sorted place (handles to it stay valid).
     public func rename(_ entry: DictEntry, to name: String) {
         guard willEdit() else { return }
-        if let dict = document.parent(of: entry.key), let path = document.path(of: dict) {
-            record(.rename(dict: path, from: entry.name, to: name), at: entry.key)
+        guard let dict = document.parent(of: entry.key) else {
+            document.rename(entry.key, to: name)
+            storedEditCount += 1
+            return
         }
-        if let dict = document.parent(of: entry.key), keyIndexes[dict] != nil {
-            keyIndexes[dict]?[entry.name]?.removeAll { $0 == entry.key }
+        let oldName = entry.name
+        if let path = document.path(of: dict) {
+            record(.rename(dict: path, from: oldName, to: name), at: entry.key)
+        }
+        if keyIndexes[dict] != nil {
+            keyIndexes[dict]?[oldName]?.removeAll { $0 == entry.key }
             keyIndexes[dict]?[name, default: []].append(entry.key)
         }
-        if let dict = document.parent(of: entry.key) {
-            document.renameFollowingOrder(entry, in: dict, to: name)
-        } else {
-            document.rename(entry.key, to: name)
-        }
+        document.renameFollowingOrder(entry, in: dict, to: name)
         storedEditCount += 1
     }
 
@@ -193,8 +195,9 @@ public final class MigrationSession {
     /// Renames `old` to `new` in `dict`. When `new` already exists with an equal value the old
     /// entry is redundant and goes; with a different value both stay and a conflict is reported.
     public func renameOrMerge(_ old: String, to new: String, in dict: PlistElement) {
-        guard let oldEntry = entries(named: old, in: dict).last else { return }
-        guard let twin = entries(named: new, in: dict).last else {
+        let (oldEntries, twins) = entries(named: old, new, in: dict)
+        guard let oldEntry = oldEntries.last else { return }
+        guard let twin = twins.last else {
             rename(oldEntry, to: new)
             return
         }
@@ -242,6 +245,21 @@ public final class MigrationSession {
         return dict.entry(withKey: keys[0]).map { [$0] } ?? []
     }
 
+    /// The entries of `dict` named `first` and those named `second`, each in document order: one
+    /// look-up (a walk of an unindexed dict finds both), counted once towards the index.
+    func entries(named first: String, _ second: String, in dict: PlistElement) -> ([DictEntry], [DictEntry]) {
+        if keyIndexes[dict] == nil {
+            lookups[dict, default: 0] += 1
+            if lookups[dict]! == 1 {
+                dictWalks += 1
+                let found = dict.entries(named: [first, second])
+                return (found.filter { $0.name == 0 }.map(\.entry), found.filter { $0.name == 1 }.map(\.entry))
+            }
+            buildKeyIndex(of: dict)
+        }
+        return (entries(named: first, in: dict), entries(named: second, in: dict))
+    }
+
     /// The entry of `dict` named `name` other than the one whose key is `other`: the first in
     /// document order.
     func entryNamed(_ name: String, in dict: PlistElement, other: PlistElement) -> DictEntry? {
@@ -283,10 +301,15 @@ public final class MigrationSession {
     /// Renames deprecated aliases to their documented keys in every NSExceptionDomains entry,
     /// with `renameOrMerge`'s twin rules.
     public func renameAliasesInExceptionDomains(_ renames: [(old: String, new: String)]) {
-        // One scan of the keys first: most domains hold none of the aliases.
+        // One scan of the keys first: most domains hold none of the aliases, the others one or
+        // two. Renaming one alias never makes another, so only those found are looked for again.
         let aliases = renames.map(\.old)
-        for domain in domainDicts(under: ATSKey.exceptionDomains) where !domain.value.entries(named: aliases).isEmpty {
-            for (old, new) in renames { renameOrMerge(old, to: new, in: domain.value) }
+        for domain in domainDicts(under: ATSKey.exceptionDomains) {
+            let found = domain.value.entries(named: aliases)
+            guard !found.isEmpty else { continue }
+            for (index, (old, new)) in renames.enumerated() where found.contains(where: { $0.name == index }) {
+                renameOrMerge(old, to: new, in: domain.value)
+            }
         }
     }
 
