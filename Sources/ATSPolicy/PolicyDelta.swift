@@ -82,6 +82,9 @@ public enum PolicyDelta {
                 ? Changes(before: before.ignoringLegacyKeys(), after: after.ignoringLegacyKeys(), eras: eras, hostClasses: &classes) : nil
         }
 
+        /// Whether neither reading changes any load.
+        public var isEmpty: Bool { asTwins.isEmpty && ignoringLegacyKeys?.isEmpty != false }
+
         /// Whether either reading changes a load `include` selects.
         public func hasChanges(include: (Host, LoadKind) -> Bool) -> Bool {
             asTwins.hasChanges(include: include) || ignoringLegacyKeys?.hasChanges(include: include) == true
@@ -214,6 +217,9 @@ public enum PolicyDelta {
                 leafIdentities = rule.pinnedLeafIdentities
             }
         }
+
+        /// Whether no load changes.
+        public var isEmpty: Bool { perHost.isEmpty }
 
         /// Whether any change is left for the host classes and kinds `include` keeps.
         public func hasChanges(include: (Host, LoadKind) -> Bool) -> Bool {

@@ -61,17 +61,18 @@ public struct PolicyReach: Sendable, Equatable {
 
     /// `contains` with the domain keys' host names worked out once, for many questions.
     public func matcher() -> @Sendable (Host, LoadKind) -> Bool {
-        let names = Set(domains.map(Self.hostName(ofDomainKey:)).filter { !$0.isEmpty })
+        // Substrings, so that a host's suffixes are looked up without a copy of each.
+        let names = Set(domains.map { Substring(Self.hostName(ofDomainKey: $0)) }.filter { !$0.isEmpty })
         let everything = everything, kinds = kinds, localHosts = localHosts
         return { host, kind in
             if everything || kinds.contains(kind) { return true }
             if localHosts && host.isLocal { return true }
             // The host itself, or any domain it is a subdomain of (each suffix after a dot).
-            if names.contains(host.name) { return true }
             var rest = Substring(host.name)
+            if names.contains(rest) { return true }
             while let dot = rest.utf8.firstIndex(of: UInt8(ascii: ".")) {
                 rest = rest[rest.index(after: dot)...]
-                if names.contains(String(rest)) { return true }
+                if names.contains(rest) { return true }
             }
             return false
         }
@@ -90,9 +91,14 @@ public struct PolicyReach: Sendable, Equatable {
         if let start = name.indices.first(where: {
             name[$0] == UInt8(ascii: ":") && $0 + 2 < name.endIndex && name[$0 + 1] == UInt8(ascii: "/") && name[$0 + 2] == UInt8(ascii: "/")
         }) { name = name[(start + 3)...] }
-        if name.starts(with: Array("*.".utf8)) { name = name.dropFirst(2) }
+        if name.count >= 2, name[name.startIndex] == UInt8(ascii: "*"), name[name.startIndex + 1] == UInt8(ascii: ".") {
+            name = name.dropFirst(2)
+        }
         if let slash = name.firstIndex(of: UInt8(ascii: "/")) { name = name[..<slash] }
-        if name.filter({ $0 == UInt8(ascii: ":") }).count == 1, let colon = name.firstIndex(of: UInt8(ascii: ":")) { name = name[..<colon] }
+        // One colon is a port; more are an IPv6 address, kept whole.
+        if let colon = name.firstIndex(of: UInt8(ascii: ":")), !name[(colon + 1)...].contains(UInt8(ascii: ":")) {
+            name = name[..<colon]
+        }
         return String(decoding: name, as: UTF8.self)
     }
 }

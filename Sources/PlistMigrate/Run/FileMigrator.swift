@@ -446,6 +446,8 @@ public struct FileMigrator: Sendable {
         guard migration.intent != .anyChange else { return nil }
         let optedIn = plan.policyChangeAllowed.contains(migration.id)
         if optedIn && migration.intent != .provablyNoPolicyChange { return nil }
+        // Nothing changes: no change can lie outside the edits' reach, which is not worked out.
+        guard !delta.isEmpty else { return nil }
         var reach = PolicyReach.nothing
         if migration.intent == .editedSettingsTakeEffect {
             let domainKeys = (before.exceptionDomains + before.pinnedDomains + after.exceptionDomains + after.pinnedDomains).map(\.key)
