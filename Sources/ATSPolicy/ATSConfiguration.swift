@@ -119,6 +119,11 @@ public struct ATSConfiguration: Sendable, Equatable {
             && Set(keyLines.keys) == Set(other.keyLines.keys)
     }
 
+    /// Whether the two decide every load alike for reasons seen without deciding any: the same
+    /// global settings, and the same domain rules once those that match no host are left aside
+    /// (a key with capitals or a `*.` wildcard, a build-setting reference): the engine's
+    /// decisions never rest on such a rule, only its notes do. An edit inside them changes no
+    /// policy, however many domains it touches.
     public func isPolicyEquivalent(to other: ATSConfiguration) -> Bool {
         func same(_ a: DomainRule, _ b: DomainRule) -> Bool {
             a.key == b.key && a.matcher == b.matcher
@@ -130,7 +135,24 @@ public struct ATSConfiguration: Sendable, Equatable {
                 && a.pinnedCAIdentities == b.pinnedCAIdentities && a.pinnedLeafIdentities == b.pinnedLeafIdentities
         }
         func same(_ a: [DomainRule], _ b: [DomainRule]) -> Bool {
-            a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
+            // In order, as duplicates are read (the last one counts), without those that cannot decide.
+            var left = a.makeIterator(), right = b.makeIterator()
+            func next(_ rules: inout IndexingIterator<[DomainRule]>) -> DomainRule? {
+                while let rule = rules.next() {
+                    switch rule.matcher {
+                    case .name, .address: return rule
+                    case .nothing, .resolvedAtBuildTime: continue
+                    }
+                }
+                return nil
+            }
+            while true {
+                switch (next(&left), next(&right)) {
+                case (nil, nil): return true
+                case (let x?, let y?): guard same(x, y) else { return false }
+                default: return false
+                }
+            }
         }
         let presence = ["NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInWebContent", "NSAllowsLocalNetworking"]
         return present == other.present

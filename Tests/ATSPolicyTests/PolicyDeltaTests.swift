@@ -37,6 +37,28 @@ import PlistDOM
     /// Not an address (three parts): a name, whose subdomains include 192.168.0.10 on every OS.
     static let parentName = "<key>168.0.10</key><dict><key>NSIncludesSubdomains</key><true/><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.1</string></dict>"
 
+    /// Keys that match no host (capitals, a `*.` wildcard, a build setting), with settings that
+    /// would allow HTTP.
+    static let unmatched = ["Unmatched.Example.com", "*.wild.example.com", "$(API_HOST)"]
+        .map { "<key>\($0)</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>" }.joined()
+
+    /// A rule that matches no host decides nothing, so configurations that differ only there are
+    /// equivalent without a decision taken; one that matches a host makes them differ.
+    @Test func rulesThatMatchNoHostDoNotMakeConfigurationsDiffer() throws {
+        func configuration(_ domains: String) throws -> ATSConfiguration {
+            ATSConfiguration(document: try PlistDocument(parsing: Array(
+                "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>\(domains)</dict></dict></dict></plist>".utf8)))
+        }
+        let listed = "<key>example.com</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict>"
+        let base = try configuration(listed)
+        #expect(base.isPolicyEquivalent(to: try configuration(Self.unmatched + listed)))
+        #expect(base.isPolicyEquivalent(to: try configuration(listed + Self.unmatched)))
+        #expect(PolicyDelta.lines(before: base, after: try configuration(listed + Self.unmatched)) == ["no policy change"])
+        #expect(!base.isPolicyEquivalent(to: try configuration(listed.replacingOccurrences(of: "TLSv1.0", with: "TLSv1.2"))))
+        #expect(!base.isPolicyEquivalent(to: try configuration(listed + "<key>unmatched.example.com</key><dict/>")))
+        #expect(!base.isPolicyEquivalent(to: try configuration(listed + "<key>192.168.0.10</key><dict/>")))
+    }
+
     /// Edits of a file with exception domains: an address, a range, a name whose subdomains
     /// hold an address, settings flipped or dropped, and global keys added.
     static func variants(of text: String) -> [String] {
@@ -49,6 +71,7 @@ import PlistDOM
             text.inserting("<key>192.168.0.0/16</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict>",
                            after: domains.anchor, domains.marker),
             text.inserting("<key>192.168.0.10</key><dict/>", after: domains.anchor, domains.marker),
+            text.inserting(unmatched, after: domains.anchor, domains.marker),
             text.replacing("<true/>", after: "InsecureHTTPLoads</key>", with: "<false/>"),
             text.replacing("TLSv1.2", after: "", with: "TLSv1.0"),
             text.replacing("<key>NSIncludesSubdomains</key>", after: "", with: "<key>NSIncludesSubdomainsNot</key>"),
