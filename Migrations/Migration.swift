@@ -74,15 +74,15 @@ extension Migration {
 extension PlannedEdit {
     /// The root keys this edit touches that are not in `declared` (a root-array edit: `":"`).
     public func rootKeys(outside declared: Set<String>) -> [String] {
-        let touched: [String]
         if let first = container.first {
-            touched = [first.key ?? ":"]
-        } else {
-            touched = switch self {
-            case .rename(_, let from, let to): [from, to]
-            case .remove(_, let key), .insert(_, let key, _), .replace(_, let key, _): [key]
-            case .removeItem, .insertItem, .replaceItem: [":"]
-            }
+            // The usual edit, inside a root key's value: no list made when that key is declared.
+            let key = first.key ?? ":"
+            return declared.contains(key) ? [] : [key]
+        }
+        let touched: [String] = switch self {
+        case .rename(_, let from, let to): [from, to]
+        case .remove(_, let key), .insert(_, let key, _), .replace(_, let key, _): [key]
+        case .removeItem, .insertItem, .replaceItem: [":"]
         }
         return touched.filter { !declared.contains($0) }
     }

@@ -26,8 +26,9 @@ public indirect enum PlistValue: Hashable, Sendable {
         case .array?: self = .array(element.children.map(PlistValue.init))
         case .dict?, nil:
             // A later duplicate key replaces an earlier one, as in Apple's reader.
-            var dict: [String: PlistValue] = [:]
-            for entry in element.entries {
+            let entries = element.entries
+            var dict = [String: PlistValue](minimumCapacity: entries.count)
+            for entry in entries {
                 dict[entry.name] = PlistValue(entry.value)
             }
             self = .dict(dict)
