@@ -32,9 +32,19 @@ public enum UnifiedDiff {
         let operations = editScript(from: oldLines, to: newLines)
         // Names are quoted as `git diff` quotes them, which `git apply` reads (issue #44 §5).
         var out: [UInt8] = Array("--- \(PathBytes.display("a/" + path))\n+++ \(PathBytes.display("b/" + path))\n".utf8)
+        // The lines before each hunk are counted on from the hunk before (hunks come in order).
+        var counted = (operations: 0, old: window.linesBefore, new: window.linesBefore)
         for hunk in hunks(operations) {
+            for operation in operations[counted.operations..<hunk.lowerBound] {
+                switch operation {
+                case .equal: counted.old += 1; counted.new += 1
+                case .delete: counted.old += 1
+                case .insert: counted.new += 1
+                }
+            }
+            counted.operations = hunk.lowerBound
             appendHunk(hunk, operations: operations, oldLines: oldLines, newLines: newLines,
-                       linesBefore: window.linesBefore, to: &out)
+                       linesBefore: window.linesBefore, oldBefore: counted.old, newBefore: counted.new, to: &out)
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -397,19 +407,11 @@ public enum UnifiedDiff {
 
     private static func appendHunk(
         _ hunk: Range<Int>, operations: [Operation],
-        oldLines: Lines, newLines: Lines, linesBefore: Int, to out: inout [UInt8]
+        oldLines: Lines, newLines: Lines, linesBefore: Int, oldBefore: Int, newBefore: Int, to out: inout [UInt8]
     ) {
+        // `oldBefore`, `newBefore`: the lines before the hunk, for the start of an empty side.
         var oldStart = 0, oldCount = 0, newStart = 0, newCount = 0
         var foundOld = false, foundNew = false
-        // Lines before the hunk, for the start of an empty side.
-        var oldBefore = linesBefore, newBefore = linesBefore
-        for operation in operations[..<hunk.lowerBound] {
-            switch operation {
-            case .equal: oldBefore += 1; newBefore += 1
-            case .delete: oldBefore += 1
-            case .insert: newBefore += 1
-            }
-        }
         for operation in operations[hunk] {
             switch operation {
             case .equal(let o, let n):
@@ -429,9 +431,9 @@ public enum UnifiedDiff {
         out += Array("@@ -\(range(oldStart, oldCount)) +\(range(newStart, newCount)) @@\n".utf8)
         for operation in operations[hunk] {
             switch operation {
-            case .equal(let o, _): appendLine(" ", oldLines[o], to: &out)
-            case .delete(let o): appendLine("-", oldLines[o], to: &out)
-            case .insert(let n): appendLine("+", newLines[n], to: &out)
+            case .equal(let o, _): appendLine(UInt8(ascii: " "), oldLines[o], to: &out)
+            case .delete(let o): appendLine(UInt8(ascii: "-"), oldLines[o], to: &out)
+            case .insert(let n): appendLine(UInt8(ascii: "+"), newLines[n], to: &out)
             }
         }
     }
@@ -440,9 +442,11 @@ public enum UnifiedDiff {
         count == 1 ? "\(start)" : "\(start),\(count)"
     }
 
-    private static func appendLine(_ prefix: Character, _ line: ArraySlice<UInt8>, to out: inout [UInt8]) {
-        out += Array(String(prefix).utf8)
+    private static func appendLine(_ prefix: UInt8, _ line: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        out.append(prefix)
         out += line
-        if line.last != 0x0A { out += Array("\n\\ No newline at end of file\n".utf8) }
+        if line.last != 0x0A { out += noNewlineMarker }
     }
+
+    private static let noNewlineMarker = Array("\n\\ No newline at end of file\n".utf8)
 }
