@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PlistDOM
 
@@ -20,5 +21,45 @@ import Testing
         #expect(document.element(at: [.key("A"), .index(2)]) == nil)
         #expect(document.element(at: [.key("C"), .index(0)]) == nil)
         #expect([PathStep.key("A"), .index(1), .key("a:b")].spelled == "A:1:a\\:b")
+    }
+
+    /// Many paths at once find what each finds alone: with duplicate keys (the last one), keys
+    /// spelled with entities, a key and a name that are canonically equal but not the same
+    /// bytes (`e` + U+0301 against `é`), names that are missing, and paths through arrays.
+    @Test func manyPathsFindWhatEachFindsAlone() throws {
+        let decomposed = "cafe\u{301}", precomposed = "caf\u{E9}"
+        let text = "<plist><dict><key>D</key><dict>"
+            + "<key>a</key><integer>1</integer><key>b&amp;c</key><integer>2</integer><key>a</key><integer>3</integer>"
+            + "<key>\(decomposed)</key><integer>4</integer><key>\(precomposed)</key><integer>5</integer><key>\(decomposed)</key><integer>6</integer>"
+            + "<key>L</key><array><dict><key>x</key><true/></dict></array></dict></dict></plist>"
+        let document = try PlistDocument(parsing: text)
+        let names = ["a", "b&c", "b&amp;c", decomposed, precomposed, "missing", "L"]
+        var paths = names.map { [PathStep.key("D"), .key($0)] }
+        paths += [[.key("D"), .key("L"), .index(0), .key("x")], [.key("D"), .key("L"), .index(1)], [.key("missing"), .key("a")], []]
+        let together = document.elements(at: paths + paths)
+        for (path, found) in zip(paths + paths, together) {
+            #expect(found == document.element(at: path), "\(path.spelled)")
+        }
+        #expect(together[0]?.text == "3", "the last of duplicate keys")
+        // Over real files: every key path of every dict, twice (the second time from the tables).
+        var checked = 0
+        for url in (TestPaths.plists(under: TestPaths.corpus.appendingPathComponent("real"))).prefix(120) {
+            guard let document = try? PlistDocument(parsing: TestPaths.bytes(url)) else { continue }
+            var all: [[PathStep]] = []
+            func walk(_ element: PlistElement, _ path: [PathStep]) {
+                guard element.kind == .dict else { return }
+                element.forEachEntry { entry in
+                    all.append(path + [.key(entry.name)])
+                    walk(entry.value, path + [.key(entry.name)])
+                }
+            }
+            walk(document.rootValue, [])
+            let found = document.elements(at: all + all)
+            for (path, element) in zip(all + all, found) where element != document.element(at: path) {
+                Issue.record("\(url.lastPathComponent): \(path.spelled)")
+            }
+            checked += all.count
+        }
+        #expect(checked > 1_000 || !FileManager.default.fileExists(atPath: TestPaths.corpus.path), "\(checked) paths")
     }
 }

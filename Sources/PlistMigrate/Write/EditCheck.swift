@@ -30,8 +30,9 @@ enum EditCheck {
         let paths = regions(of: edits)
         guard !paths.isEmpty else { return output == original ? nil : "bytes changed where no edit was recorded" }
         var before: [(path: [PathStep], range: Range<Int>)] = []
-        for path in paths {
-            guard let element = document.element(at: path), let range = document.byteRange(of: element) else {
+        // Found together: many edited domains of one large dict cost its size once.
+        for (path, element) in zip(paths, document.elements(at: paths)) {
+            guard let element, let range = document.byteRange(of: element) else {
                 return "an edited value (\(path.spelled)) is not in the original"
             }
             before.append((path, range))
@@ -80,8 +81,9 @@ enum EditCheck {
         else { return outside }
         var after: [PlistElement] = []
         var cursor = (old: outerRange.lowerBound, new: open.count)
-        for (path, range) in before {
-            guard let element = fragment.element(at: depth + path.dropFirst(shared.count)), let now = fragment.byteRange(of: element),
+        let rewritten = fragment.elements(at: before.map { depth + $0.path.dropFirst(shared.count) })
+        for ((_, range), found) in zip(before, rewritten) {
+            guard let element = found, let now = fragment.byteRange(of: element),
                 range.lowerBound >= cursor.old, now.lowerBound >= cursor.new,
                 original[cursor.old..<range.lowerBound].bytesEqual(wrapped[cursor.new..<now.lowerBound])
             else { return outside }
