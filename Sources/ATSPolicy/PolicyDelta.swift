@@ -141,7 +141,9 @@ public enum PolicyDelta {
             let classes = known ?? PolicyDelta.hostClasses([before, after])
             known = classes
             for hostClass in classes {
-                let signature = sameGlobal && !hostClass.host.isIPAddress
+                // Under a built-in exception domain (apple.com…) a key of that name, whatever its
+                // settings, replaces the built-in entry for every subdomain: such hosts are decided.
+                let signature = sameGlobal && !hostClass.host.isIPAddress && !BuiltInExceptions.covers(hostClass.host)
                     ? Signature(hostClass.host, indexedBefore, indexedAfter) : nil
                 // With the same global keys, a host name whose matching rules set the same policy
                 // in both is decided the same way on every OS (for names, which rule matches

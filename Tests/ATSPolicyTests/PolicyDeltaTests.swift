@@ -42,6 +42,24 @@ import PlistDOM
     static let unmatched = ["Unmatched.Example.com", "*.wild.example.com", "$(API_HOST)"]
         .map { "<key>\($0)</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict>" }.joined()
 
+    /// A key named as a built-in exception domain, without subdomains: it replaces the built-in
+    /// entry (which covers subdomains) for every host below it, though no rule of the app
+    /// decides for those hosts.
+    static let builtInName = "<key>apple.com</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.2</string></dict>"
+
+    @Test func aKeyNamedAsABuiltInExceptionChangesItsSubdomains() throws {
+        func configuration(_ domains: String) throws -> ATSConfiguration {
+            ATSConfiguration(document: try PlistDocument(parsing: Array(
+                "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>\(domains)</dict></dict></dict></plist>".utf8)))
+        }
+        let before = try configuration("<key>example.com</key><dict/>")
+        let after = try configuration("<key>example.com</key><dict/>" + Self.builtInName)
+        let expected = Self.decidedTheLongWay(before, after)
+        #expect(expected.contains { $0.hasPrefix("sub.apple.com ") }, "the subdomain loses the built-in entry")
+        #expect(Self.reported(before, after) == expected)
+        #expect(Self.reported(after, before) == expected)
+    }
+
     /// A rule that matches no host decides nothing, so configurations that differ only there are
     /// equivalent without a decision taken; one that matches a host makes them differ.
     @Test func rulesThatMatchNoHostDoNotMakeConfigurationsDiffer() throws {
@@ -72,6 +90,7 @@ import PlistDOM
                            after: domains.anchor, domains.marker),
             text.inserting("<key>192.168.0.10</key><dict/>", after: domains.anchor, domains.marker),
             text.inserting(unmatched, after: domains.anchor, domains.marker),
+            text.inserting(builtInName, after: domains.anchor, domains.marker),
             text.replacing("<true/>", after: "InsecureHTTPLoads</key>", with: "<false/>"),
             text.replacing("TLSv1.2", after: "", with: "TLSv1.0"),
             text.replacing("<key>NSIncludesSubdomains</key>", after: "", with: "<key>NSIncludesSubdomainsNot</key>"),
