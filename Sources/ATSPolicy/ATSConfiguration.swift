@@ -33,6 +33,17 @@ public struct ATSConfiguration: Sendable, Equatable {
             case resolvedAtBuildTime
         }
 
+        /// The same key, read the same way, with the same settings (lines aside).
+        func decidesAlike(_ other: DomainRule) -> Bool {
+            key == other.key && matcher == other.matcher
+                && includesSubdomains?.value == other.includesSubdomains?.value
+                && allowsInsecureHTTP?.value == other.allowsInsecureHTTP?.value
+                && minimumTLS?.value == other.minimumTLS?.value
+                && requiresForwardSecrecy?.value == other.requiresForwardSecrecy?.value
+                && requiresCertificateTransparency?.value == other.requiresCertificateTransparency?.value
+                && pinnedCAIdentities == other.pinnedCAIdentities && pinnedLeafIdentities == other.pinnedLeafIdentities
+        }
+
         public var key: String
         public var line: Int
         public var matcher: Matcher = .nothing
@@ -125,15 +136,6 @@ public struct ATSConfiguration: Sendable, Equatable {
     /// decisions never rest on such a rule, only its notes do. An edit inside them changes no
     /// policy, however many domains it touches.
     public func isPolicyEquivalent(to other: ATSConfiguration) -> Bool {
-        func same(_ a: DomainRule, _ b: DomainRule) -> Bool {
-            a.key == b.key && a.matcher == b.matcher
-                && a.includesSubdomains?.value == b.includesSubdomains?.value
-                && a.allowsInsecureHTTP?.value == b.allowsInsecureHTTP?.value
-                && a.minimumTLS?.value == b.minimumTLS?.value
-                && a.requiresForwardSecrecy?.value == b.requiresForwardSecrecy?.value
-                && a.requiresCertificateTransparency?.value == b.requiresCertificateTransparency?.value
-                && a.pinnedCAIdentities == b.pinnedCAIdentities && a.pinnedLeafIdentities == b.pinnedLeafIdentities
-        }
         func same(_ a: [DomainRule], _ b: [DomainRule]) -> Bool {
             // In order, as duplicates are read (the last one counts), without those that cannot decide.
             var left = a.makeIterator(), right = b.makeIterator()
@@ -149,7 +151,7 @@ public struct ATSConfiguration: Sendable, Equatable {
             while true {
                 switch (next(&left), next(&right)) {
                 case (nil, nil): return true
-                case (let x?, let y?): guard same(x, y) else { return false }
+                case (let x?, let y?): guard x.decidesAlike(y) else { return false }
                 default: return false
                 }
             }

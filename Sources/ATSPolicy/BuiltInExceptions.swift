@@ -35,6 +35,11 @@ enum BuiltInExceptions {
         match(host, appHasKey: { _ in false }) != nil
     }
 
+    /// `covers` for a lowercase name, looked at before a host is made of it.
+    static func covers(name: String) -> Bool {
+        lastTwoLabels.contains { name.utf8.hasSuffix(bytes: $0) } && covers(Host(name))
+    }
+
     static func match(_ host: Host, appHasKey: (String) -> Bool) -> (entry: Entry, depth: Int)? {
         // Asked for every host of every decision: a host ending in none of the built-in domains'
         // last two labels is passed over before any label is copied.

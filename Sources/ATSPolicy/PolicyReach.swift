@@ -71,7 +71,7 @@ public struct PolicyReach: Sendable, Equatable {
             var rest = Substring(host.name)
             if names.contains(rest) { return true }
             while let dot = rest.utf8.firstIndex(of: UInt8(ascii: ".")) {
-                rest = rest[rest.index(after: dot)...]
+                rest = rest[rest.utf8.index(after: dot)...]
                 if names.contains(rest) { return true }
             }
             return false

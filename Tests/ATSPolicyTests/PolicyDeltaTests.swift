@@ -25,7 +25,10 @@ import PlistDOM
     }
 
     static func reported(_ before: ATSConfiguration, _ after: ATSConfiguration) -> Set<String> {
-        let changes = PolicyDelta.Changes(before: before, after: after)
+        reported(PolicyDelta.Changes(before: before, after: after))
+    }
+
+    static func reported(_ changes: PolicyDelta.Changes) -> Set<String> {
         var reported: Set<String> = []
         for (hostClass, template) in changes.perHost {
             for change in changes.templates[template] { reported.insert("\(hostClass.label) \(change.era) \(change.kind)") }
@@ -135,7 +138,13 @@ import PlistDOM
                 for (x, y) in [(before, after), (after, before)] {
                     pairs += 1
                     if !expected.isEmpty { withChanges += 1 }
-                    let got = Self.reported(x, y)
+                    let changes = PolicyDelta.Changes(before: x, after: y)
+                    let got = Self.reported(changes)
+                    // The hosts come in the order of all host classes, however few are weighed.
+                    let labels = changes.perHost.map(\.hostClass.label)
+                    if labels != PolicyDelta.hostClasses([x, y]).map(\.label).filter(Set(labels).contains) {
+                        mismatches.append("\(url.lastPathComponent): hosts out of order")
+                    }
                     if got != expected {
                         mismatches.append("\(url.lastPathComponent): missing \(expected.subtracting(got).sorted().prefix(3)), extra \(got.subtracting(expected).sorted().prefix(3))")
                     }
