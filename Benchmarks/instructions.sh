@@ -51,6 +51,7 @@ strip --strip-debug "$bin"
 python3 Benchmarks/make-monorepo.py "$corpus" "$work/monorepo" "$count" >/dev/null
 (cd "$work/monorepo" && grep -rl --include='*.plist' NSAppTransportSecurity . | sed 's|^\./||' | LC_ALL=C sort) > "$work/ats-list"
 python3 Benchmarks/many-domains.py "$work/many-domains.plist" 10000
+python3 Benchmarks/many-domains.py "$work/sparse-domains.plist" 20000 --every 25
 python3 Benchmarks/make-project.py "$work/project" 8000 400
 # A fleet: one JSON report per tenth of the monorepo, as a job per repository would write.
 mkdir -p "$work/fleet"
@@ -63,11 +64,13 @@ declare -A command=(
     [tree]="--jobs 1 --no-config monorepo"
     [ats-files]="--jobs 1 --no-config --files-from ../ats-list"
     [many-domains]="--no-config many-domains.plist"
+    [sparse-domains]="--no-config sparse-domains.plist"
     [lint]="lint --jobs 1 --no-config monorepo"
     [report]="report --format json fleet/repo0.json fleet/repo1.json fleet/repo2.json fleet/repo3.json fleet/repo4.json fleet/repo5.json fleet/repo6.json fleet/repo7.json fleet/repo8.json fleet/repo9.json"
     [targets]="targets project"
 )
-order=(tree ats-files many-domains lint report targets)
+order=(tree ats-files many-domains sparse-domains lint report targets)
+all=("${order[@]}")
 [ ${#only[@]} -gt 0 ] && order=("${only[@]}")
 # The ATS-files workload reads its list relative to the monorepo.
 declare -A folder=([ats-files]=monorepo)
@@ -99,7 +102,7 @@ done
 if [ "$update" = 1 ]; then
     tmp=$(mktemp)
     { echo "# workload	instructions	(Benchmarks/instructions.sh --update writes this; --count $count)"
-      for name in tree ats-files many-domains lint report targets; do
+      for name in "${all[@]}"; do
           if [ -n "${counted[$name]:-}" ]; then value=${counted[$name]}
           else value=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$baseline" 2>/dev/null)
           fi
