@@ -27,9 +27,6 @@ enum BuiltInExceptions {
     private static let lastTwoLabels = Set(entries.keys.map { $0.split(separator: ".").suffix(2).joined(separator: ".") })
         .sorted().map { Array($0.utf8) }
 
-    /// The built-in entry that decides for a host name, with how many labels above the host it
-    /// is (0: the host itself): the reader walks from the host up, and at each name the app's
-    /// own key, when there is one, has replaced the built-in entry. `nil` for addresses.
     /// Whether a built-in domain is the host or one of its parents (whatever the app's keys).
     static func covers(_ host: Host) -> Bool {
         match(host, appHasKey: { _ in false }) != nil
@@ -40,6 +37,9 @@ enum BuiltInExceptions {
         lastTwoLabels.contains { name.utf8.hasSuffix(bytes: $0) } && covers(Host(name))
     }
 
+    /// The built-in entry that decides for a host name, with how many labels above the host it
+    /// is (0: the host itself): the reader walks from the host up, and at each name the app's
+    /// own key, when there is one, has replaced the built-in entry. `nil` for addresses.
     static func match(_ host: Host, appHasKey: (String) -> Bool) -> (entry: Entry, depth: Int)? {
         // Asked for every host of every decision: a host ending in none of the built-in domains'
         // last two labels is passed over before any label is copied.

@@ -87,7 +87,8 @@ public enum PolicyDelta {
 
     /// The keys of the rules that differ between the two configurations, compared place by
     /// place (a key written twice is read at its last place: every place of it is compared);
-    /// `nil` when the lists differ in length or most rules differ, where all hosts are weighed.
+    /// `nil` when the lists differ in length, or when more keys changed than there are rules:
+    /// then every host class is weighed.
     static func changedKeys(_ before: ATSConfiguration, _ after: ATSConfiguration) -> Set<Substring>? {
         var changed: Set<Substring> = []
         for (old, new) in [(before.exceptionDomains, after.exceptionDomains), (before.pinnedDomains, after.pinnedDomains)] {
