@@ -47,15 +47,10 @@ public enum PolicyDelta {
                     guard !name.isEmpty, !name.contains(ascii: "*"), rule.matcher != .resolvedAtBuildTime,
                         seenNames.insert(name).inserted
                     else { continue }
-                    guard let changed else {
+                    if changed.map({ Self.mayBeReached(name, by: $0) }) ?? true {
                         add(name)
                         add("sub." + name)
-                        continue
-                    }
-                    if Self.mayBeReached(name, by: changed) {
-                        add(name)
-                        add("sub." + name)
-                    } else if subKeys, changed.contains(Substring("sub." + name)) {
+                    } else if subKeys, changed?.contains(Substring("sub." + name)) == true {
                         add("sub." + name)
                     }
                 }
@@ -74,15 +69,7 @@ public enum PolicyDelta {
             if (byte >= 0x41 && byte <= 0x5A) || byte >= 0x80 { return true }
             if !((byte >= 0x30 && byte <= 0x3A) || (byte >= 0x61 && byte <= 0x66) || byte == 0x2E) { mayBeAddress = false }
         }
-        if mayBeAddress { return true }
-        var rest = Substring(name)
-        if changed.contains(rest) { return true }
-        // Stepped over as UTF-8 (a dot is ASCII): a step by characters would cut graphemes.
-        while let dot = rest.utf8.firstIndex(of: UInt8(ascii: ".")) {
-            rest = rest[rest.utf8.index(after: dot)...]
-            if changed.contains(rest) { return true }
-        }
-        return BuiltInExceptions.covers(name: name)
+        return mayBeAddress || changed.containsNameOrParent(of: name) || BuiltInExceptions.covers(name: name)
     }
 
     /// The keys of the rules that differ between the two configurations, compared place by

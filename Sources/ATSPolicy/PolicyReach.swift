@@ -67,14 +67,7 @@ public struct PolicyReach: Sendable, Equatable {
         return { host, kind in
             if everything || kinds.contains(kind) { return true }
             if localHosts && host.isLocal { return true }
-            // The host itself, or any domain it is a subdomain of (each suffix after a dot).
-            var rest = Substring(host.name)
-            if names.contains(rest) { return true }
-            while let dot = rest.utf8.firstIndex(of: UInt8(ascii: ".")) {
-                rest = rest[rest.utf8.index(after: dot)...]
-                if names.contains(rest) { return true }
-            }
-            return false
+            return names.containsNameOrParent(of: host.name)
         }
     }
 
@@ -100,5 +93,19 @@ public struct PolicyReach: Sendable, Equatable {
             name = name[..<colon]
         }
         return String(decoding: name, as: UTF8.self)
+    }
+}
+
+extension Set<Substring> {
+    /// Whether `name` or a domain it lies below (each suffix after a dot) is in the set. Stepped
+    /// over as UTF-8 (a dot is ASCII), without a copy of each suffix.
+    func containsNameOrParent(of name: String) -> Bool {
+        var rest = Substring(name)
+        if contains(rest) { return true }
+        while let dot = rest.utf8.firstIndex(of: UInt8(ascii: ".")) {
+            rest = rest[rest.utf8.index(after: dot)...]
+            if contains(rest) { return true }
+        }
+        return false
     }
 }
