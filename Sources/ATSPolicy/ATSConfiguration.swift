@@ -21,6 +21,10 @@ public struct ATSConfiguration: Sendable, Equatable {
         public var written: String
     }
 
+    /// A domain entry's rule. Its fields live in one shared box, copied only when a copy is
+    /// changed: rules are copied far more often than changed (every decision reads one, every
+    /// configuration holds them all), and a copy of a dozen strings and arrays would cost a
+    /// retain each.
     public struct DomainRule: Sendable, Equatable {
         /// How a key can match hosts, decided once when the configuration is read.
         public enum Matcher: Sendable, Equatable {
@@ -35,7 +39,8 @@ public struct ATSConfiguration: Sendable, Equatable {
 
         /// The same key, read the same way, with the same settings (lines aside).
         func decidesAlike(_ other: DomainRule) -> Bool {
-            key == other.key && matcher == other.matcher
+            if fields === other.fields { return true }
+            return key == other.key && matcher == other.matcher
                 && includesSubdomains?.value == other.includesSubdomains?.value
                 && allowsInsecureHTTP?.value == other.allowsInsecureHTTP?.value
                 && minimumTLS?.value == other.minimumTLS?.value
@@ -44,18 +49,63 @@ public struct ATSConfiguration: Sendable, Equatable {
                 && pinnedCAIdentities == other.pinnedCAIdentities && pinnedLeafIdentities == other.pinnedLeafIdentities
         }
 
-        public var key: String
-        public var line: Int
-        public var matcher: Matcher = .nothing
+        public init(key: String, line: Int) {
+            fields = Fields(key: key, line: line)
+        }
+
+        public static func == (lhs: DomainRule, rhs: DomainRule) -> Bool {
+            lhs.fields === rhs.fields || lhs.fields.values == rhs.fields.values
+        }
+
+        /// The values, compared and copied as one.
+        fileprivate struct Values: Sendable, Equatable {
+            var key: String
+            var line: Int
+            var matcher: Matcher = .nothing
+            var meantHost: String = ""
+            var includesSubdomains: Setting<Bool>?
+            var allowsInsecureHTTP: Setting<Bool>?
+            var minimumTLS: Setting<String>?
+            var requiresForwardSecrecy: Setting<Bool>?
+            var requiresCertificateTransparency: Setting<Bool>?
+            var pinnedCAIdentities: [String] = []
+            var pinnedLeafIdentities: [String] = []
+        }
+
+        /// Never changed while shared: `values` copies it first (`isKnownUniquelyReferenced`).
+        fileprivate final class Fields: @unchecked Sendable {
+            var values: Values
+            init(key: String, line: Int) { values = Values(key: key, line: line) }
+            init(_ values: Values) { self.values = values }
+        }
+
+        private var fields: Fields
+
+        /// The fields to read, or to change once this rule holds them alone.
+        private var values: Values {
+            get { fields.values }
+            _modify {
+                if !isKnownUniquelyReferenced(&fields) { fields = Fields(fields.values) }
+                yield &fields.values
+            }
+        }
+
+        public var key: String { get { values.key } set { values.key = newValue } }
+        public var line: Int { get { values.line } set { values.line = newValue } }
+        public var matcher: Matcher { get { values.matcher } set { values.matcher = newValue } }
         /// The host the key is meant to name, however it is written (`PolicyReach.hostName`).
-        public var meantHost: String = ""
-        public var includesSubdomains: Setting<Bool>?
-        public var allowsInsecureHTTP: Setting<Bool>?
-        public var minimumTLS: Setting<String>?
-        public var requiresForwardSecrecy: Setting<Bool>?
-        public var requiresCertificateTransparency: Setting<Bool>?
-        public var pinnedCAIdentities: [String] = []
-        public var pinnedLeafIdentities: [String] = []
+        public var meantHost: String { get { values.meantHost } set { values.meantHost = newValue } }
+        public var includesSubdomains: Setting<Bool>? { get { values.includesSubdomains } set { values.includesSubdomains = newValue } }
+        public var allowsInsecureHTTP: Setting<Bool>? { get { values.allowsInsecureHTTP } set { values.allowsInsecureHTTP = newValue } }
+        public var minimumTLS: Setting<String>? { get { values.minimumTLS } set { values.minimumTLS = newValue } }
+        public var requiresForwardSecrecy: Setting<Bool>? {
+            get { values.requiresForwardSecrecy } set { values.requiresForwardSecrecy = newValue }
+        }
+        public var requiresCertificateTransparency: Setting<Bool>? {
+            get { values.requiresCertificateTransparency } set { values.requiresCertificateTransparency = newValue }
+        }
+        public var pinnedCAIdentities: [String] { get { values.pinnedCAIdentities } set { values.pinnedCAIdentities = newValue } }
+        public var pinnedLeafIdentities: [String] { get { values.pinnedLeafIdentities } set { values.pinnedLeafIdentities = newValue } }
     }
 
     public var present: Bool

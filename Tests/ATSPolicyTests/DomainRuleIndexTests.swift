@@ -54,6 +54,26 @@ import PlistDOM
         return compared
     }
 
+    /// A rule's fields are shared between copies until one changes: the change stays in that
+    /// copy, and rules compare by their values, not by what they share.
+    @Test func aChangedCopyOfARuleLeavesTheOriginalAsItWas() {
+        var original = ATSConfiguration.DomainRule(key: "example.com", line: 3)
+        original.allowsInsecureHTTP = .init(value: true, key: "NSExceptionAllowsInsecureHTTPLoads", line: 4)
+        var copy = original
+        #expect(copy == original)
+        copy.allowsInsecureHTTP = nil
+        copy.pinnedCAIdentities.append("SPKI")
+        #expect(original.allowsInsecureHTTP?.value == true && original.pinnedCAIdentities.isEmpty)
+        #expect(copy.allowsInsecureHTTP == nil && copy.pinnedCAIdentities == ["SPKI"])
+        #expect(copy != original && !copy.decidesAlike(original))
+        // Built apart with the same values: equal, and deciding alike.
+        var twin = ATSConfiguration.DomainRule(key: "example.com", line: 3)
+        twin.allowsInsecureHTTP = original.allowsInsecureHTTP
+        #expect(twin == original && twin.decidesAlike(original))
+        twin.line = 9
+        #expect(twin != original && twin.decidesAlike(original))
+    }
+
     @Test func agreesWithTheScanOverTheCorpus() throws {
         var compared = 0
         for set in ["real", "wild"] {
