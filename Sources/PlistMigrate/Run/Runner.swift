@@ -93,7 +93,8 @@ public final class Runner {
             else { missing.append((path, FileError(FileIO.openFailureText(raw)))) }
         }
         if !options.listedPaths.isEmpty {
-            var seen = Set<String>()
+            // Sized once: growing a set rehashes every path already in it.
+            var seen = Set<String>(minimumCapacity: files.count)
             files = FileDiscovery.sortedByPath(files.filter { seen.insert($0.path).inserted })
         }
         if let shard = options.shard {
