@@ -50,13 +50,15 @@ import PlistDOM
     /// decides for those hosts.
     static let builtInName = "<key>apple.com</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.2</string></dict>"
 
+    /// A configuration whose NSExceptionDomains dict holds `domains` (its XML).
+    static func configuration(domains: String) throws -> ATSConfiguration {
+        ATSConfiguration(document: try PlistDocument(parsing: Array(
+            "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>\(domains)</dict></dict></dict></plist>".utf8)))
+    }
+
     @Test func aKeyNamedAsABuiltInExceptionChangesItsSubdomains() throws {
-        func configuration(_ domains: String) throws -> ATSConfiguration {
-            ATSConfiguration(document: try PlistDocument(parsing: Array(
-                "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>\(domains)</dict></dict></dict></plist>".utf8)))
-        }
-        let before = try configuration("<key>example.com</key><dict/>")
-        let after = try configuration("<key>example.com</key><dict/>" + Self.builtInName)
+        let before = try Self.configuration(domains: "<key>example.com</key><dict/>")
+        let after = try Self.configuration(domains: "<key>example.com</key><dict/>" + Self.builtInName)
         let expected = Self.decidedTheLongWay(before, after)
         #expect(expected.contains { $0.hasPrefix("sub.apple.com ") }, "the subdomain loses the built-in entry")
         #expect(Self.reported(before, after) == expected)
@@ -66,18 +68,14 @@ import PlistDOM
     /// A rule that matches no host decides nothing, so configurations that differ only there are
     /// equivalent without a decision taken; one that matches a host makes them differ.
     @Test func rulesThatMatchNoHostDoNotMakeConfigurationsDiffer() throws {
-        func configuration(_ domains: String) throws -> ATSConfiguration {
-            ATSConfiguration(document: try PlistDocument(parsing: Array(
-                "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>\(domains)</dict></dict></dict></plist>".utf8)))
-        }
         let listed = "<key>example.com</key><dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict>"
-        let base = try configuration(listed)
-        #expect(base.isPolicyEquivalent(to: try configuration(Self.unmatched + listed)))
-        #expect(base.isPolicyEquivalent(to: try configuration(listed + Self.unmatched)))
-        #expect(PolicyDelta.lines(before: base, after: try configuration(listed + Self.unmatched)) == ["no policy change"])
-        #expect(!base.isPolicyEquivalent(to: try configuration(listed.replacingOccurrences(of: "TLSv1.0", with: "TLSv1.2"))))
-        #expect(!base.isPolicyEquivalent(to: try configuration(listed + "<key>unmatched.example.com</key><dict/>")))
-        #expect(!base.isPolicyEquivalent(to: try configuration(listed + "<key>192.168.0.10</key><dict/>")))
+        let base = try Self.configuration(domains: listed)
+        #expect(base.isPolicyEquivalent(to: try Self.configuration(domains: Self.unmatched + listed)))
+        #expect(base.isPolicyEquivalent(to: try Self.configuration(domains: listed + Self.unmatched)))
+        #expect(PolicyDelta.lines(before: base, after: try Self.configuration(domains: listed + Self.unmatched)) == ["no policy change"])
+        #expect(!base.isPolicyEquivalent(to: try Self.configuration(domains: listed.replacingOccurrences(of: "TLSv1.0", with: "TLSv1.2"))))
+        #expect(!base.isPolicyEquivalent(to: try Self.configuration(domains: listed + "<key>unmatched.example.com</key><dict/>")))
+        #expect(!base.isPolicyEquivalent(to: try Self.configuration(domains: listed + "<key>192.168.0.10</key><dict/>")))
     }
 
     /// Edits of a file with exception domains: an address, a range, a name whose subdomains
