@@ -140,18 +140,30 @@ public struct ATSConfiguration: Sendable, Equatable {
         }
         present = true
         line = entry.key.line ?? 0
-        let ats = entry.value
-        for entry in ats.entries { keyLines[entry.name] = entry.key.line ?? 0 }
-        allowsArbitraryLoads = Self.bool(ats, "NSAllowsArbitraryLoads")
-        allowsArbitraryLoadsForMedia = Self.bool(ats, "NSAllowsArbitraryLoadsForMedia")
-        allowsArbitraryLoadsInWebContent = Self.bool(ats, "NSAllowsArbitraryLoadsInWebContent")
-        allowsLocalNetworking = Self.bool(ats, "NSAllowsLocalNetworking")
-        for key in Self.globalBooleanKeys {
-            guard let entry = ats.entry(key), Self.bool(entry, key) == nil else { continue }
+        // One pass over the ATS dict finds every key read here; with a key written twice the
+        // last one counts, as Apple's reader keeps the last.
+        var globals = [DictEntry?](repeating: nil, count: Self.globalBooleanKeys.count)
+        var exceptionDomainsValue: PlistElement?, pinnedDomainsValue: PlistElement?
+        for entry in entry.value.entries {
+            let name = entry.name
+            keyLines[name] = entry.key.line ?? 0
+            if let index = Self.globalBooleanKeys.firstIndex(of: name) {
+                globals[index] = entry
+            } else if name == "NSExceptionDomains" {
+                exceptionDomainsValue = entry.value
+            } else if name == "NSPinnedDomains" {
+                pinnedDomainsValue = entry.value
+            }
+        }
+        let settings = zip(globals, Self.globalBooleanKeys).map { Self.bool($0, $1) }
+        (allowsArbitraryLoads, allowsArbitraryLoadsForMedia, allowsArbitraryLoadsInWebContent, allowsLocalNetworking)
+            = (settings[0], settings[1], settings[2], settings[3])
+        for (index, key) in Self.globalBooleanKeys.enumerated() {
+            guard let entry = globals[index], settings[index] == nil else { continue }
             unreadGlobalKeys.append(Unread(key: key, line: entry.key.line ?? 0, written: Self.article(entry.value.name)))
         }
-        exceptionDomains = Self.domains(ats[key: "NSExceptionDomains"], parent: "NSExceptionDomains", skipped: &skippedDomainEntries)
-        pinnedDomains = Self.domains(ats[key: "NSPinnedDomains"], parent: "NSPinnedDomains", skipped: &skippedDomainEntries)
+        exceptionDomains = Self.domains(exceptionDomainsValue, parent: "NSExceptionDomains", skipped: &skippedDomainEntries)
+        pinnedDomains = Self.domains(pinnedDomainsValue, parent: "NSPinnedDomains", skipped: &skippedDomainEntries)
     }
 
     /// The keys whose presence makes iOS 10+/macOS 10.12+ ignore NSAllowsArbitraryLoads, as

@@ -107,7 +107,7 @@ public struct FileMigrator: Sendable {
         }
         result = rounds.result
         result.output = rounds.current
-        if rounds.current != bytes {
+        if !rounds.current.bytesEqual(bytes) {
             if !context.gateOnly, let failure = EditCheck.failure(
                 original: bytes, originalDocument: rounds.firstEdit.document, output: rounds.current, edits: rounds.plannedEdits,
                 wholeOutput: context.checksWholeOutput)
@@ -390,7 +390,8 @@ public struct FileMigrator: Sendable {
                 return .unchanged
             }
             let next = document.bytes
-            guard next != current else {
+            // By `memcmp`: `!=` on byte arrays compares one byte at a time.
+            guard !next.bytesEqual(current) else {
                 result.diagnostics += session.diagnostics
                 plannedEdits += session.plannedEdits
                 return .unchanged
