@@ -65,25 +65,61 @@ extension PlistDocument {
     public func elements(at paths: [[PathStep]]) -> [PlistElement?] {
         // A few paths (the usual write check) cost less walked one by one than tables cost.
         guard paths.count > 8 else { return paths.map { element(at: $0) } }
-        typealias Found = (key: Int32, keyNode: Node, value: Int32)
         var visits: [Int32: Int] = [:]
-        var tables: [Int32: [String: Found]] = [:]
+        var tables: [Int32: KeyTable] = [:]
         func child(of dict: PlistElement, named name: String) -> PlistElement? {
             if tables[dict.index] == nil {
                 visits[dict.index, default: 0] += 1
                 guard visits[dict.index]! > 1, dict.kind == .dict else { return dict[key: name] }
-                var table: [String: Found] = [:]
-                dict.forEachPair { key, keyNode, value in table[text(of: key)] = (key, keyNode, value) }
-                tables[dict.index] = table
+                tables[dict.index] = KeyTable(dict, in: self)
             }
-            // A key `entry(_:)` matches reads as a string equal to the name, so the table's last
-            // such key is the one it finds, unless that key's bytes differ from the name's (a
-            // canonically equal spelling): then the dict is scanned as `entry(_:)` scans it.
-            guard let candidate = tables[dict.index]?[name] else { return nil }
-            if text(of: candidate.key, node: candidate.keyNode, equals: name) { return PlistElement(self, candidate.value) }
+            // The key the table holds for the name's hash is the last key of those bytes, which
+            // is what `entry(_:)` finds, unless it is another key (hashes can collide): then
+            // the dict is scanned as it scans it. A non-ASCII name may equal a decoded key of
+            // other bytes as a string: it scans too.
+            guard let table = tables[dict.index], !table.decodedNonASCII, name.utf8.allSatisfy({ $0 < 0x80 }) else {
+                return dict[key: name]
+            }
+            var name = name
+            guard let found = table.byHash[name.withUTF8 { KeyTable.hash(UnsafeRawBufferPointer($0)) }] else { return nil }
+            if text(of: found.key, node: found.keyNode, equals: name) { return PlistElement(self, found.value) }
             return dict[key: name]
         }
         return paths.map { element(at: $0, child: child) }
+    }
+
+    /// A dict's entries by the hash of their keys' UTF-8 bytes, the last key of each hash kept.
+    /// `entry(_:)` compares a key read in place by its bytes and a key whose text was decoded
+    /// or edited as a string, which for ASCII text is the same; a dict with a decoded
+    /// non-ASCII key (another spelling may be equal to it as a string) is always scanned.
+    private struct KeyTable {
+        var byHash: [Int: (key: Int32, keyNode: Node, value: Int32)] = [:]
+        var decodedNonASCII = false
+
+        init(_ dict: PlistElement, in document: PlistDocument) {
+            var count = 0
+            dict.forEachPair { _, _, _ in count += 1 }
+            byHash.reserveCapacity(count)
+            document.source.withUnsafeBytes { source in
+                dict.forEachPair { key, keyNode, value in
+                    let hash: Int
+                    if keyNode.hasPlainText {
+                        hash = Self.hash(UnsafeRawBufferPointer(rebasing: source[Int(keyNode.startTagEnd)..<Int(keyNode.endTagStart)]))
+                    } else {
+                        let text = Array(document.text(of: key).utf8)
+                        if text.contains(where: { $0 >= 0x80 }) { decodedNonASCII = true }
+                        hash = text.withUnsafeBytes(Self.hash)
+                    }
+                    byHash[hash] = (key, keyNode, value)
+                }
+            }
+        }
+
+        static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+            var hasher = Hasher()
+            hasher.combine(bytes: bytes)
+            return hasher.finalize()
+        }
     }
 
     private func element(at path: [PathStep], child: (PlistElement, String) -> PlistElement?) -> PlistElement? {
