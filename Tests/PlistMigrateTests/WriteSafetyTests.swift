@@ -174,6 +174,50 @@ import PlistDOM
             == "the rewritten values differ from the planned edits")
     }
 
+    /// In a dict of more than 16 keys (looked through by name, not pairwise), every repeat of a
+    /// key is reported against its first copy, and names equal as strings are one key (`é`
+    /// precomposed and `e` + U+0301), as Apple's reader, reading them as strings, counts them.
+    @Test func duplicateKeysInALargeDictAreEachReportedAgainstTheFirst() throws {
+        var domains = (0..<20).map { "<key>d\($0).example.com</key><dict/>\n" }
+        domains.insert("<key>d5.example.com</key><dict/>\n", at: 9)
+        domains.insert("<key>d5.example.com</key><dict/>\n", at: 14)
+        domains += ["<key>caf\u{E9}.example.com</key><dict/>\n", "<key>cafe\u{301}.example.com</key><dict/>\n"]
+        let text = "<plist><dict>\n<key>NSAppTransportSecurity</key><dict>\n<key>NSExceptionDomains</key><dict>\n"
+            + domains.joined() + "</dict></dict></dict></plist>\n"
+        let diagnostics = try #require(FileMigrator.duplicateKeyDiagnostics(try PlistDocument(parsing: text)))
+        #expect(diagnostics.map(\.location.line) == [13, 18, 27])
+        let expected = [
+            "duplicate key \"d5.example.com\" (first at line 9);", "duplicate key \"d5.example.com\" (first at line 9);",
+            "duplicate key \"cafe\u{301}.example.com\" (first at line 26);",
+        ]
+        #expect(diagnostics.count == expected.count)
+        for (diagnostic, start) in zip(diagnostics, expected) { #expect(diagnostic.message.hasPrefix(start), "\(diagnostic.message)") }
+    }
+
+    /// Edits in 10 of 20 domains are checked against the values of those 10 alone (the paths
+    /// looked up through one table of the domains' keys): a correct output passes, and one value
+    /// left unedited, or one unedited domain changed, is caught.
+    @Test func editsInManyDomainsAreCheckedOneByOne() throws {
+        let domains = (0..<20).map { "<key>d\($0).example.com</key><dict><key>NSIncludesSubdomains</key><true/></dict>" }
+        func file(_ domains: [String]) -> [UInt8] {
+            Array(("<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>"
+                + domains.joined() + "</dict></dict></dict></plist>").utf8)
+        }
+        let edited = Array(stride(from: 0, to: 20, by: 2))
+        let edits = edited.map {
+            PlannedEdit.replace(dict: [.key("NSAppTransportSecurity"), .key("NSExceptionDomains"), .key("d\($0).example.com")],
+                                key: "NSIncludesSubdomains", value: .bool(false))
+        }
+        func output(_ changed: [Int]) -> [UInt8] {
+            file(domains.enumerated().map { changed.contains($0.offset) ? $0.element.replacingOccurrences(of: "<true/>", with: "<false/>") : $0.element })
+        }
+        #expect(EditCheck.failure(original: file(domains), originalDocument: nil, output: output(edited), edits: edits) == nil)
+        #expect(EditCheck.failure(original: file(domains), originalDocument: nil, output: output(edited.dropLast()), edits: edits)
+            == "the rewritten values differ from the planned edits")
+        #expect(EditCheck.failure(original: file(domains), originalDocument: nil, output: output(edited + [7]), edits: edits)
+            == "bytes outside the edited values (10 values) changed")
+    }
+
     /// The dry run's check parses the changed value at the depth it has in the file, so an
     /// edit that takes the file past libxml2's nesting limit is refused without the whole-file
     /// parse, as the write's check refuses it; the same edit higher up passes both.
