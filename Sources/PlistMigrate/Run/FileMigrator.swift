@@ -522,18 +522,15 @@ public struct FileMigrator: Sendable {
         func check(_ dict: PlistElement) {
             let entries = dict.entries
             // Small dicts (most of ATS) are compared pairwise, on the bytes; larger ones
-            // through a table of their names.
+            // through a set of their names, sized once, the first of a name looked for only
+            // when it is met again (rare).
             let names = entries.count > 16 ? entries.map(\.name) : []
-            var seen: [String: PlistElement] = [:]
+            var seen = Set<String>(minimumCapacity: names.count)
             for (index, entry) in entries.enumerated() {
                 let first = entries.count <= 16
                     ? entries[..<index].first { $0.key.hasSameText(as: entry.key) }?.key
-                    : seen[names[index]]
-                if let first {
-                    report(entry, firstAt: first)
-                } else if entries.count > 16 {
-                    seen[names[index]] = entry.key
-                }
+                    : seen.insert(names[index]).inserted ? nil : entries[names.firstIndex(of: names[index])!].key
+                if let first { report(entry, firstAt: first) }
                 if entry.value.kind == .dict { check(entry.value) }
             }
         }
