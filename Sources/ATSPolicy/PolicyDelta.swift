@@ -25,32 +25,40 @@ public enum PolicyDelta {
     static func hostClasses(_ configs: [ATSConfiguration], reaching changed: Set<Substring>?) -> [HostClass] {
         var classes = fixedHostClasses
         var seen = fixedHosts
-        // A name met before (most rules are in both configurations) adds nothing new.
+        // A name added before adds nothing new.
         var seenNames: Set<String> = []
         // Sized once: growing a set rehashes every name in it.
         let rules = configs.first.map { $0.exceptionDomains.count + $0.pinnedDomains.count } ?? 0
-        seenNames.reserveCapacity(rules)
-        seen.reserveCapacity(fixedHosts.count + 2 * rules)
-        classes.reserveCapacity(fixedHostClasses.count + 2 * rules)
+        // With changed keys given, few names are reached (a few of many domains edited).
+        let expected = changed == nil ? rules : min(rules, 8)
+        seenNames.reserveCapacity(expected)
+        seen.reserveCapacity(fixedHosts.count + 2 * expected)
+        classes.reserveCapacity(fixedHostClasses.count + 2 * expected)
         func add(_ name: String) {
             let host = Host(name)
             if seen.insert(host).inserted { classes.append(HostClass(label: host.name, host: host)) }
         }
         // `sub.NAME` lies below NAME: reached when NAME is, or when it is itself a changed key.
         let subKeys = changed?.contains { $0.utf8.starts(with: "sub.".utf8) } ?? false
-        for config in configs {
-            for rules in [config.exceptionDomains, config.pinnedDomains] {
-                for rule in rules {
+        for (number, config) in configs.enumerated() {
+            for (list, rules) in [config.exceptionDomains, config.pinnedDomains].enumerated() {
+                // Most rules are in every configuration at the same place: a key weighed there in
+                // the first is not weighed again (its name, and whether it is reached, follow
+                // from the key).
+                let first = number == 0 ? [] : list == 0 ? configs[0].exceptionDomains : configs[0].pinnedDomains
+                for (place, rule) in rules.enumerated() {
+                    if place < first.count, first[place].key == rule.key { continue }
                     // The host the key is meant to name (scheme, `*.`, port and path stripped),
                     // so that a key that starts to match shows the change on that host.
                     let name = rule.meantHost
-                    guard !name.isEmpty, !name.contains(ascii: "*"), rule.matcher != .resolvedAtBuildTime,
-                        seenNames.insert(name).inserted
-                    else { continue }
+                    guard !name.isEmpty, !name.contains(ascii: "*"), rule.matcher != .resolvedAtBuildTime else { continue }
+                    // Names no changed rule reaches (nearly all, when a pass edits a few of many
+                    // domains) are not remembered: a repeat of one is asked again, and is again not reached.
                     if changed.map({ Self.mayBeReached(name, by: $0) }) ?? true {
+                        guard seenNames.insert(name).inserted else { continue }
                         add(name)
                         add("sub." + name)
-                    } else if subKeys, changed?.contains(Substring("sub." + name)) == true {
+                    } else if subKeys, changed?.contains(Substring("sub." + name)) == true, seenNames.insert(name).inserted {
                         add("sub." + name)
                     }
                 }
