@@ -127,3 +127,27 @@ import PlistDOM
         }
     }
 }
+
+/// Reading a document again with the rules of an earlier reading: the domains the editor says it
+/// touched are read again, the others kept, and the result is the full reading's.
+@Suite struct DomainRuleCacheTests {
+    @Test func aReadingWithTheCacheReadsAgainOnlyTheDomainsTouched() throws {
+        let domain = "<dict><key>NSExceptionAllowsInsecureHTTPLoads</key><false/></dict>"
+        let document = try PlistDocument(parsing: "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict>"
+            + "<key>a.com</key>\(domain)<key>b.com</key>\(domain)</dict></dict></dict></plist>")
+        let cache = ATSConfiguration.DomainRuleCache()
+        #expect(ATSConfiguration(document: document, reusing: cache) == ATSConfiguration(document: document))
+        let path: [PathStep] = [.key("NSAppTransportSecurity"), .key("NSExceptionDomains"), .key("b.com"), .key("NSExceptionAllowsInsecureHTTPLoads")]
+        document.replace(try #require(document.element(at: path)), with: .bool(true))
+        // Untold, the cache keeps b.com's rule as it was: the editor must say what it edited.
+        #expect(ATSConfiguration(document: document, reusing: cache).exceptionDomains.map { $0.allowsInsecureHTTP?.value } == [false, false])
+        cache.touch("b.com")
+        let again = ATSConfiguration(document: document, reusing: cache)
+        #expect(again == ATSConfiguration(document: document))
+        #expect(again.exceptionDomains.map { $0.allowsInsecureHTTP?.value } == [false, true])
+        // A renamed key is read again whatever the editor says.
+        let key = try #require(document.element(at: [.key("NSAppTransportSecurity"), .key("NSExceptionDomains")])?.entries.first?.key)
+        document.rename(key, to: "c.com")
+        #expect(ATSConfiguration(document: document, reusing: cache) == ATSConfiguration(document: document))
+    }
+}

@@ -269,6 +269,10 @@ public struct FileMigrator: Sendable {
         let takeFirstEdit: () -> Void
         /// The tree just before the running pass's first edit: what holding the pass back restores.
         private var beforePass: PlistDocument?
+        /// The domain rules read so far, so that the ATS settings read after a pass read again
+        /// only the domains it edited; only for a file of many domains (a few cost less read
+        /// again than followed).
+        let ruleCache: ATSConfiguration.DomainRuleCache?
         private var resolvedDiffPath: String?
 
         init(migrator: FileMigrator, document: PlistDocument, bytes: [UInt8], root: RootKeys, target: DeploymentTarget?,
@@ -282,10 +286,11 @@ public struct FileMigrator: Sendable {
             self.duplicates = duplicates
             self.context = context
             self.result = result
-            let unedited = document, snapshot = firstEdit
+            ruleCache = bytes.count > FileMigrator.bytesWorthARuleCache ? ATSConfiguration.DomainRuleCache() : nil
+            let unedited = document, snapshot = firstEdit, cache = ruleCache
             takeFirstEdit = {
                 snapshot.document = unedited.copy()
-                snapshot.configuration = ATSConfiguration(document: unedited)
+                snapshot.configuration = ATSConfiguration(document: unedited, reusing: cache)
             }
         }
 
@@ -365,7 +370,44 @@ public struct FileMigrator: Sendable {
                 document = restored
             }
             ats = MigrationSession.appTransportSecurity(of: document)
+            ruleCache?.clear()
             return .unchanged
+        }
+
+        /// Tells the rule cache which domains the session's edits reached; an edit it cannot
+        /// place (of a whole domain dict or the ATS dict, or not recorded) empties it.
+        private func noteEditedDomains(_ session: MigrationSession) {
+            guard let cache = ruleCache, !cache.isEmpty else { return }
+            // The tree changed through edits the session did not record (none at all: the pass
+            // edited behind its back), which the write check refuses: nothing to follow.
+            guard session.editCount > 0, session.editCount == session.plannedEdits.count else { return cache.clear() }
+            for edit in session.plannedEdits {
+                let container = edit.container
+                let keys: [String] = switch edit {
+                case .rename(_, let from, let to): [from, to]
+                case .remove(_, let key), .insert(_, let key, _), .replace(_, let key, _): [key]
+                case .removeItem, .insertItem, .replaceItem: []
+                }
+                guard container.first == .key(ATSKey.appTransportSecurity) else {
+                    if container.isEmpty, keys.contains(ATSKey.appTransportSecurity) { return cache.clear() }
+                    continue
+                }
+                guard container.count >= 2 else {
+                    if keys.contains(ATSKey.exceptionDomains) || keys.contains(ATSKey.pinnedDomains) { return cache.clear() }
+                    continue
+                }
+                guard container[1] == .key(ATSKey.exceptionDomains) || container[1] == .key(ATSKey.pinnedDomains) else { continue }
+                if container.count >= 3 {
+                    // Inside one domain's dict.
+                    guard case .key(let domain) = container[2] else { return cache.clear() }
+                    cache.touch(domain)
+                } else {
+                    // A domain key itself.
+                    guard !keys.isEmpty else { return cache.clear() }
+                    for key in keys { cache.touch(key) }
+                }
+                if cache.isEmpty { return }
+            }
         }
 
         /// One pass on the tree: its edits gated by its intent (held back and undone when they
@@ -389,6 +431,7 @@ public struct FileMigrator: Sendable {
                 if !session.diagnostics.isEmpty { result.diagnostics += session.diagnostics }
                 return .unchanged
             }
+            noteEditedDomains(session)
             let next = document.bytes
             // By `memcmp`: `!=` on byte arrays compares one byte at a time.
             guard !next.bytesEqual(current) else {
@@ -402,7 +445,9 @@ public struct FileMigrator: Sendable {
                 let keys = migration.undeclaredRootKeys(edit).joined(separator: ", ")
                 return .failed("\(migration.id) edited \(keys), outside the root keys it declares (\((migration.rootKeys ?? []).joined(separator: ", ")))")
             }
-            let changed = ATSConfiguration(document: document)
+            let changed = ATSConfiguration(document: document, reusing: ruleCache)
+            // Debug builds (the tests) check the cache against a reading of every domain.
+            assert(changed == ATSConfiguration(document: document), "\(migration.id): the domain rule cache kept a stale rule")
             let delta = configuration.map { PolicyDelta.Readings(before: $0, after: changed, eras: eras) }
             if let before = configuration, let delta,
                 let reason = migrator.overreach(migration, session, before: before, after: changed, delta: delta, target: target)
@@ -489,6 +534,16 @@ public struct FileMigrator: Sendable {
         }
         return DeploymentTarget.lowest(targets, source: "the plist's " + keys.joined(separator: " and "))
     }
+
+    #if DEBUG
+    /// Debug builds (the tests) follow the edits of every file, so that the check of the rule
+    /// cache against a full reading reaches every pass.
+    static let bytesWorthARuleCache = -1
+    #else
+    /// A file of many domains (64 take about 10 KB): in a smaller one, following the edits
+    /// costs more than reading every domain again.
+    static let bytesWorthARuleCache = 16_384
+    #endif
 
     /// A file whose passes still change it after this many rounds is left alone as a bug: every
     /// pass is idempotent and none undoes another, so two or three rounds settle any real file.
