@@ -77,7 +77,7 @@ extension PlistDocument {
             // is what `entry(_:)` finds, unless it is another key (hashes can collide): then
             // the dict is scanned as it scans it. A non-ASCII name may equal a decoded key of
             // other bytes as a string: it scans too.
-            guard let table = tables[dict.index], !table.decodedNonASCII, name.utf8.allSatisfy({ $0 < 0x80 }) else {
+            guard let table = tables[dict.index], !table.decodedNonASCII, name.utf8.isASCII else {
                 return dict[key: name]
             }
             var name = name
@@ -107,7 +107,7 @@ extension PlistDocument {
                         hash = Self.hash(UnsafeRawBufferPointer(rebasing: source[Int(keyNode.startTagEnd)..<Int(keyNode.endTagStart)]))
                     } else {
                         let text = Array(document.text(of: key).utf8)
-                        if text.contains(where: { $0 >= 0x80 }) { decodedNonASCII = true }
+                        if !text.isASCII { decodedNonASCII = true }
                         hash = text.withUnsafeBytes(Self.hash)
                     }
                     byHash[hash] = (key, keyNode, value)
