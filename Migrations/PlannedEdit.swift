@@ -21,15 +21,21 @@ public enum PlannedEdit: Sendable, Equatable {
         }
     }
 
-    /// The keys this edit touches, each with the key path of its dict: a rename touches both
-    /// names. An edit inside an array touches the key that holds the (outermost) array; one
-    /// under a root array touches no key.
-    public var touchedKeys: [(dict: [String], key: String)] {
-        let names: [PathStep] = switch self {
+    /// What the edit names in its container: both keys of a rename, the key of another dict
+    /// edit, the position of an item edit.
+    public var steps: [PathStep] {
+        switch self {
         case .rename(_, let from, let to): [.key(from), .key(to)]
         case .remove(_, let key), .insert(_, let key, _), .replace(_, let key, _): [.key(key)]
         case .removeItem(_, let index), .insertItem(_, let index, _), .replaceItem(_, let index, _): [.index(index)]
         }
+    }
+
+    /// The keys this edit touches, each with the key path of its dict: a rename touches both
+    /// names. An edit inside an array touches the key that holds the (outermost) array; one
+    /// under a root array touches no key.
+    public var touchedKeys: [(dict: [String], key: String)] {
+        let names = steps
         // Worked out on the container, without appending each name to a copy of it: up to its
         // first array step (the key holding that array), else the name itself when it is a key.
         let firstItem = container.firstIndex { $0.key == nil }

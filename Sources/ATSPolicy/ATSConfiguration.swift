@@ -325,7 +325,7 @@ public struct ATSConfiguration: Sendable, Equatable {
     /// Apple's reader (Security, `protocol/SecProtocolConfiguration.m`,
     /// `sec_protocol_configuration_set_ats_overrides`) skips an entry whose value is not a
     /// dictionary: the host it names is then decided by the global keys, not by ATS defaults.
-    private static func domains(_ element: PlistElement?, parent: String, skipped: inout [Unread], cache: DomainRuleCache? = nil) -> [DomainRule] {
+    private static func domains(_ element: PlistElement?, parent: String, skipped: inout [Unread], cache: DomainRuleCache?) -> [DomainRule] {
         guard let element, element.name == "dict" else { return [] }
         let entries = element.entries
         // With a key written twice the last copy is the one read (CFPropertyList keeps the last

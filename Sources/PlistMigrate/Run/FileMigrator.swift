@@ -270,8 +270,8 @@ public struct FileMigrator: Sendable {
         /// The tree just before the running pass's first edit: what holding the pass back restores.
         private var beforePass: PlistDocument?
         /// The domain rules read so far, so that the ATS settings read after a pass read again
-        /// only the domains it edited; only for a file of many domains (a few cost less read
-        /// again than followed).
+        /// only the domains it edited; only for a large file (`bytesWorthARuleCache`: a few
+        /// domains cost less read again than followed).
         let ruleCache: ATSConfiguration.DomainRuleCache?
         private var resolvedDiffPath: String?
 
@@ -383,11 +383,7 @@ public struct FileMigrator: Sendable {
             guard session.editCount > 0, session.editCount == session.plannedEdits.count else { return cache.clear() }
             for edit in session.plannedEdits {
                 let container = edit.container
-                let keys: [String] = switch edit {
-                case .rename(_, let from, let to): [from, to]
-                case .remove(_, let key), .insert(_, let key, _), .replace(_, let key, _): [key]
-                case .removeItem, .insertItem, .replaceItem: []
-                }
+                let keys = edit.steps.compactMap(\.key)
                 guard container.first == .key(ATSKey.appTransportSecurity) else {
                     if container.isEmpty, keys.contains(ATSKey.appTransportSecurity) { return cache.clear() }
                     continue
