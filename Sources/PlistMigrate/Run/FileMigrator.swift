@@ -383,13 +383,15 @@ public struct FileMigrator: Sendable {
             guard session.editCount > 0, session.editCount == session.plannedEdits.count else { return cache.clear() }
             for edit in session.plannedEdits {
                 let container = edit.container
-                let keys = edit.steps.compactMap(\.key)
+                // The keys it names (none for an item edit), worked out only for edits at the
+                // top of the ATS dict: most edits lie inside one domain.
                 guard container.first == .key(ATSKey.appTransportSecurity) else {
-                    if container.isEmpty, keys.contains(ATSKey.appTransportSecurity) { return cache.clear() }
+                    if container.isEmpty, edit.steps.contains(.key(ATSKey.appTransportSecurity)) { return cache.clear() }
                     continue
                 }
                 guard container.count >= 2 else {
-                    if keys.contains(ATSKey.exceptionDomains) || keys.contains(ATSKey.pinnedDomains) { return cache.clear() }
+                    let steps = edit.steps
+                    if steps.contains(.key(ATSKey.exceptionDomains)) || steps.contains(.key(ATSKey.pinnedDomains)) { return cache.clear() }
                     continue
                 }
                 guard container[1] == .key(ATSKey.exceptionDomains) || container[1] == .key(ATSKey.pinnedDomains) else { continue }
@@ -399,8 +401,9 @@ public struct FileMigrator: Sendable {
                     cache.touch(domain)
                 } else {
                     // A domain key itself.
-                    guard !keys.isEmpty else { return cache.clear() }
-                    for key in keys { cache.touch(key) }
+                    let steps = edit.steps
+                    guard steps.allSatisfy({ $0.key != nil }) else { return cache.clear() }
+                    for case .key(let key) in steps { cache.touch(key) }
                 }
                 if cache.isEmpty { return }
             }
