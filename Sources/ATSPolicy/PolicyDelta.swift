@@ -40,6 +40,8 @@ public enum PolicyDelta {
         }
         // `sub.NAME` lies below NAME: reached when NAME is, or when it is itself a changed key.
         let subKeys = changed?.contains { $0.utf8.starts(with: "sub.".utf8) } ?? false
+        // Worth its making only where there are many names to weigh.
+        let filter = rules > rulesWorthAFilter ? changed.flatMap(ChangedKeyFilter.init) : nil
         for (number, config) in configs.enumerated() {
             for (list, rules) in [config.exceptionDomains, config.pinnedDomains].enumerated() {
                 // Most rules are in every configuration at the same place: a key weighed there in
@@ -54,7 +56,7 @@ public enum PolicyDelta {
                     guard !name.isEmpty, !name.contains(ascii: "*"), rule.matcher != .resolvedAtBuildTime else { continue }
                     // Names no changed rule reaches (nearly all, when a pass edits a few of many
                     // domains) are not remembered: a repeat of one is asked again, and is again not reached.
-                    if changed.map({ Self.mayBeReached(name, by: $0) }) ?? true {
+                    if changed.map({ Self.mayBeReached(name, by: $0, filter: filter) }) ?? true {
                         guard seenNames.insert(name).inserted else { continue }
                         add(name)
                         add("sub." + name)
@@ -71,13 +73,16 @@ public enum PolicyDelta {
     /// them or below one, or it may be an address (hex digits, dots and colons) or not yet
     /// lowercase (then the host is kept whatever changed), or a built-in exception domain
     /// covers it (a key of that name replaces the built-in entry below it).
-    static func mayBeReached(_ name: String, by changed: Set<Substring>) -> Bool {
+    /// `filter`, when given, is made from `changed` and asks the set only for the likely names.
+    static func mayBeReached(_ name: String, by changed: Set<Substring>, filter: ChangedKeyFilter? = nil) -> Bool {
         var mayBeAddress = true
         for byte in name.utf8 {
             if (byte >= 0x41 && byte <= 0x5A) || byte >= 0x80 { return true }
             if !((byte >= 0x30 && byte <= 0x3A) || (byte >= 0x61 && byte <= 0x66) || byte == 0x2E) { mayBeAddress = false }
         }
-        return mayBeAddress || changed.containsNameOrParent(of: name) || BuiltInExceptions.covers(name: name)
+        // Here the name is ASCII, as the filter needs.
+        let listed = filter.map { $0.containsNameOrParent(of: name) } ?? changed.containsNameOrParent(of: name)
+        return mayBeAddress || listed || BuiltInExceptions.covers(name: name)
     }
 
     /// The keys of the rules that differ between the two configurations, compared place by
@@ -96,6 +101,13 @@ public enum PolicyDelta {
         let rules = before.exceptionDomains.count + before.pinnedDomains.count
         return changed.count > rules ? nil : changed
     }
+
+    #if DEBUG
+    /// Every delta of the tests goes through the filter (their decisions are checked the long way).
+    static let rulesWorthAFilter = -1
+    #else
+    static let rulesWorthAFilter = 32
+    #endif
 
     /// Made once: an address is parsed by characters.
     private static let fixedHostClasses = [

@@ -109,3 +109,61 @@ extension Set<Substring> {
         return false
     }
 }
+
+/// Two bits for the hash of each changed key's bytes, hashed from the last byte back: one pass
+/// over a name, from its end, gives the hash of the name and of every domain it lies below, so
+/// that the set of keys is asked only for the few whose bits are set, not with a `Substring`
+/// hashed for each. Made only when every key is ASCII: a key of other characters can equal an
+/// ASCII name as a string (canonical equivalence, the Kelvin sign and `K`), not as bytes.
+struct ChangedKeyFilter {
+    private let changed: Set<Substring>
+    private var bits: [UInt64]
+    private let mask: Int
+
+    init?(_ changed: Set<Substring>) {
+        guard changed.allSatisfy({ $0.utf8.isASCII }) else { return nil }
+        self.changed = changed
+        var size = 64
+        while size < 32 * changed.count { size *= 2 }
+        bits = Array(repeating: 0, count: size / 64)
+        mask = size - 1
+        for key in changed {
+            var hash = Self.start
+            for byte in key.utf8.reversed() { Self.add(byte, to: &hash) }
+            for bit in [Int(truncatingIfNeeded: hash) & mask, Int(truncatingIfNeeded: hash >> 32) & mask] {
+                bits[bit >> 6] |= 1 << UInt64(bit & 63)
+            }
+        }
+    }
+
+    /// `changed.containsNameOrParent(of: name)` for an ASCII `name`.
+    func containsNameOrParent(of name: String) -> Bool {
+        var copy = name
+        return copy.withUTF8 { bytes in
+            var hash = Self.start
+            var index = bytes.count
+            while index > 0 {
+                index -= 1
+                // The bytes after this dot are a domain the name lies below.
+                if bytes[index] == UInt8(ascii: "."), mayHold(hash), holds(name, from: index + 1) { return true }
+                Self.add(bytes[index], to: &hash)
+            }
+            return mayHold(hash) && holds(name, from: 0)
+        }
+    }
+
+    private func holds(_ name: String, from offset: Int) -> Bool {
+        changed.contains(name[name.utf8.index(name.utf8.startIndex, offsetBy: offset)...])
+    }
+
+    private func mayHold(_ hash: UInt64) -> Bool {
+        let first = Int(truncatingIfNeeded: hash) & mask, second = Int(truncatingIfNeeded: hash >> 32) & mask
+        return bits[first >> 6] & (1 << UInt64(first & 63)) != 0 && bits[second >> 6] & (1 << UInt64(second & 63)) != 0
+    }
+
+    // FNV-1a, 64-bit.
+    private static let start: UInt64 = 0xcbf2_9ce4_8422_2325
+    @inline(__always) private static func add(_ byte: UInt8, to hash: inout UInt64) {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+}

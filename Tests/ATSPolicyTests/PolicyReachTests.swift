@@ -40,3 +40,28 @@ import Testing
         }
     }
 }
+
+extension PolicyReachTests {
+    /// The filter of the changed keys answers what the set answers, for every name; with a key
+    /// that is not ASCII there is no filter.
+    @Test func theChangedKeyFilterAnswersAsTheSet() throws {
+        var generator = SystemRandomNumberGenerator()
+        let labels = ["api", "cdn", "example", "com", "net", "io", "a", "", "x-1", "sub"]
+        func name() -> String {
+            (0..<Int.random(in: 1...4, using: &generator)).map { _ in labels.randomElement(using: &generator)! }.joined(separator: ".")
+        }
+        for _ in 0..<200 {
+            let changed = Set((0..<Int.random(in: 0...40, using: &generator)).map { _ in Substring(name()) })
+            let filter = try #require(ChangedKeyFilter(changed))
+            for _ in 0..<50 {
+                let candidate = name()
+                #expect(filter.containsNameOrParent(of: candidate) == changed.containsNameOrParent(of: candidate), "\(candidate) in \(changed)")
+            }
+        }
+        let many = Set((0..<800).map { Substring("host\($0 * 25).example.com") })
+        let filter = try #require(ChangedKeyFilter(many))
+        let reached = (0..<20_000).filter { filter.containsNameOrParent(of: "host\($0).example.com") }
+        #expect(reached == Array(stride(from: 0, to: 20_000, by: 25)))
+        #expect(ChangedKeyFilter(["\u{212A}.example"]) == nil, "the Kelvin sign equals K as a string, not as bytes")
+    }
+}
