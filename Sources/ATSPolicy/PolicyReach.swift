@@ -130,9 +130,9 @@ struct ChangedKeyFilter {
         for key in changed {
             var hash = Self.start
             for byte in key.utf8.reversed() { Self.add(byte, to: &hash) }
-            for bit in [Int(truncatingIfNeeded: hash) & mask, Int(truncatingIfNeeded: hash >> 32) & mask] {
-                bits[bit >> 6] |= 1 << UInt64(bit & 63)
-            }
+            let (first, second) = positions(hash)
+            bits[first >> 6] |= 1 << UInt64(first & 63)
+            bits[second >> 6] |= 1 << UInt64(second & 63)
         }
     }
 
@@ -157,8 +157,13 @@ struct ChangedKeyFilter {
     }
 
     private func mayHold(_ hash: UInt64) -> Bool {
-        let first = Int(truncatingIfNeeded: hash) & mask, second = Int(truncatingIfNeeded: hash >> 32) & mask
+        let (first, second) = positions(hash)
         return bits[first >> 6] & (1 << UInt64(first & 63)) != 0 && bits[second >> 6] & (1 << UInt64(second & 63)) != 0
+    }
+
+    /// A hash's two bits: its low and its high half, each cut to the table's size.
+    private func positions(_ hash: UInt64) -> (Int, Int) {
+        (Int(truncatingIfNeeded: hash) & mask, Int(truncatingIfNeeded: hash >> 32) & mask)
     }
 
     // FNV-1a, 64-bit.
