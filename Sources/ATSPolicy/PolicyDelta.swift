@@ -74,7 +74,7 @@ public enum PolicyDelta {
     /// lowercase (then the host is kept whatever changed), or a built-in exception domain
     /// covers it (a key of that name replaces the built-in entry below it).
     /// `filter`, when given, is made from `changed` and asks the set only for the likely names.
-    static func mayBeReached(_ name: String, by changed: Set<Substring>, filter: ChangedKeyFilter? = nil) -> Bool {
+    static func mayBeReached(_ name: String, by changed: Set<Substring>, filter: ChangedKeyFilter?) -> Bool {
         var mayBeAddress = true
         for byte in name.utf8 {
             if (byte >= 0x41 && byte <= 0x5A) || byte >= 0x80 { return true }
