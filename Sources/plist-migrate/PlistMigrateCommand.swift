@@ -7,12 +7,30 @@ import PlistMigrate
 
 @main
 struct PlistMigrateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { namesItsSubcommand ? withoutDefault : withDefault }
+
+    /// `plist-migrate PATH…` runs `migrate`.
+    private static let withDefault = CommandConfiguration(
         commandName: "plist-migrate",
         abstract: "Upgrade App Transport Security settings in Info.plist files, changing only the bytes that must change.",
         version: ToolVersion.current,
         subcommands: [Migrate.self, List.self, Explain.self, Lint.self, Edit.self, Rules.self, Report.self, Targets.self],
         defaultSubcommand: Migrate.self)
+
+    /// For a command line that starts with a subcommand's name, the same tree without the
+    /// default: swift-argument-parser would otherwise build `migrate`'s whole argument set
+    /// (twice, with its debug-only checks in a debug build) to learn whether it takes
+    /// passthrough arguments, which it does not, before it parses another subcommand. The
+    /// parse is otherwise the same: the default is looked for only when no subcommand is named,
+    /// and `help` (whose page marks the default) is not one of these names.
+    private static let withoutDefault = {
+        var configuration = withDefault
+        configuration.defaultSubcommand = nil
+        return configuration
+    }()
+
+    /// Set once in `main`, before parsing, and never changed after.
+    nonisolated(unsafe) private static var namesItsSubcommand = false
 
     /// Arguments are taken as bytes: a file name that is not valid UTF-8 still names that file.
     static func main() {
@@ -29,8 +47,10 @@ struct PlistMigrateCommand: ParsableCommand {
             print(script, terminator: "")
             exit(withError: (try? flushStandardOutput()) == nil ? ExitCode(2) : ExitCode.success)
         }
+        let commandLine = Edit.takingCommands(from: arguments)
+        namesItsSubcommand = commandLine.first.map { first in withDefault.subcommands.contains { $0._commandName == first } } ?? false
         do {
-            var command = try parseAsRoot(Edit.takingCommands(from: arguments))
+            var command = try parseAsRoot(commandLine)
             try command.run()
             try flushStandardOutput()
         } catch {

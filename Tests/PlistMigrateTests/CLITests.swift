@@ -313,6 +313,25 @@ import PlistMigrate
         #expect(result.stderr.contains("unknown migration \"ATS999\""))
     }
 
+    /// A command line that names its subcommand is parsed without the default (it is not
+    /// needed there): the main help still marks the default, and naming `migrate` or leaving
+    /// it out gives the same output, errors included.
+    @Test func migrateIsTheDefaultWhetherNamedOrNot() throws {
+        let dir = try workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for help in [["--help"], ["help"]] {
+            let text = try tool(help, in: dir)
+            #expect(text.status == 0)
+            #expect(text.text.contains("  migrate (default)"), "\(help): \(text.text)")
+        }
+        for arguments in [["--no-config", "App"], ["--format", "patch", "App"], ["--jobs", "x"], ["--bogus", "App"], ["App", "Dev"]] {
+            let left = try tool(arguments, in: dir), named = try tool(["migrate"] + arguments, in: dir)
+            #expect(left.status == named.status, "\(arguments)")
+            #expect(left.stderr == named.stderr, "\(arguments)")
+            #expect(left.stdout == named.stdout, "\(arguments)")
+        }
+    }
+
     @Test func listShowsEveryMigrationInOrder() throws {
         let text = try tool(["list"], in: FileManager.default.temporaryDirectory)
         #expect(text.status == 0)
