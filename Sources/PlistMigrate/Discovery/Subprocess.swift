@@ -3,6 +3,12 @@ import Foundation
 enum Subprocess {
     /// Runs `command` from PATH; its standard output, or `nil` if it could not run or failed.
     static func run(_ command: String, _ arguments: [String]) -> [UInt8]? {
+        #if os(Linux)
+        guard let ended = try? ChildProcess.run("/usr/bin/env", [command] + arguments, collectsStandardError: false),
+            !ended.wasSignalled, ended.status == 0
+        else { return nil }
+        return ended.standardOutput
+        #else
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [command] + arguments
@@ -19,6 +25,7 @@ enum Subprocess {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         exited.wait()
         return process.terminationStatus == 0 ? Array(data) : nil
+        #endif
     }
 
     /// Returns once a process has exited and its status is known. Set up before `run()`: it is

@@ -1,0 +1,64 @@
+#if os(Linux)
+import Foundation
+import Testing
+import PlistMigrate
+
+/// How the tool (for `git`) and these tests (for everything they start) run a program on Linux:
+/// `posix_spawn`, both outputs and the input served at once, no descriptor but the three handed
+/// on, a program that outlives its time killed.
+@Suite struct ChildProcessTests {
+    @Test func theOutputsAndTheStatusAreTheProgramsOwn() throws {
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "printf out; printf err >&2; exit 3"])
+        #expect(ended.status == 3 && !ended.wasSignalled)
+        #expect(ended.standardOutput == Array("out".utf8))
+        #expect(ended.standardError == Array("err".utf8))
+        let quiet = try ChildProcess.run("/bin/sh", ["-c", "printf err >&2"], collectsStandardError: false)
+        #expect(quiet.status == 0 && quiet.standardError.isEmpty)
+    }
+
+    @Test func inputAndOutputLargerThanAPipeDoNotStall() throws {
+        let input = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let ended = try ChildProcess.run("/bin/cat", [], input: input)
+        #expect(ended.status == 0)
+        #expect(ended.standardOutput == input)
+        // Both outputs at once, each beyond a pipe's 64 KB.
+        let both = try ChildProcess.run("/bin/sh", ["-c", "head -c 300000 /dev/zero; head -c 200000 /dev/zero >&2; head -c 300000 /dev/zero"])
+        #expect(both.standardOutput.count == 600_000 && both.standardError.count == 200_000)
+    }
+
+    @Test func aProgramThatReadsNoInputEndsTheRunNormally() throws {
+        let ended = try ChildProcess.run("/bin/true", [], input: [UInt8](repeating: 65, count: 1_000_000))
+        #expect(ended.status == 0 && !ended.wasSignalled)
+        // This process now ignores SIGPIPE; the program's own pipes still end it quietly.
+        let piped = try ChildProcess.run("/bin/sh", ["-c", "yes | head -c 1"], input: [1])
+        #expect(piped.standardOutput == Array("y".utf8) && piped.standardError.isEmpty, "\(String(decoding: piped.standardError, as: UTF8.self))")
+        let empty = try ChildProcess.run("/bin/cat", [], input: [])
+        #expect(empty.status == 0 && empty.standardOutput.isEmpty)
+    }
+
+    @Test func itRunsInTheDirectoryGiven() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ended = try ChildProcess.run("/bin/pwd", ["-P"], in: directory.path)
+        let expected = directory.resolvingSymlinksInPath().path
+        #expect(String(decoding: ended.standardOutput, as: UTF8.self) == expected + "\n")
+        #expect(throws: ChildProcess.Failure.self) { try ChildProcess.run("/bin/pwd", [], in: directory.appendingPathComponent("gone").path) }
+    }
+
+    @Test func theProgramGetsNoDescriptorButTheThree() throws {
+        // A pipe this process holds without close-on-exec, as another thread's might be.
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let ended = try ChildProcess.run("/bin/ls", ["/proc/self/fd"])
+        // `ls` itself holds the directory it lists (3).
+        #expect(String(decoding: ended.standardOutput, as: UTF8.self).split(separator: "\n") == ["0", "1", "2", "3"])
+    }
+
+    @Test func aProgramThatOutlivesItsTimeIsKilled() throws {
+        let ended = try ChildProcess.run("/bin/sleep", ["30"], killAfter: 0.2)
+        #expect(ended.wasSignalled && ended.status == SIGKILL)
+        #expect(throws: ChildProcess.Failure.self) { try ChildProcess.run("/nonexistent/program", []) }
+    }
+}
+#endif
