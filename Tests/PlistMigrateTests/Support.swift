@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlistMigrate
 
 /// How a test waits for a process it started: `ExitSignal(process)` before `run()`, `wait()`
 /// after, told by the termination handler. `waitUntilExit()` polls in 50 ms steps on Linux,
@@ -42,6 +43,11 @@ struct ProcessResult {
 
 /// Runs a command with `arguments` in `directory`, feeding `input` on standard input.
 func run(_ command: URL, _ arguments: [String], in directory: URL, input: Data? = nil) throws -> ProcessResult {
+    #if os(Linux)
+    // Not `Process`: its `run()` can crash the test process on Linux (see `ChildProcess`).
+    let ended = try ChildProcess.run(command.path, arguments, in: directory.path, input: input.map(Array.init))
+    return ProcessResult(status: ended.status, stdout: Data(ended.standardOutput), stderr: String(decoding: ended.standardError, as: UTF8.self))
+    #else
     let process = Process()
     process.executableURL = command
     process.arguments = arguments
@@ -61,11 +67,16 @@ func run(_ command: URL, _ arguments: [String], in directory: URL, input: Data? 
     let stderr = errors.wait()
     exited.wait()
     return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    #endif
 }
 
 /// `run`, with the process killed after `seconds`: a hang becomes a failure (status 137), not a
 /// stuck test run.
 func runWithWatchdog(_ command: URL, _ arguments: [String], in directory: URL, seconds: Double) throws -> ProcessResult {
+    #if os(Linux)
+    let ended = try ChildProcess.run(command.path, arguments, in: directory.path, killAfter: seconds)
+    return ProcessResult(status: ended.status, stdout: Data(ended.standardOutput), stderr: String(decoding: ended.standardError, as: UTF8.self))
+    #else
     let process = Process()
     process.executableURL = command
     process.arguments = arguments
@@ -85,6 +96,7 @@ func runWithWatchdog(_ command: URL, _ arguments: [String], in directory: URL, s
     exited.wait()
     watchdog.cancel()
     return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    #endif
 }
 
 func tool(_ arguments: [String], in directory: URL, input: Data? = nil) throws -> ProcessResult {
