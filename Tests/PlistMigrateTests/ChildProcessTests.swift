@@ -29,7 +29,10 @@ import PlistMigrate
     @Test func aProgramThatReadsNoInputEndsTheRunNormally() throws {
         let ended = try ChildProcess.run("/bin/true", [], input: [UInt8](repeating: 65, count: 1_000_000))
         #expect(ended.status == 0 && !ended.wasSignalled)
-        // This process now ignores SIGPIPE; the program's own pipes still end it quietly.
+        // SIGPIPE keeps its default action, in this process and in the programs it starts.
+        var action = sigaction()
+        #expect(sigaction(SIGPIPE, nil, &action) == 0)
+        #expect(unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_DFL, to: Int.self))
         let piped = try ChildProcess.run("/bin/sh", ["-c", "yes | head -c 1"], input: [1])
         #expect(piped.standardOutput == Array("y".utf8) && piped.standardError.isEmpty, "\(String(decoding: piped.standardError, as: UTF8.self))")
         let empty = try ChildProcess.run("/bin/cat", [], input: [])

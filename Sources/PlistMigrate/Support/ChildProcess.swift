@@ -28,7 +28,6 @@ package enum ChildProcess {
         _ executable: String, _ arguments: [String], in directory: String? = nil, input: [UInt8]? = nil,
         collectsStandardError: Bool = true, killAfter seconds: Double? = nil
     ) throws -> Ended {
-        if input != nil { _ = ignoresBrokenPipes }
         var opened: [Int32] = []
         defer { for descriptor in opened { close(descriptor) } }
         func pipeEnds() throws -> (read: Int32, write: Int32) {
@@ -104,6 +103,20 @@ package enum ChildProcess {
             _ = fcntl(feed, F_SETFL, fcntl(feed, F_GETFL) | O_NONBLOCK)
             if input.isEmpty { close(feed); open[2] = nil }
         }
+        // A program that exits before it read all its input leaves a broken pipe: the write gets
+        // `EPIPE`, and the SIGPIPE that comes with it, blocked on this thread alone, is taken
+        // before the thread's signal mask is restored (the process's handling stays as it was).
+        var brokenPipe = sigset_t(), previousMask = sigset_t()
+        sigemptyset(&brokenPipe)
+        sigaddset(&brokenPipe, SIGPIPE)
+        if open[2] != nil { pthread_sigmask(SIG_BLOCK, &brokenPipe, &previousMask) }
+        defer {
+            if feed != nil, !input.isEmpty {
+                var noWait = timespec()
+                while sigtimedwait(&brokenPipe, nil, &noWait) == SIGPIPE {}
+                pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            }
+        }
         let deadline = seconds.map { now() + $0 }
         var killed = false
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -157,9 +170,6 @@ package enum ChildProcess {
         Failure(description: "\(what): \(String(cString: strerror(errno)))")
     }
 
-    /// A program that exits before it read all its input leaves a broken pipe: an error to the
-    /// write (`EPIPE`), not a signal that ends the caller.
-    private static let ignoresBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     // glibc's `pipe2` (2.9), `posix_spawn_file_actions_addchdir_np` (2.29) and `…_addclosefrom_np`
     // (2.34), which Swift's Glibc module does not declare (they need `_GNU_SOURCE`); `nil` where
