@@ -12,8 +12,12 @@ import PlistMigrate
         #expect(ended.status == 3 && !ended.wasSignalled)
         #expect(ended.standardOutput == Array("out".utf8))
         #expect(ended.standardError == Array("err".utf8))
-        let quiet = try ChildProcess.run("/bin/sh", ["-c", "printf err >&2"], collectsStandardError: false)
+        let quiet = try ChildProcess.run("/bin/sh", ["-c", "printf err >&2"], standardError: .discarded)
         #expect(quiet.status == 0 && quiet.standardError.isEmpty)
+        let merged = try ChildProcess.run("/bin/sh", ["-c", "printf 1; printf 2 >&2; printf 3"], standardError: .intoStandardOutput)
+        #expect(merged.standardOutput == Array("123".utf8) && merged.standardError.isEmpty)
+        let told = try ChildProcess.run("/bin/sh", ["-c", "printf \"$ONLY:${HOME:-none}\""], environment: ["ONLY": "this"])
+        #expect(told.standardOutput == Array("this:none".utf8))
     }
 
     @Test func inputAndOutputLargerThanAPipeDoNotStall() throws {

@@ -4,7 +4,7 @@ enum Subprocess {
     /// Runs `command` from PATH; its standard output, or `nil` if it could not run or failed.
     static func run(_ command: String, _ arguments: [String]) -> [UInt8]? {
         #if os(Linux)
-        guard let ended = try? ChildProcess.run("/usr/bin/env", [command] + arguments, collectsStandardError: false),
+        guard let ended = try? ChildProcess.run("/usr/bin/env", [command] + arguments, standardError: .discarded),
             !ended.wasSignalled, ended.status == 0
         else { return nil }
         return ended.standardOutput

@@ -17,16 +17,24 @@ package enum ChildProcess {
         package var standardError: [UInt8]
     }
 
+    /// Where the program's standard error goes.
+    package enum StandardError: Sendable {
+        case collected, discarded
+        /// Into the same pipe as standard output, interleaved as written (a terminal's view).
+        case intoStandardOutput
+    }
+
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
     }
 
     /// Runs `executable` (a path) with `arguments`, in `directory` when given, with `input` on
     /// its standard input (else an empty one), until it exits; after `killAfter` seconds it is
-    /// killed (`SIGKILL`). The program inherits the environment and no descriptor but the three.
+    /// killed (`SIGKILL`). The program gets `environment` (else this process's) and no
+    /// descriptor but the three.
     package static func run(
-        _ executable: String, _ arguments: [String], in directory: String? = nil, input: [UInt8]? = nil,
-        collectsStandardError: Bool = true, killAfter seconds: Double? = nil
+        _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil,
+        input: [UInt8]? = nil, standardError: StandardError = .collected, killAfter seconds: Double? = nil
     ) throws -> Ended {
         var opened: [Int32] = []
         defer { for descriptor in opened { close(descriptor) } }
@@ -40,7 +48,7 @@ package enum ChildProcess {
         guard nothing >= 0 else { throw failure("/dev/null") }
         opened.append(nothing)
         let output = try pipeEnds()
-        let errors = collectsStandardError ? try pipeEnds() : nil
+        let errors = standardError == .collected ? try pipeEnds() : nil
         let feed = input == nil ? nil : try pipeEnds()
 
         var actions = posix_spawn_file_actions_t()
@@ -48,7 +56,7 @@ package enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, feed?.read ?? nothing, 0)
         posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, errors?.write ?? nothing, 2)
+        posix_spawn_file_actions_adddup2(&actions, errors?.write ?? (standardError == .intoStandardOutput ? output.write : nothing), 2)
         if let directory {
             guard let changeDirectory else { throw Failure(description: "cannot run \(executable) in \(directory): the C library has no posix_spawn_file_actions_addchdir_np") }
             _ = changeDirectory(&actions, directory)
@@ -70,9 +78,11 @@ package enum ChildProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { for string in argv + (envp ?? []) { free(string) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let spawned = envp.map { posix_spawn(&pid, executable, &actions, &attributes, argv, $0) }
+            ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw Failure(description: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
         // The program's ends are its own now: EOF on ours comes when it exits.
         for end in [output.write, errors?.write, feed?.read].compactMap({ $0 }) {
