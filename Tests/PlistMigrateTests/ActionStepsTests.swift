@@ -64,19 +64,11 @@ import Yams
             for (name, value) in step["env"] as? [String: Any] ?? [:] {
                 environment[name] = try expand("\(value)", inputs: values, steps: stepOutputs, actionPath: actionPath.path)
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["--noprofile", "--norc", "-eo", "pipefail", "-c",
-                                 try expand(script, inputs: values, steps: stepOutputs, actionPath: actionPath.path)]
-            process.environment = environment
-            process.currentDirectoryURL = workspace
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            let exited = ExitSignal(process)
-            try process.run()
-            output += String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            exited.wait()
+            let ran = try run(URL(fileURLWithPath: "/bin/bash"),
+                              ["--noprofile", "--norc", "-eo", "pipefail", "-c",
+                               try expand(script, inputs: values, steps: stepOutputs, actionPath: actionPath.path)],
+                              in: workspace, environment: environment, mergingErrors: true)
+            output += ran.text
             if let id = step["id"] as? String {
                 let lines = (try? String(contentsOf: githubOutput, encoding: .utf8)) ?? ""
                 for line in lines.split(separator: "\n") {
@@ -84,8 +76,8 @@ import Yams
                     if parts.count == 2 { stepOutputs["\(id).\(parts[0])"] = parts[1] }
                 }
             }
-            if process.terminationStatus != 0 {
-                return Outcome(status: process.terminationStatus, output: output, swiftArguments: (try? String(contentsOf: swiftLog, encoding: .utf8)) ?? "")
+            if ran.status != 0 {
+                return Outcome(status: ran.status, output: output, swiftArguments: (try? String(contentsOf: swiftLog, encoding: .utf8)) ?? "")
             }
         }
         return Outcome(status: 0, output: output, swiftArguments: (try? String(contentsOf: swiftLog, encoding: .utf8)) ?? "")

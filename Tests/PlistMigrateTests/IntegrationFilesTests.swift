@@ -61,20 +61,11 @@ import Testing
         try FileManager.default.createSymbolicLink(at: actionPath.appendingPathComponent(".build/release/plist-migrate"), withDestinationURL: Paths.executable)
         _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "My App/Info.plist")
         func step(_ environment: [String: String]) throws -> (status: Int32, stderr: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", extracted.text]
-            process.currentDirectoryURL = directory
-            process.environment = ["GITHUB_ACTION_PATH": actionPath.path, "PM_COMMAND": "check", "PM_PATH": "My App/Info.plist\n",
-                                   "PM_SARIF": "out.sarif", "PM_MIN_OS": "", "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            let exited = ExitSignal(process)
-            try process.run()
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            exited.wait()
-            return (process.terminationStatus, stderr)
+            let ran = try run(URL(fileURLWithPath: "/bin/bash"), ["-c", extracted.text], in: directory, environment: [
+                "GITHUB_ACTION_PATH": actionPath.path, "PM_COMMAND": "check", "PM_PATH": "My App/Info.plist\n",
+                "PM_SARIF": "out.sarif", "PM_MIN_OS": "", "PATH": "/usr/bin:/bin",
+            ].merging(environment) { $1 })
+            return (ran.status, ran.stderr)
         }
         let plain = try step([:])
         #expect(plain.status == 1, "pending changes in the one file: \(plain.stderr)")

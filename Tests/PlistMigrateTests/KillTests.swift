@@ -47,18 +47,9 @@ import Testing
         while rounds < 12 || (interrupted < 6 && rounds < 24) {
             rounds += 1
             try reset(tree, only: changed)
-            let process = Process()
-            process.executableURL = Paths.executable
-            process.arguments = ["--write", "--jobs", "2", "."]
-            process.currentDirectoryURL = tree
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            let exited = ExitSignal(process)
-            try process.run()
-            usleep(UInt32(Double.random(in: 0...(estimate * 0.9), using: &rng) * 1_000_000))
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-            if process.terminationReason == .uncaughtSignal { interrupted += 1 } else { estimate *= 0.6 }
+            let ran = try run(Paths.executable, ["--write", "--jobs", "2", "."], in: tree,
+                              killAfter: Double.random(in: 0...(estimate * 0.9), using: &rng))
+            if ran.wasSignalled { interrupted += 1 } else { estimate *= 0.6 }
             changed = []
             for (relative, before) in old {
                 let now = try Data(contentsOf: tree.appendingPathComponent(relative))

@@ -38,26 +38,39 @@ struct ProcessResult {
     var status: Int32
     var stdout: Data
     var stderr: String
+    /// Ended by a signal (`status` is its number).
+    var wasSignalled = false
     var text: String { String(decoding: stdout, as: UTF8.self) }
 }
 
-/// Runs a command with `arguments` in `directory`, feeding `input` on standard input.
-func run(_ command: URL, _ arguments: [String], in directory: URL, input: Data? = nil) throws -> ProcessResult {
+/// Runs a command with `arguments` in `directory`, feeding `input` on standard input; with
+/// `environment` instead of this process's, standard error into standard output when
+/// `mergingErrors`, and killed (SIGKILL) after `killAfter` seconds when given.
+func run(
+    _ command: URL, _ arguments: [String], in directory: URL, input: Data? = nil, environment: [String: String]? = nil,
+    mergingErrors: Bool = false, killAfter seconds: Double? = nil
+) throws -> ProcessResult {
     #if os(Linux)
     // Not `Process`: its `run()` can crash the test process on Linux (see `ChildProcess`).
-    let ended = try ChildProcess.run(command.path, arguments, in: directory.path, input: input.map(Array.init))
-    return ProcessResult(status: ended.status, stdout: Data(ended.standardOutput), stderr: String(decoding: ended.standardError, as: UTF8.self))
+    let ended = try ChildProcess.run(command.path, arguments, in: directory.path, environment: environment, input: input.map(Array.init),
+                                     standardError: mergingErrors ? .intoStandardOutput : .collected, killAfter: seconds)
+    return ProcessResult(status: ended.status, stdout: Data(ended.standardOutput), stderr: String(decoding: ended.standardError, as: UTF8.self),
+                         wasSignalled: ended.wasSignalled)
     #else
     let process = Process()
     process.executableURL = command
     process.arguments = arguments
     process.currentDirectoryURL = directory
+    if let environment { process.environment = environment }
     let out = Pipe(), err = Pipe(), inPipe = Pipe()
     process.standardOutput = out
-    process.standardError = err
+    process.standardError = mergingErrors ? out : err
     process.standardInput = inPipe
     let exited = ExitSignal(process)
     try process.run()
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    if let seconds { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog) }
     // Both streams are drained at once: a full stderr pipe would otherwise block the tool while
     // this reads stdout.
     let errors = PipeDrain(err.fileHandleForReading)
@@ -66,37 +79,16 @@ func run(_ command: URL, _ arguments: [String], in directory: URL, input: Data? 
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = errors.wait()
     exited.wait()
-    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    watchdog.cancel()
+    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self),
+                         wasSignalled: process.terminationReason == .uncaughtSignal)
     #endif
 }
 
-/// `run`, with the process killed after `seconds`: a hang becomes a failure (status 137), not a
-/// stuck test run.
+/// `run`, with the process killed after `seconds`: a hang becomes a failure (status 9, signalled),
+/// not a stuck test run.
 func runWithWatchdog(_ command: URL, _ arguments: [String], in directory: URL, seconds: Double) throws -> ProcessResult {
-    #if os(Linux)
-    let ended = try ChildProcess.run(command.path, arguments, in: directory.path, killAfter: seconds)
-    return ProcessResult(status: ended.status, stdout: Data(ended.standardOutput), stderr: String(decoding: ended.standardError, as: UTF8.self))
-    #else
-    let process = Process()
-    process.executableURL = command
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    let exited = ExitSignal(process)
-    try process.run()
-    let pid = process.processIdentifier
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-    let errors = PipeDrain(err.fileHandleForReading)
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = errors.wait()
-    exited.wait()
-    watchdog.cancel()
-    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
-    #endif
+    try run(command, arguments, in: directory, killAfter: seconds)
 }
 
 func tool(_ arguments: [String], in directory: URL, input: Data? = nil) throws -> ProcessResult {
