@@ -180,7 +180,6 @@ package enum ChildProcess {
         Failure(description: "\(what): \(String(cString: strerror(errno)))")
     }
 
-
     // glibc's `pipe2` (2.9), `posix_spawn_file_actions_addchdir_np` (2.29) and `…_addclosefrom_np`
     // (2.34), which Swift's Glibc module does not declare (they need `_GNU_SOURCE`); `nil` where
     // the C library lacks one.
