@@ -73,11 +73,12 @@ func run(
     if let seconds { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog) }
     // Both streams are drained at once: a full stderr pipe would otherwise block the tool while
     // this reads stdout.
-    let errors = PipeDrain(err.fileHandleForReading)
+    // (Merged, standard error has no pipe of its own to drain: `err` is never the program's.)
+    let errors = mergingErrors ? nil : PipeDrain(err.fileHandleForReading)
     if let input { inPipe.fileHandleForWriting.write(input) }
     try inPipe.fileHandleForWriting.close()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = errors.wait()
+    let stderr = errors?.wait() ?? Data()
     exited.wait()
     watchdog.cancel()
     return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self),
