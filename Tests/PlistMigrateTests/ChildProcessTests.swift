@@ -62,6 +62,19 @@ import PlistMigrate
         #expect(String(decoding: ended.standardOutput, as: UTF8.self).split(separator: "\n") == ["0", "1", "2", "3"])
     }
 
+    /// A run over many repositories starts `git` once for each: nothing may stay open after.
+    @Test func noDescriptorIsLeftOpen() throws {
+        func openDescriptors() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count }
+        // Other suites open and close files meanwhile: the count is compared over many runs.
+        let before = try openDescriptors()
+        for round in 0..<300 {
+            _ = try ChildProcess.run("/bin/sh", ["-c", "cat; printf e >&2"], input: [UInt8(round & 0x7f)],
+                                     standardError: round % 3 == 0 ? .discarded : round % 3 == 1 ? .collected : .intoStandardOutput,
+                                     killAfter: round % 2 == 0 ? 30 : nil)
+        }
+        #expect(try openDescriptors() < before + 100, "about 4 descriptors a run would be 1,200")
+    }
+
     @Test func aProgramThatOutlivesItsTimeIsKilled() throws {
         let ended = try ChildProcess.run("/bin/sleep", ["30"], killAfter: 0.2)
         #expect(ended.wasSignalled && ended.status == SIGKILL)
