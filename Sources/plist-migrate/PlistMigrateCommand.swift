@@ -29,6 +29,9 @@ struct PlistMigrateCommand: ParsableCommand {
         return configuration
     }()
 
+    /// `migrate`, `list`, …: the words that name a subcommand.
+    static let subcommandNames = withDefault.subcommands.map { $0._commandName }
+
     /// Set once in `main`, before parsing, and never changed after.
     nonisolated(unsafe) private static var namesItsSubcommand = false
 
@@ -48,7 +51,7 @@ struct PlistMigrateCommand: ParsableCommand {
             exit(withError: (try? flushStandardOutput()) == nil ? ExitCode(2) : ExitCode.success)
         }
         let commandLine = Edit.takingCommands(from: arguments)
-        namesItsSubcommand = commandLine.first.map { first in withDefault.subcommands.contains { $0._commandName == first } } ?? false
+        namesItsSubcommand = commandLine.first.map(subcommandNames.contains) ?? false
         do {
             var command = try parseAsRoot(commandLine)
             try command.run()

@@ -87,7 +87,7 @@ struct Migrate: ParsableCommand {
     }
 
     func run() throws {
-        try CommandLineTypos.requireExisting(paths, subcommands: PlistMigrateCommand.configuration.subcommands.map { $0._commandName })
+        try CommandLineTypos.requireExisting(paths, subcommands: PlistMigrateCommand.subcommandNames)
         try report.refuseIfRead(paths + [filesFrom, accept].compactMap { $0 } + recipe + config.files)
         let selection = Selection(
             only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
