@@ -276,10 +276,15 @@ final class SAXTreeBuilder {
     }
 
     fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard failure == nil, !stack.isEmpty else { return }
-        if stack[stack.count - 1].hasChildren {
-            // Whitespace between elements (nearly every call): checked where it lies, not copied.
-            noteStray(bytes)
+        guard failure == nil, stack.count > 0 else { return }
+        let top = stack.count - 1
+        if stack[top].hasChildren {
+            // Whitespace between elements (nearly every call): checked where it lies, not copied,
+            // and not at all once the container's first stray text is kept.
+            if stack[top].hasStrayText { return }
+            var index = 0
+            while index < bytes.count, ASCII.isWhitespace(bytes[index]) { index += 1 }
+            if index < bytes.count { noteStray(bytes) }
         } else {
             text.append(contentsOf: bytes)
         }
