@@ -269,6 +269,12 @@ public struct FileMigrator: Sendable {
         let takeFirstEdit: () -> Void
         /// The tree just before the running pass's first edit: what holding the pass back restores.
         private var beforePass: PlistDocument?
+        /// Every session's hook before its first edit: the file's snapshot when none is taken yet,
+        /// then the tree as the pass found it. One closure for the file, not one per pass.
+        private lazy var beforeFirstEdit: () -> Void = { [unowned self] in
+            if firstEdit.document == nil { takeFirstEdit() }
+            beforePass = document.copy()
+        }
         /// The domain rules read so far, so that the ATS settings read after a pass read again
         /// only the domains it edited; only for a large file (`bytesWorthARuleCache`: a few
         /// domains cost less read again than followed).
@@ -412,13 +418,9 @@ public struct FileMigrator: Sendable {
         /// One pass on the tree: its edits gated by its intent (held back and undone when they
         /// go beyond it), and, when it changed the bytes, its diff.
         private func apply(_ migration: any Migration, round: Int) -> Outcome {
-            let firstOfFile = firstEdit.document == nil ? takeFirstEdit : nil
             beforePass = nil
             let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats,
-                                           beforeFirstEdit: { [unowned self] in
-                                               firstOfFile?()
-                                               self.beforePass = self.document.copy()
-                                           })
+                                           beforeFirstEdit: beforeFirstEdit)
             let revision = document.revision
             migration.apply(to: session)
             if !firstEditTaken, firstEdit.document != nil {
