@@ -511,11 +511,10 @@ extension PlistDocument {
         TextSpelling.hasQuote(fragment) ? spelling.respell(fragment) : fragment
     }
 
-    /// Counts the edit, and measures the file's layout and key order first, while the tree is
-    /// still as read.
+    /// Counts the edit; the first keeps the tree as read, on which the file's layout and key
+    /// order are measured when an edit first needs them.
     func noteEdit() {
-        _ = style
-        _ = keysSortedThroughout
+        keepAsReadBeforeFirstEdit()
         editRevision += 1
     }
 

@@ -43,8 +43,9 @@ extension PlistDocument {
     /// place can sort a dict the file's owners never sorted.
     var keysSortedThroughout: Bool {
         if let known = measuredKeysSortedThroughout { return known }
-        let sorted = Self.keysSorted(in: self)
+        let sorted = asRead.map(\.keysSortedThroughout) ?? Self.keysSorted(in: self)
         measuredKeysSortedThroughout = sorted
+        forgetAsReadOnceMeasured()
         return sorted
     }
 

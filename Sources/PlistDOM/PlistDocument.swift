@@ -55,15 +55,31 @@ public final class PlistDocument {
     @exclusivity(unchecked) private var pendingSplices: [Int] = []
 
     let lines: LineTable
-    /// How this file lays out entries; new entries copy it. Measured on first use, which the
-    /// first edit makes while the tree is still as read.
+    /// How this file lays out entries; new entries copy it. Measured on first use, on the tree
+    /// as read (`asRead` once an edit was made): a file whose edits only rename keys never
+    /// measures it.
     var style: LayoutStyle {
         if let measuredStyle { return measuredStyle }
-        let measured = LayoutStyle(source: source, root: root, lines: lines)
+        let measured = asRead?.style ?? LayoutStyle(source: source, root: root, lines: lines)
         measuredStyle = measured
+        forgetAsReadOnceMeasured()
         return measured
     }
     @exclusivity(unchecked) private var measuredStyle: LayoutStyle?
+    /// The tree as read, taken at the first edit (a copy that shares its storage until the edit
+    /// writes), for the layout and key order, which are measured on it when first asked for.
+    @exclusivity(unchecked) var asRead: PlistDocument?
+
+    /// Keeps the tree as read at the first edit, while something is left to measure on it.
+    func keepAsReadBeforeFirstEdit() {
+        guard editRevision == 0, asRead == nil, measuredStyle == nil || measuredKeysSortedThroughout == nil else { return }
+        asRead = PlistDocument(copying: self)
+    }
+
+    /// Lets the tree as read go once both measures are taken.
+    func forgetAsReadOnceMeasured() {
+        if measuredStyle != nil, measuredKeysSortedThroughout != nil { asRead = nil }
+    }
     /// How the file spells quotes and empty containers; read on first need from the nodes as
     /// parsed (edits add nodes without source, which it does not read).
     var spelling: TextSpelling {
@@ -131,6 +147,7 @@ public final class PlistDocument {
         replacementSplice = other.replacementSplice
         homes = other.homes
         measuredStyle = other.measuredStyle
+        asRead = other.asRead
         measuredSpelling = other.measuredSpelling
         measuredKeysSortedThroughout = other.measuredKeysSortedThroughout
         editRevision = other.editRevision
