@@ -179,7 +179,8 @@ public struct FileMigrator: Sendable {
         for id in result.heldBack {
             result.heldBackReasons[id] = "changes the effective policy (changesPolicy); --allow-policy-change includes it"
         }
-        for migration in plan.selected where rounds.heldBack[migration.id] != nil {
+        // In the plan's order; most files have none to say (then the plan is not walked).
+        for migration in rounds.heldBack.isEmpty ? [] : plan.selected where rounds.heldBack[migration.id] != nil {
             result.heldBack.append(migration.id)
             result.heldBackReasons[migration.id] = rounds.heldBack[migration.id]
         }
