@@ -80,7 +80,7 @@ final class DirectoryFacts: @unchecked Sendable {
                 return lstat(path, &entry) == 0
             }
             var facts = Facts(hasGit: exists(gitChild), hasConfig: looksForConfig && exists(configChild))
-            facts.specs = specNames.filter { exists(PathBytes.c("/" + $0)) }
+            for (name, child) in zip(specNames, specChildren) where exists(child) { facts.specs.append(name) }
             return facts
         }
         guard let handle = opendir(path) else { return Facts() }
@@ -104,6 +104,7 @@ final class DirectoryFacts: @unchecked Sendable {
     private static let projectSuffix = Array(".xcodeproj".utf8)
     static let specNames = ["project.yml", "Project.swift"]
     private static let specNameBytes = specNames.map { Array($0.utf8) }
+    private static let specChildren = specNames.map { PathBytes.c("/" + $0) }
 
     private static func facts(from names: [String], looksForConfig: Bool) -> Facts {
         var facts = Facts()
