@@ -30,10 +30,20 @@ struct TextRunReporter: RunReporter {
     func bytes(for result: FileResult) -> [UInt8] {
         var out: [UInt8] = []
         for pass in result.passes {
-            let policy = pass.policyDelta.map { "# policy: \($0)\n" }.joined()
+            // One string, its room reserved: the diff is most of it.
+            var text = "# "
+            text.reserveCapacity(pass.diff.utf8.count + 64 * (pass.policyDelta.count + 1))
+            text += pass.label
+            text += "\n"
+            for line in pass.policyDelta {
+                text += "# policy: "
+                text += line
+                text += "\n"
+            }
+            text += pass.diff
             // Marks for characters a terminal would hide or reorder; `--format patch` keeps the bytes.
-            let text = InvisibleCharacters.marked("# \(pass.label)\n\(policy)\(pass.diff)")
-            out.append(contentsOf: Array((color ? Colour.diff(text) : text).utf8))
+            let shown = InvisibleCharacters.marked(text)
+            out.append(contentsOf: (color ? Colour.diff(shown) : shown).utf8)
         }
         return out
     }
