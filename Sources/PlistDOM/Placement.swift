@@ -39,8 +39,8 @@ extension PlistDocument {
 
     /// Every dict of the file with two keys or more has them in Apple's order, and there is
     /// one: a dict too small to show an order of its own follows the file. Read from the file
-    /// as it was before the first edit (`noteEdit` asks), not as edits left it: renames in
-    /// place can sort a dict the file's owners never sorted.
+    /// as it was before the first edit (`asRead`, which `noteEdit` keeps), not as edits left it:
+    /// renames in place can sort a dict the file's owners never sorted.
     var keysSortedThroughout: Bool {
         if let known = measuredKeysSortedThroughout { return known }
         let sorted = asRead.map(\.keysSortedThroughout) ?? Self.keysSorted(in: self)
