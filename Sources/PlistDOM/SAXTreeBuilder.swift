@@ -281,10 +281,7 @@ final class SAXTreeBuilder {
         if stack[top].hasChildren {
             // Whitespace between elements (nearly every call): checked where it lies, not copied,
             // and not at all once the container's first stray text is kept.
-            if stack[top].hasStrayText { return }
-            var index = 0
-            while index < bytes.count, ASCII.isWhitespace(bytes[index]) { index += 1 }
-            if index < bytes.count { noteStray(bytes) }
+            if !stack[top].hasStrayText, !bytes.isAllWhitespace { noteStray(bytes) }
         } else {
             text.append(contentsOf: bytes)
         }
