@@ -56,13 +56,30 @@ public enum PlannedEdit: Sendable, Equatable {
         // the last container is kept. An edit changes its own container's entries, never
         // which box that container is.
         var last: (container: [PathStep], box: ValueBox?)?
+        // Runs of runs: each edit in another domain of one dict. The box holding the last
+        // container is kept too, so a sibling container costs one step, not its whole path.
+        var lastParent: (container: ArraySlice<PathStep>, box: ValueBox?)?
         for edit in edits {
             let container = edit.container
             let box: ValueBox?
             if let last, last.container == container {
                 box = last.box
+            } else if let lastParent, lastParent.container == container[...] {
+                // Back to the dict of the last container (a domain key renamed, then a setting
+                // inserted in its dict, for each domain).
+                box = lastParent.box
+                last = (container, box)
+            } else if let step = container.last, let lastParent, lastParent.container == container.dropLast() {
+                box = lastParent.box?.child(step)
+                last = (container, box)
             } else {
-                box = root.box(at: container[...])
+                if let step = container.last {
+                    let parent = root.box(at: container.dropLast())
+                    lastParent = (container.dropLast(), parent)
+                    box = parent?.child(step)
+                } else {
+                    box = root
+                }
                 last = (container, box)
             }
             switch edit {
@@ -99,25 +116,39 @@ public enum PlannedEdit: Sendable, Equatable {
 
         func box(at path: ArraySlice<PathStep>) -> ValueBox? {
             guard let step = path.first else { return self }
+            return child(step)?.box(at: path.dropFirst())
+        }
+
+        /// The box of the value at `step`, opened when first asked for.
+        func child(_ step: PathStep) -> ValueBox? {
             switch step {
             case .key(let key):
-                if let child = opened[key] { return child.box(at: path.dropFirst()) }
+                if let child = opened[key] { return child }
                 guard let value = entries?[key] else { return nil }
                 let child = ValueBox(value)
                 opened[key] = child
-                return child.box(at: path.dropFirst())
+                return child
             case .index(let index):
-                if let child = openedItems[index] { return child.box(at: path.dropFirst()) }
+                if let child = openedItems[index] { return child }
                 guard let items, items.indices.contains(index) else { return nil }
                 let child = ValueBox(items[index])
                 openedItems[index] = child
-                return child.box(at: path.dropFirst())
+                return child
             }
         }
 
         func rename(_ from: String, to: String) {
+            // A dict renamed key by key (every domain of a large file) is kept at most a third
+            // full: a removal hashes again each key in the run of slots behind it, and fuller
+            // tables have longer runs.
+            if let count = entries?.count, count > 64, entries!.capacity < 3 * count {
+                entries?.reserveCapacity(4 * count)
+                if !opened.isEmpty { opened.reserveCapacity(4 * count) }
+            }
             guard let moved = entries?.removeValue(forKey: from) else { return }
             entries?[to] = moved
+            // Nothing opened (the usual dict of renamed keys): nothing to move.
+            guard !opened.isEmpty else { return }
             opened[to] = opened.removeValue(forKey: from)
         }
 

@@ -43,4 +43,83 @@ import PlistDOM
         }
         #expect(checked == containers.count * 7 && containers.count == 85)
     }
+
+    /// `apply` (boxes opened once, the last container and its parent kept) against each edit
+    /// applied alone to the whole value: random runs that rename, insert, replace and remove in
+    /// a dict of 100 domains, in their dicts and in an array, going back and forth between a
+    /// container, its parent and its siblings, and replacing containers that were opened.
+    @Test func applyMatchesEditsAppliedOneByOne() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let domain: PlistValue = .dict(["k": .bool(true), "s": .string("x")])
+        let start: PlistValue = .dict([
+            "A": .dict(Dictionary(uniqueKeysWithValues: (0..<100).map { ("d\($0)", domain) })),
+            "L": .array(Array(repeating: domain, count: 5)),
+        ])
+        var runs = 0, changed = 0
+        for _ in 0..<300 {
+            var edits: [PlannedEdit] = []
+            for _ in 0..<40 {
+                let d = "d\(next(110))", inDomain: [PathStep] = [.key("A"), .key(d)]
+                let item: [PathStep] = [.key("L"), .index(next(6))]
+                let edit: PlannedEdit = switch next(10) {
+                case 0: .rename(dict: [.key("A")], from: d, to: "d\(next(110))")
+                case 1: .rename(dict: inDomain, from: ["k", "s"][next(2)], to: ["k", "s", "t"][next(3)])
+                case 2: .insert(dict: inDomain, key: "t", value: .integer(Int128(next(9))))
+                case 3: .remove(dict: [[.key("A")], inDomain][next(2)], key: [d, "k"][next(2)])
+                case 4: .replace(dict: [.key("A")], key: d, value: [domain, .dict([:]), .bool(false)][next(3)])
+                case 5: .replace(dict: item, key: "k", value: .bool(false))
+                case 6: .removeItem(array: [.key("L")], index: next(6))
+                case 7: .insertItem(array: [.key("L")], index: next(7), value: domain)
+                case 8: .replaceItem(array: [.key("L")], index: next(6), value: .dict(["k": .integer(2)]))
+                default: .rename(dict: item, from: "k", to: "t")
+                }
+                edits.append(edit)
+            }
+            var expected = start
+            for edit in edits { Self.applyAlone(edit, to: &expected) }
+            #expect(PlannedEdit.apply(edits, to: start) == expected, "\(edits)")
+            runs += 1
+            if expected != start { changed += 1 }
+        }
+        #expect(runs == 300 && changed > 250)
+    }
+
+    static func applyAlone(_ edit: PlannedEdit, to value: inout PlistValue) {
+        switch edit {
+        case .rename(let path, let from, let to):
+            change(&value, at: path[...]) { if case .dict(var entries) = $0, let moved = entries.removeValue(forKey: from) { entries[to] = moved; $0 = .dict(entries) } }
+        case .remove(let path, let key):
+            change(&value, at: path[...]) { if case .dict(var entries) = $0 { entries[key] = nil; $0 = .dict(entries) } }
+        case .insert(let path, let key, let new), .replace(let path, let key, let new):
+            change(&value, at: path[...]) { if case .dict(var entries) = $0 { entries[key] = new; $0 = .dict(entries) } }
+        case .removeItem(let path, let index):
+            change(&value, at: path[...]) { if case .array(var items) = $0, items.indices.contains(index) { items.remove(at: index); $0 = .array(items) } }
+        case .insertItem(let path, let index, let new):
+            change(&value, at: path[...]) { if case .array(var items) = $0, (0...items.count).contains(index) { items.insert(new, at: index); $0 = .array(items) } }
+        case .replaceItem(let path, let index, let new):
+            change(&value, at: path[...]) { if case .array(var items) = $0, items.indices.contains(index) { items[index] = new; $0 = .array(items) } }
+        }
+    }
+
+    /// Runs `body` on the value at `path`, when there is one.
+    static func change(_ value: inout PlistValue, at path: ArraySlice<PathStep>, _ body: (inout PlistValue) -> Void) {
+        guard let step = path.first else { return body(&value) }
+        switch (step, value) {
+        case (.key(let key), .dict(var entries)):
+            guard var inner = entries[key] else { return }
+            change(&inner, at: path.dropFirst(), body)
+            entries[key] = inner
+            value = .dict(entries)
+        case (.index(let index), .array(var items)):
+            guard items.indices.contains(index) else { return }
+            change(&items[index], at: path.dropFirst(), body)
+            value = .array(items)
+        default:
+            return
+        }
+    }
 }
