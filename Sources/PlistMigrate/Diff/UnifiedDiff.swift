@@ -148,13 +148,16 @@ public enum UnifiedDiff {
     /// Numbers distinct lines in order of first appearance: an open-addressing table of FNV-1a
     /// hashes over the lines' bytes (valid while the buffers they point into are).
     struct LineNumbers {
-        private var slots: [(hash: UInt64, start: UnsafePointer<UInt8>?, count: Int, number: Int)]
+        // 24 bytes a slot: a line's length and number fit in 32 bits (files are far smaller).
+        private var slots: [(hash: UInt64, start: UnsafePointer<UInt8>?, count: Int32, number: Int32)]
         private var mask: Int
         private(set) var count = 0
 
+        /// Room for `capacity` lines before the table grows: most lines of a plist repeat
+        /// (`<dict>`, `<true/>`), so it is seldom more than half full at that size.
         init(capacity: Int) {
             var size = 16
-            while size < capacity * 2 { size *= 2 }
+            while size < capacity { size *= 2 }
             slots = Array(repeating: (0, nil, 0, -1), count: size)
             mask = size - 1
         }
@@ -165,12 +168,12 @@ public enum UnifiedDiff {
             var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
             while slots[slot].number >= 0 {
                 let known = slots[slot]
-                if known.hash == hash, known.count == range.count, range.count == 0 || memcmp(known.start!, start, range.count) == 0 {
-                    return known.number
+                if known.hash == hash, Int(known.count) == range.count, range.count == 0 || memcmp(known.start!, start, range.count) == 0 {
+                    return Int(known.number)
                 }
                 slot = (slot + 1) & mask
             }
-            slots[slot] = (hash, start, range.count, count)
+            slots[slot] = (hash, start, Int32(range.count), Int32(count))
             count += 1
             if count * 2 > slots.count { grow() }
             return count - 1

@@ -427,6 +427,9 @@ public struct FileMigrator: Sendable {
             if !firstEditTaken, firstEdit.document != nil {
                 firstEditTaken = true
                 configuration = firstEdit.configuration
+                // Held here from now on: the snapshot's copy would outlive it (a file of many
+                // domains keeps three readings at once otherwise).
+                firstEdit.configuration = nil
             }
             guard document.revision != revision else {
                 // Most passes find nothing to say: appending nothing still costs a call.
@@ -478,7 +481,8 @@ public struct FileMigrator: Sendable {
         }
     }
 
-    /// The tree and its ATS settings as they were just before a file's first edit.
+    /// The tree and its ATS settings as they were just before a file's first edit (the
+    /// settings until the pass that made the edit takes them over).
     final class FirstEditSnapshot {
         // Used by one thread, and read after every pass: no runtime exclusivity checks.
         @exclusivity(unchecked) var document: PlistDocument?
