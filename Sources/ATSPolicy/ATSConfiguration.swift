@@ -361,19 +361,23 @@ public struct ATSConfiguration: Sendable, Equatable {
         rule.meantHost = rule.matcher.networkText ?? meantAddress ?? PolicyReach.hostName(ofDomainKey: key)
         // One pass over the domain's entries finds every key read below (compared as bytes);
         // with duplicates the last one counts, as for `PlistElement.entry`.
-        var found = [DictEntry?](repeating: nil, count: DomainSetting.keys.count)
-        for (index, setting) in entry.value.entries(named: DomainSetting.keys) { found[index] = setting }
-        func first<Value>(_ keys: [String], at offset: Int, _ read: (DictEntry?, String) -> Value?) -> Value? {
-            for index in keys.indices { if let value = read(found[offset + index], keys[index]) { return value } }
-            return nil
+        // Kept on the stack: one list per rule read, of every domain, adds up.
+        withUnsafeTemporaryAllocation(of: DictEntry?.self, capacity: DomainSetting.keys.count) { found in
+            found.initialize(repeating: nil)
+            defer { found.deinitialize() }
+            entry.value.forEachEntry(named: DomainSetting.keys) { index, setting in found[index] = setting }
+            func first<Value>(_ keys: [String], at offset: Int, _ read: (DictEntry?, String) -> Value?) -> Value? {
+                for index in keys.indices { if let value = read(found[offset + index], keys[index]) { return value } }
+                return nil
+            }
+            rule.includesSubdomains = bool(found[DomainSetting.includesSubdomains], "NSIncludesSubdomains")
+            rule.allowsInsecureHTTP = first(allowsInsecureHTTPKeys, at: DomainSetting.allowsInsecureHTTP, bool)
+            rule.minimumTLS = first(minimumTLSKeys, at: DomainSetting.minimumTLS, string)
+            rule.requiresForwardSecrecy = first(requiresForwardSecrecyKeys, at: DomainSetting.requiresForwardSecrecy, bool)
+            rule.requiresCertificateTransparency = bool(found[DomainSetting.requiresCertificateTransparency], "NSRequiresCertificateTransparency")
+            rule.pinnedCAIdentities = identities(found[DomainSetting.pinnedCAIdentities]?.value)
+            rule.pinnedLeafIdentities = identities(found[DomainSetting.pinnedLeafIdentities]?.value)
         }
-        rule.includesSubdomains = bool(found[DomainSetting.includesSubdomains], "NSIncludesSubdomains")
-        rule.allowsInsecureHTTP = first(allowsInsecureHTTPKeys, at: DomainSetting.allowsInsecureHTTP, bool)
-        rule.minimumTLS = first(minimumTLSKeys, at: DomainSetting.minimumTLS, string)
-        rule.requiresForwardSecrecy = first(requiresForwardSecrecyKeys, at: DomainSetting.requiresForwardSecrecy, bool)
-        rule.requiresCertificateTransparency = bool(found[DomainSetting.requiresCertificateTransparency], "NSRequiresCertificateTransparency")
-        rule.pinnedCAIdentities = identities(found[DomainSetting.pinnedCAIdentities]?.value)
-        rule.pinnedLeafIdentities = identities(found[DomainSetting.pinnedLeafIdentities]?.value)
         return rule
     }
 

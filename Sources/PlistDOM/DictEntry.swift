@@ -128,15 +128,21 @@ extension PlistElement {
     /// most names before any byte is compared.
     public func entries(named names: [String]) -> [(name: Int, entry: DictEntry)] {
         var found: [(name: Int, entry: DictEntry)] = []
+        forEachEntry(named: names) { found.append(($0, $1)) }
+        return found
+    }
+
+    /// `entries(named:)` without the list: `body` gets each entry found, in document order,
+    /// with the position of its key in `names`.
+    public func forEachEntry(named names: [String], _ body: (_ name: Int, _ entry: DictEntry) -> Void) {
         forEachPair { key, keyNode, value in
             let plain = keyNode.hasPlainText
             let length = Int(keyNode.endTagStart - keyNode.startTagEnd)
             guard let name = names.indices.first(where: { index in
                 (!plain || names[index].utf8.count == length) && document.text(of: key, node: keyNode, equals: names[index])
             }) else { return }
-            found.append((name, DictEntry(key: PlistElement(document, key), value: PlistElement(document, value))))
+            body(name, DictEntry(key: PlistElement(document, key), value: PlistElement(document, value)))
         }
-        return found
     }
 
     /// The value stored under `name` in a `<dict>`.
