@@ -23,6 +23,12 @@ final class DomainRuleIndex: Sendable {
         var byName: [String: Int] = [:]
         var buildTime: [Int] = [], addresses: [Int] = []
         var unmatchedByMeant: [String: [Int]] = [:], unmatchedWildcardsByMeant: [String: [Int]] = [:]
+        // Sized once for many rules: a table that grows hashes every key in it again.
+        if rules.count > 16 {
+            let names = rules.count { $0.matcher == .name }, unmatched = rules.count { $0.matcher == .nothing }
+            byName.reserveCapacity(names)
+            unmatchedByMeant.reserveCapacity(unmatched)
+        }
         for (position, rule) in rules.enumerated() {
             switch rule.matcher {
             case .nothing:
