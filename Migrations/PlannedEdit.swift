@@ -79,6 +79,8 @@ public enum PlannedEdit: Sendable, Equatable {
                     box = parent?.child(step)
                 } else {
                     box = root
+                    // An edit of the root's entries can replace the dict kept as a parent.
+                    lastParent = nil
                 }
                 last = (container, box)
             }

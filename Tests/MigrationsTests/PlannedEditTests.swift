@@ -47,7 +47,8 @@ import PlistDOM
     /// `apply` (boxes opened once, the last container and its parent kept) against each edit
     /// applied alone to the whole value: random runs that rename, insert, replace and remove in
     /// a dict of 100 domains, in their dicts and in an array, going back and forth between a
-    /// container, its parent and its siblings, and replacing containers that were opened.
+    /// container, its parent and its siblings, and replacing containers that were opened (the
+    /// root's entries too).
     @Test func applyMatchesEditsAppliedOneByOne() {
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
@@ -55,17 +56,18 @@ import PlistDOM
             return Int((seed >> 33) % UInt64(bound))
         }
         let domain: PlistValue = .dict(["k": .bool(true), "s": .string("x")])
-        let start: PlistValue = .dict([
-            "A": .dict(Dictionary(uniqueKeysWithValues: (0..<100).map { ("d\($0)", domain) })),
-            "L": .array(Array(repeating: domain, count: 5)),
-        ])
+        let domains: PlistValue = .dict(Dictionary(uniqueKeysWithValues: (0..<100).map { ("d\($0)", domain) }))
+        let list: PlistValue = .array(Array(repeating: domain, count: 5))
+        let start: PlistValue = .dict(["A": domains, "L": list])
         var runs = 0, changed = 0
         for _ in 0..<300 {
             var edits: [PlannedEdit] = []
             for _ in 0..<40 {
                 let d = "d\(next(110))", inDomain: [PathStep] = [.key("A"), .key(d)]
                 let item: [PathStep] = [.key("L"), .index(next(6))]
-                let edit: PlannedEdit = switch next(10) {
+                let edit: PlannedEdit = switch next(12) {
+                case 10: .replace(dict: [], key: ["A", "L"][next(2)], value: [domains, list][next(2)])
+                case 11: .rename(dict: [], from: ["A", "L", "B"][next(3)], to: ["A", "L", "B"][next(3)])
                 case 0: .rename(dict: [.key("A")], from: d, to: "d\(next(110))")
                 case 1: .rename(dict: inDomain, from: ["k", "s"][next(2)], to: ["k", "s", "t"][next(3)])
                 case 2: .insert(dict: inDomain, key: "t", value: .integer(Int128(next(9))))
