@@ -50,7 +50,7 @@ public struct CleanDomainKeys: Migration {
 
     static func clean(_ key: String) -> String {
         // Nothing to clean without a `/` or `:` (most keys): no searching.
-        guard key.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") }) else { return key }
+        guard key.utf8Contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") }) else { return key }
         var name = Substring(key)
         for scheme in ["https://", "http://"] where name.lowercased().hasPrefix(scheme) {
             name = name.dropFirst(scheme.count)

@@ -1,3 +1,5 @@
+import PlistDOM
+
 /// The domain rules of one dictionary (`NSExceptionDomains` or `NSPinnedDomains`) arranged for
 /// look-up by host name, so matching a host costs the same however many domains are listed.
 /// `PolicyEngine.matchingRule(_:host:era:notes:ignored:)` is the reference it must agree with
@@ -45,7 +47,7 @@ final class DomainRuleIndex: Sendable {
         self.byName = byName
         var lengths: [Bool]? = []
         for key in byName.keys {
-            guard key.utf8.allSatisfy({ $0 < 0x80 }) else { lengths = nil; break }
+            guard key.utf8AllSatisfy({ $0 < 0x80 }) else { lengths = nil; break }
             let count = key.utf8.count
             if count >= lengths!.count { lengths!.append(contentsOf: repeatElement(false, count: count + 1 - lengths!.count)) }
             lengths![count] = true

@@ -17,11 +17,11 @@ public struct Host: Sendable, Hashable, CustomStringConvertible {
     public init(_ name: String) {
         isAsWritten = false
         // Most names are lowercase ASCII already: kept as they are, without a copy.
-        let lowercase = name.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        let lowercase = name.utf8AllSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
         self.name = lowercase ? name : name.lowercased()
         let bytes = self.name.utf8
         // An IP literal is hex digits, dots and colons: most names are ruled out without a parse.
-        let mayBeAddress = bytes.allSatisfy {
+        let mayBeAddress = self.name.utf8AllSatisfy {
             ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
                 || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":")
         }
@@ -100,7 +100,7 @@ public struct IPAddress: Sendable, Hashable {
     init?(_ text: String) {
         // Both forms (and the signs `UInt8(_:)` and `UInt16(_:radix:)` take) are ASCII hex
         // digits, dots, colons, `+` and `-`: any other byte rules the text out before a split.
-        guard text.utf8.allSatisfy(Self.mayBeInAnAddress) else { return nil }
+        guard text.utf8AllSatisfy(Self.mayBeInAnAddress) else { return nil }
         if let v4 = Self.parseIPv4(Substring(text)) {
             bytes = Array(repeating: 0, count: 10) + [0xFF, 0xFF] + withUnsafeBytes(of: v4.bigEndian, Array.init)
             isIPv4 = true

@@ -74,12 +74,13 @@ public struct PolicyReach: Sendable, Equatable {
     /// The host a domain key is meant to name: `https://*.Example.com:8443/x` → `example.com`.
     static func hostName(ofDomainKey key: String) -> String {
         // Most keys are already a plain lowercase host name: nothing to strip.
-        if key.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }) {
+        if key.utf8AllSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }) {
             return key
         }
         // ASCII lowercases byte by byte, as `lowercased()` does, without Unicode tables.
+        var text = key
         let lowered = key.utf8.isASCII
-            ? key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : Array(key.lowercased().utf8)
+            ? text.withUTF8 { $0.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } } : Array(key.lowercased().utf8)
         var name = lowered[...]
         if let start = name.indices.first(where: {
             name[$0] == UInt8(ascii: ":") && $0 + 2 < name.endIndex && name[$0 + 1] == UInt8(ascii: "/") && name[$0 + 2] == UInt8(ascii: "/")

@@ -75,4 +75,16 @@ extension String {
         let inASCII = text.withUTF8 { utf8 -> Bool? in utf8.isASCII ? utf8.contains(UInt8(character.value)) : nil }
         return inASCII ?? contains(Character(character))
     }
+
+    /// `utf8.allSatisfy(predicate)`, the bytes read in place.
+    @inlinable public func utf8AllSatisfy(_ predicate: (UInt8) -> Bool) -> Bool {
+        var text = self
+        return text.withUTF8 { $0.allSatisfy(predicate) }
+    }
+
+    /// `utf8.contains(where: predicate)`, the bytes read in place.
+    @inlinable public func utf8Contains(where predicate: (UInt8) -> Bool) -> Bool {
+        var text = self
+        return text.withUTF8 { $0.contains(where: predicate) }
+    }
 }

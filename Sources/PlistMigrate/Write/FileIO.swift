@@ -112,18 +112,24 @@ extension FileIO {
         guard let last = path.utf8.last, last != slash else { return false }
         // One pass: the length of the current step, and whether it is only dots so far.
         var stepLength = 0, onlyDots = true, first = true
-        for byte in path.utf8 {
-            if byte == slash {
-                if stepLength == 0 && !first { return false }
-                if stepLength > 0, onlyDots, stepLength <= 2 { return false }
-                stepLength = 0
-                onlyDots = true
-                first = false
-            } else {
-                stepLength += 1
-                onlyDots = onlyDots && byte == dot
+        // Over the bytes in place: walking `utf8` costs several instructions a byte.
+        var text = path
+        let badStep = text.withUTF8 { bytes in
+            for byte in bytes {
+                if byte == slash {
+                    if stepLength == 0 && !first { return true }
+                    if stepLength > 0, onlyDots, stepLength <= 2 { return true }
+                    stepLength = 0
+                    onlyDots = true
+                    first = false
+                } else {
+                    stepLength += 1
+                    onlyDots = onlyDots && byte == dot
+                }
             }
+            return false
         }
+        if badStep { return false }
         return !(onlyDots && stepLength <= 2)
     }
 
