@@ -35,7 +35,7 @@ public struct NormalizeExceptionDomains: Migration {
         var base = key
         let wildcard = key.contains(ascii: "*")
         if wildcard {
-            guard key.hasPrefix("*."), !key.dropFirst(2).contains("*"), key.count > 2 else {
+            guard key.hasPrefix("*."), !Self.hasWildcard(afterPrefixOf: key) else {
                 session.conflict(at: entry.key,
                     "domain key \"\(key)\" uses a wildcard ATS cannot match; left as it is "
                     + "(use the domain name with NSIncludesSubdomains instead)")
@@ -56,6 +56,14 @@ public struct NormalizeExceptionDomains: Migration {
         let renamed = session.renameDomainKey(entry, to: normalized, in: domains,
                                               intended: intendedValue(of: entry, wildcard: wildcard))
         if renamed && wildcard { includeSubdomains(in: entry.value, session: session) }
+    }
+
+    /// Whether `key` (which starts with `*.`) holds another `*`, or nothing after the `*.`. An
+    /// ASCII key (nearly all) is read as bytes, each byte a character there.
+    private static func hasWildcard(afterPrefixOf key: String) -> Bool {
+        guard key.utf8.isASCII else { return key.dropFirst(2).contains("*") || key.count <= 2 }
+        var bytes = key
+        return bytes.withUTF8 { $0.count <= 2 || $0[2...].contains(UInt8(ascii: "*")) }
     }
 
     /// The value `entry` would have once normalised, to compare with an existing twin.
