@@ -136,11 +136,16 @@ extension PlistElement {
     /// with the position of its key in `names`.
     public func forEachEntry(named names: [String], _ body: (_ name: Int, _ entry: DictEntry) -> Void) {
         forEachPair { key, keyNode, value in
-            let plain = keyNode.hasPlainText
-            let length = Int(keyNode.endTagStart - keyNode.startTagEnd)
-            guard let name = names.indices.first(where: { index in
-                (!plain || names[index].utf8.count == length) && document.text(of: key, node: keyNode, equals: names[index])
-            }) else { return }
+            let found: Int?
+            if keyNode.hasPlainText {
+                let length = Int(keyNode.endTagStart - keyNode.startTagEnd)
+                found = names.indices.first { names[$0].utf8.count == length && document.text(of: key, node: keyNode, equals: names[$0]) }
+            } else {
+                // Stored text (a renamed key, or one written with references): read once.
+                let text = document.text(of: key)
+                found = names.firstIndex(of: text)
+            }
+            guard let name = found else { return }
             body(name, DictEntry(key: PlistElement(document, key), value: PlistElement(document, value)))
         }
     }
