@@ -303,15 +303,22 @@ public enum PolicyDelta {
 
         /// Whether any change is left for the host classes and kinds `include` keeps.
         public func hasChanges(include: (Host, LoadKind) -> Bool) -> Bool {
-            perHost.contains { hostClass, template in
+            // By index, without copying each host class and change (a large file has thousands).
+            for place in perHost.indices {
+                let template = perHost[place].template
                 // Asked once per kind that changed, not once per change (eras repeat kinds).
-                var asked: [LoadKind] = []
-                return templates[template].contains { change in
-                    guard !asked.contains(change.kind) else { return false }
-                    asked.append(change.kind)
-                    return include(hostClass.host, change.kind)
+                var asked: (urlSession: Bool, media: Bool, webView: Bool) = (false, false, false)
+                for index in templates[template].indices {
+                    let kind = templates[template][index].kind
+                    switch kind {
+                    case .urlSession: if asked.urlSession { continue } else { asked.urlSession = true }
+                    case .media: if asked.media { continue } else { asked.media = true }
+                    case .webView: if asked.webView { continue } else { asked.webView = true }
+                    }
+                    if include(perHost[place].hostClass.host, kind) { return true }
                 }
             }
+            return false
         }
 
         /// The lines for the host classes and kinds `include` keeps.

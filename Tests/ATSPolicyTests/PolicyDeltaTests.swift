@@ -146,6 +146,10 @@ import PlistDOM
                     if got != expected {
                         mismatches.append("\(url.lastPathComponent): missing \(expected.subtracting(got).sorted().prefix(3)), extra \(got.subtracting(expected).sorted().prefix(3))")
                     }
+                    // Whether a kind of load changes (an overreach asks this of the loads outside a pass's reach).
+                    for kind in LoadKind.allCases where changes.hasChanges(include: { $1 == kind }) != expected.contains(where: { $0.hasSuffix(" \(kind)") }) {
+                        mismatches.append("\(url.lastPathComponent): hasChanges for \(kind) loads is wrong")
+                    }
                 }
             }
         }
