@@ -48,6 +48,8 @@ public final class PlistDocument {
     enum Home { case splice(Int), fragment(Int32) }
     /// Where the last element looked for in a home's items was: the next is usually beside it.
     @exclusivity(unchecked) var lastItemPosition = 0
+    /// Key texts read from the source for paths, by their place in it (`path(of:)`).
+    @exclusivity(unchecked) var sourceTexts: [Int: String] = [:]
     @exclusivity(unchecked) private var sortedSplices: [Int]?
     /// Splices added since `sortedSplices` was last put in order: merged into it when an order
     /// is next asked for, so that a pass adding a splice to each of 10,000 domains sorts them
