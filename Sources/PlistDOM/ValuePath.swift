@@ -29,6 +29,13 @@ extension PlistDocument {
     public func path(of element: PlistElement) -> [PathStep]? {
         let target = rootValue.index
         var path: [PathStep] = []
+        // One allocation of the path's length (counted first), reversed in place at the end.
+        var depth = 0, up = element.index
+        while up != target, up >= 0 {
+            depth += 1
+            up = nodes[Int(up)].parent
+        }
+        path.reserveCapacity(depth)
         var current = element.index
         while current != target {
             let node = nodes[Int(current)]
@@ -52,7 +59,9 @@ extension PlistDocument {
             }
             current = node.parent
         }
-        return isAttached(current) ? path.reversed() : nil
+        guard isAttached(current) else { return nil }
+        path.reverse()
+        return path
     }
 
     /// `text(of:)` for a key on the way to an element: text read from the source is kept by its
