@@ -45,7 +45,7 @@ import PlistDOM
     }
 
     /// `apply` (boxes opened once, the last container and its parent kept) against each edit
-    /// applied alone to the whole value: random runs that rename, insert, replace and remove in
+    /// applied alone, in turn: random runs that rename, insert, replace and remove in
     /// a dict of 100 domains, in their dicts and in an array, going back and forth between a
     /// container, its parent and its siblings, and replacing containers that were opened (the
     /// root's entries too).
@@ -81,47 +81,12 @@ import PlistDOM
                 }
                 edits.append(edit)
             }
-            var expected = start
-            for edit in edits { Self.applyAlone(edit, to: &expected) }
+            // Each edit alone: a fresh walk from the root, nothing kept from the edit before.
+            let expected = edits.reduce(start) { PlannedEdit.apply([$1], to: $0) }
             #expect(PlannedEdit.apply(edits, to: start) == expected, "\(edits)")
             runs += 1
             if expected != start { changed += 1 }
         }
         #expect(runs == 300 && changed > 250)
-    }
-
-    static func applyAlone(_ edit: PlannedEdit, to value: inout PlistValue) {
-        switch edit {
-        case .rename(let path, let from, let to):
-            change(&value, at: path[...]) { if case .dict(var entries) = $0, let moved = entries.removeValue(forKey: from) { entries[to] = moved; $0 = .dict(entries) } }
-        case .remove(let path, let key):
-            change(&value, at: path[...]) { if case .dict(var entries) = $0 { entries[key] = nil; $0 = .dict(entries) } }
-        case .insert(let path, let key, let new), .replace(let path, let key, let new):
-            change(&value, at: path[...]) { if case .dict(var entries) = $0 { entries[key] = new; $0 = .dict(entries) } }
-        case .removeItem(let path, let index):
-            change(&value, at: path[...]) { if case .array(var items) = $0, items.indices.contains(index) { items.remove(at: index); $0 = .array(items) } }
-        case .insertItem(let path, let index, let new):
-            change(&value, at: path[...]) { if case .array(var items) = $0, (0...items.count).contains(index) { items.insert(new, at: index); $0 = .array(items) } }
-        case .replaceItem(let path, let index, let new):
-            change(&value, at: path[...]) { if case .array(var items) = $0, items.indices.contains(index) { items[index] = new; $0 = .array(items) } }
-        }
-    }
-
-    /// Runs `body` on the value at `path`, when there is one.
-    static func change(_ value: inout PlistValue, at path: ArraySlice<PathStep>, _ body: (inout PlistValue) -> Void) {
-        guard let step = path.first else { return body(&value) }
-        switch (step, value) {
-        case (.key(let key), .dict(var entries)):
-            guard var inner = entries[key] else { return }
-            change(&inner, at: path.dropFirst(), body)
-            entries[key] = inner
-            value = .dict(entries)
-        case (.index(let index), .array(var items)):
-            guard items.indices.contains(index) else { return }
-            change(&items[index], at: path.dropFirst(), body)
-            value = .array(items)
-        default:
-            return
-        }
     }
 }
