@@ -48,7 +48,7 @@ public final class PlistDocument {
     enum Home { case splice(Int), fragment(Int32) }
     /// Where the last element looked for in a home's items was: the next is usually beside it.
     @exclusivity(unchecked) var lastItemPosition = 0
-    /// Key texts read from the source for paths, by their place in it (`path(of:)`).
+    /// Texts read from the source by `keptText(of:)`, by their place in it.
     @exclusivity(unchecked) var sourceTexts: [Int: String] = [:]
     @exclusivity(unchecked) private var sortedSplices: [Int]?
     /// Splices added since `sortedSplices` was last put in order: merged into it when an order
@@ -208,12 +208,26 @@ public final class PlistDocument {
 
     func text(of index: Int32) -> String {
         let node = nodes[Int(index)]
-        if node.hasStoredText { return texts[index] ?? "" }
-        guard node.hasSource, !node.hadChildElements else { return "" }
+        guard let range = sourceTextRange(of: node) else { return node.hasStoredText ? texts[index] ?? "" : "" }
         // Read in place: a slice of `source` would retain its buffer.
-        return source.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(node.startTagEnd)..<Int(node.endTagStart)]), as: UTF8.self)
-        }
+        return source.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// `text(of:)` for text asked for again and again (the keys on paths): what is read from the
+    /// source is kept by its place there, which never changes, so neither does the text.
+    func keptText(of index: Int32) -> String {
+        guard let range = sourceTextRange(of: nodes[Int(index)]) else { return text(of: index) }
+        let place = range.lowerBound << 32 | range.upperBound
+        if let known = sourceTexts[place] { return known }
+        let read = text(of: index)
+        sourceTexts[place] = read
+        return read
+    }
+
+    /// Where `text(of:)` reads a node's text in the source; `nil` for stored text, or none.
+    private func sourceTextRange(of node: Node) -> Range<Int>? {
+        guard !node.hasStoredText, node.hasSource, !node.hadChildElements else { return nil }
+        return Int(node.startTagEnd)..<Int(node.endTagStart)
     }
 
     func text(of index: Int32, equals string: String) -> Bool {

@@ -45,7 +45,7 @@ extension PlistDocument {
                 guard node.previous >= 0, nodes[Int(node.previous)].kind == .key else { return nil }
                 // The keys above the element are those of every path asked for in its dict (a
                 // pass editing each of 10,000 domains): read from the source once.
-                path.append(.key(path.isEmpty ? text(of: node.previous) : ancestorKeyText(node.previous)))
+                path.append(.key(path.isEmpty ? text(of: node.previous) : keptText(of: node.previous)))
             case .array:
                 var position = 0
                 var sibling = node.previous
@@ -62,18 +62,6 @@ extension PlistDocument {
         guard isAttached(current) else { return nil }
         path.reverse()
         return path
-    }
-
-    /// `text(of:)` for a key on the way to an element: text read from the source is kept by its
-    /// place in the source (which never changes, so neither does the text read there).
-    private func ancestorKeyText(_ index: Int32) -> String {
-        let node = nodes[Int(index)]
-        guard !node.hasStoredText, node.hasSource, !node.hadChildElements else { return text(of: index) }
-        let place = Int(node.startTagEnd) << 32 | Int(node.endTagStart)
-        if let known = sourceTexts[place] { return known }
-        let read = text(of: index)
-        sourceTexts[place] = read
-        return read
     }
 
     /// The value at `path` from the root value; `nil` when a step is missing.
