@@ -12,6 +12,12 @@ public enum ATSKeyCatalog {
         case exceptionDomain
         /// Inside one domain of NSPinnedDomains.
         case pinnedDomain
+
+        /// Hashed by its case, not by its raw value: the default for a `String`-backed enum
+        /// hashes the string, and the tables keyed by level are looked up per dict and pass.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(self == .global ? 0 : self == .exceptionDomain ? 1 : 2)
+        }
     }
 
     public static let keys: [Level: [String: ValueType]] = [
