@@ -17,6 +17,11 @@ public struct ArbitraryLoadsForMedia: Migration {
 
     public init() {}
 
+    /// Nothing to rename without NSAllowsArbitraryLoadsInMedia.
+    public func isInert(on outline: ATSOutline) -> Bool {
+        outline.isSwitchesOnly && !outline.has(ATSKey.allowsArbitraryLoadsInMedia)
+    }
+
     public func apply(to session: MigrationSession) {
         guard let ats = session.appTransportSecurity else { return }
         session.renameOrMerge(ATSKey.allowsArbitraryLoadsInMedia, to: ATSKey.allowsArbitraryLoadsForMedia, in: ats)

@@ -23,6 +23,11 @@ public struct LocalNetworkingWithArbitraryLoads: Migration {
 
     public init() {}
 
+    /// Nothing to add unless NSAllowsArbitraryLoads is `<true/>` without NSAllowsLocalNetworking.
+    public func isInert(on outline: ATSOutline) -> Bool {
+        outline.isSwitchesOnly && !(outline.isTrue(ATSKey.allowsArbitraryLoads) && !outline.has(ATSKey.allowsLocalNetworking))
+    }
+
     public func apply(to session: MigrationSession) {
         guard let ats = session.appTransportSecurity,
             let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads), arbitrary.value.isTrue,

@@ -21,6 +21,11 @@ public struct NormalizeExceptionDomains: Migration {
 
     public init() {}
 
+    /// It edits domain keys only.
+    public func isInert(on outline: ATSOutline) -> Bool {
+        outline.isSwitchesOnly
+    }
+
     public func apply(to session: MigrationSession) {
         for domains in session.domainKeyDicts {
             for entry in domains.entries {

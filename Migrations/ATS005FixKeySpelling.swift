@@ -20,6 +20,11 @@ public struct FixKeySpelling: Migration {
 
     public init() {}
 
+    /// Every switch is a documented key spelled exactly, and there are no domains.
+    public func isInert(on outline: ATSOutline) -> Bool {
+        outline.isSwitchesOnly
+    }
+
     public func apply(to session: MigrationSession) {
         for level in ATSKeyCatalog.Level.allCases {
             for dict in session.dicts(at: level) {

@@ -17,6 +17,11 @@ public struct NormalizeTLSVersion: Migration {
 
     public init() {}
 
+    /// It edits values inside domains only.
+    public func isInert(on outline: ATSOutline) -> Bool {
+        outline.isSwitchesOnly
+    }
+
     public func apply(to session: MigrationSession) {
         for dict in session.dicts(at: .exceptionDomain) {
             // The value's kind first: most values are not strings (no key name decoded then).

@@ -20,6 +20,11 @@ public struct StringBooleans: Migration {
     /// Each level's Boolean keys, worked out once.
     private static let booleanKeys = ATSKeyCatalog.keys.mapValues { Set($0.filter { $0.value == .bool }.keys) }
 
+    /// Switches hold `<true/>` or `<false/>`, never a string, and there are no domains.
+    public func isInert(on outline: ATSOutline) -> Bool {
+        outline.isSwitchesOnly
+    }
+
     public func apply(to session: MigrationSession) {
         for level in ATSKeyCatalog.Level.allCases {
             let booleans = Self.booleanKeys[level] ?? []

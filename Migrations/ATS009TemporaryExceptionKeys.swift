@@ -28,6 +28,11 @@ public struct TemporaryExceptionKeys: Migration {
 
     public init() {}
 
+    /// It renames keys inside domains only.
+    public func isInert(on outline: ATSOutline) -> Bool {
+        outline.isSwitchesOnly
+    }
+
     public func apply(to session: MigrationSession) {
         session.renameAliasesInExceptionDomains(Self.renames)
     }

@@ -31,6 +31,11 @@ public struct DropIgnoredArbitraryLoads: Migration {
 
     public init() {}
 
+    /// Nothing to drop unless NSAllowsArbitraryLoads and a key that overrides it are both present.
+    public func isInert(on outline: ATSOutline) -> Bool {
+        outline.isSwitchesOnly && !(outline.has(ATSKey.allowsArbitraryLoads) && Self.overridingKeys.contains(where: outline.has))
+    }
+
     public func apply(to session: MigrationSession) {
         // An overriding key counts only as Apple's reader counts it: with a Boolean or number
         // (SecProtocolConfiguration.m reads a `<string>YES</string>` as absent, and then

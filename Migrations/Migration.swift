@@ -54,12 +54,17 @@ public protocol Migration: Sendable {
 
     /// Edits `session.document`; records edits and conflicts on the session.
     func apply(to session: MigrationSession)
+
+    /// Whether, on a file whose ATS dict is `outline`, `apply` would neither edit nor record
+    /// anything: the rounds then leave the pass out. `false` (always run) unless the pass knows.
+    func isInert(on outline: ATSOutline) -> Bool
 }
 
 extension Migration {
     /// The built-in passes edit the root `NSAppTransportSecurity` dict and nothing else.
     public var rootKeys: [String]? { [ATSKey.appTransportSecurity] }
     public var needsRootKeys: Bool { true }
+    public func isInert(on outline: ATSOutline) -> Bool { false }
 
     /// The root keys `edit` touches that this pass does not declare (a root-array edit: `":"`).
     public func undeclaredRootKeys(_ edit: PlannedEdit) -> [String] {

@@ -257,7 +257,10 @@ public struct FileMigrator: Sendable {
         var result: FileResult
         var document: PlistDocument
         var current: [UInt8]
-        var ats: PlistElement?
+        /// The ATS dict; set again when holding a pass back replaces the tree.
+        var ats: PlistElement? { didSet { outlineRead = nil } }
+        /// The ATS dict's outline and the tree's revision it was read at (for this `ats`).
+        private var outlineRead: (revision: Int, outline: ATSOutline)?
         var configuration: ATSConfiguration?
         var heldBack: [String: String] = [:]
         var plannedEdits: [PlannedEdit] = []
@@ -361,6 +364,14 @@ public struct FileMigrator: Sendable {
 
         enum Outcome { case changed, unchanged, failed(String) }
 
+        /// The ATS dict's outline as the tree is now, read once per revision.
+        private func outline() -> ATSOutline {
+            if let outlineRead, outlineRead.revision == document.revision { return outlineRead.outline }
+            let read = ATSOutline(appTransportSecurity: ats)
+            outlineRead = (document.revision, read)
+            return read
+        }
+
         /// Held back for this file: the tree goes back to what it was before the pass.
         private func holdBack(_ migration: any Migration, because reason: String) -> Outcome {
             heldBack[migration.id] = reason
@@ -420,6 +431,8 @@ public struct FileMigrator: Sendable {
         /// go beyond it), and, when it changed the bytes, its diff.
         private func apply(_ migration: any Migration, round: Int) -> Outcome {
             beforePass = nil
+            // Most ATS dicts hold a switch or two: passes with nothing to do there are not run.
+            if migration.isInert(on: outline()) { return .unchanged }
             let session = MigrationSession(document: document, migration: migration, appTransportSecurity: ats,
                                            beforeFirstEdit: beforeFirstEdit)
             let revision = document.revision

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import Migrations
+import PlistDOM
+
+/// The rounds leave out a pass whose `isInert(on:)` holds for the file's ATS dict: these tests
+/// run every built-in pass anyway and check that it then edits and says nothing.
+@Suite struct ATSOutlineTests {
+    static let corpus = PassFixture.root.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/corpus")
+
+    /// Each pass said inert on `bytes`, run: what it did instead of nothing.
+    static func inertButActed(_ bytes: [UInt8]) -> [String] {
+        guard let document = try? PlistDocument(parsing: bytes) else { return [] }
+        let outline = ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document))
+        return MigrationRegistry.all.filter { $0.isInert(on: outline) }.compactMap { migration in
+            let copy = document.copy()
+            let session = MigrationSession(document: copy, migration: migration)
+            migration.apply(to: session)
+            guard copy.revision != 0 || !session.diagnostics.isEmpty else { return nil }
+            return "\(migration.id): \(session.editCount) edits, \(session.diagnostics.count) diagnostics"
+        }
+    }
+
+    static func plist(_ atsEntries: String) -> [UInt8] {
+        Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>NSAppTransportSecurity</key>
+            \t<dict>\(atsEntries)</dict>
+            </dict>
+            </plist>
+
+            """.utf8)
+    }
+
+    /// Every dict of switches: each switch absent, `<true/>` or `<false/>` (3^5 dicts).
+    static let switchDicts: [String] = {
+        var dicts = [""]
+        for key in ATSOutline.switchKeys {
+            dicts = dicts.flatMap { [$0, $0 + "<key>\(key)</key><true/>", $0 + "<key>\(key)</key><false/>"] }
+        }
+        return dicts
+    }()
+
+    @Test func aPassSaidInertOnADictOfSwitchesDoesNothingThere() throws {
+        #expect(Self.switchDicts.count == 243)
+        var inertSomewhere = Set<String>(), activeSomewhere = Set<String>()
+        for entries in Self.switchDicts {
+            let bytes = Self.plist(entries)
+            let document = try PlistDocument(parsing: bytes)
+            let outline = ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document))
+            #expect(outline.isSwitchesOnly, "\(entries)")
+            for migration in MigrationRegistry.all {
+                if migration.isInert(on: outline) { inertSomewhere.insert(migration.id) } else { activeSomewhere.insert(migration.id) }
+            }
+            #expect(Self.inertButActed(bytes) == [], "\(entries)")
+        }
+        // Every pass is left out somewhere; the three that can act on switches alone are run where they may.
+        #expect(inertSomewhere == Set(MigrationRegistry.all.map(\.id)))
+        #expect(activeSomewhere == ["ATS002", "ATS003", "ATS010"])
+    }
+
+    @Test func onlyBooleanSwitchesEachOnceMakeAnOutline() throws {
+        let notSwitchesOnly = [
+            "<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsArbitraryLoads</key><false/>",
+            "<key>NSAllowsArbitraryLoads</key><string>YES</string>",
+            "<key>NSAllowsArbitraryLoads</key><integer>1</integer>",
+            "<key>NSAllowsArbitraryLoad</key><true/>",
+            "<key>nsallowsarbitraryloads</key><true/>",
+            "<key>NSExceptionDomains</key><dict/>",
+            "<key>NSPinnedDomains</key><true/>",
+        ]
+        for entries in notSwitchesOnly {
+            let document = try PlistDocument(parsing: Self.plist(entries))
+            let outline = ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document))
+            #expect(!outline.isSwitchesOnly, "\(entries)")
+            #expect(!MigrationRegistry.all.contains { $0.isInert(on: outline) }, "\(entries)")
+        }
+        let document = try PlistDocument(parsing: Self.plist("<key>NSAllows&#x41;rbitraryLoads</key><true />"))
+        let outline = ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document))
+        #expect(outline.has("NSAllowsArbitraryLoads") && outline.isTrue("NSAllowsArbitraryLoads"))
+        #expect(!outline.has("NSAllowsLocalNetworking") && !outline.isTrue("NSAllowsLocalNetworking"))
+        // No ATS dict: an empty one.
+        let none = try PlistDocument(parsing: Array("<plist><dict/></plist>".utf8))
+        #expect(ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: none)).isSwitchesOnly)
+    }
+
+    @Test func onEveryFixtureAPassSaidInertDoesNothing() throws {
+        let fixtures = PassFixture.all(ids: MigrationRegistry.all.map(\.id))
+        #expect(fixtures.count > 100)
+        for fixture in fixtures {
+            for suffix in ["before.plist", "after.plist"] {
+                #expect(Self.inertButActed(try fixture.bytes(suffix)) == [], "\(fixture.testDescription) \(suffix)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: corpus.path), "needs ../shared/corpus"))
+    func onEveryCorpusFileAPassSaidInertDoesNothing() throws {
+        var checked = 0, switchesOnly = 0
+        for folder in ["real", "wild"] {
+            let base = Self.corpus.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+            for name in files where name.hasSuffix(".plist") {
+                guard let bytes = FileManager.default.contents(atPath: base.appendingPathComponent(name).path) else { continue }
+                checked += 1
+                if let document = try? PlistDocument(parsing: Array(bytes)),
+                    ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document)).isSwitchesOnly
+                { switchesOnly += 1 }
+                #expect(Self.inertButActed(Array(bytes)) == [], "\(folder)/\(name)")
+            }
+        }
+        #expect(checked > 2000)
+        #expect(switchesOnly > 100)
+    }
+}
