@@ -30,11 +30,13 @@ public struct ThirdPartyExceptionKeys: Migration {
         ("NSThirdPartyExceptionMinimumTLSVersion", "NSExceptionMinimumTLSVersion"),
     ]
 
+    private static let aliases = ATSOutline.domainKeySet(renames.map(\.old))
+
     public init() {}
 
-    /// It renames keys inside domains only.
+    /// Nothing to rename where no domain holds an NSThirdParty… key.
     public func isInert(on outline: ATSOutline) -> Bool {
-        outline.isSwitchesOnly
+        outline.domainsAreDocumented && !outline.domainsMayHoldAny(of: Self.aliases)
     }
 
     public func apply(to session: MigrationSession) {

@@ -19,7 +19,7 @@ public struct ArbitraryLoadsForMedia: Migration {
 
     /// Nothing to rename without NSAllowsArbitraryLoadsInMedia.
     public func isInert(on outline: ATSOutline) -> Bool {
-        outline.isSwitchesOnly && !outline.has(ATSKey.allowsArbitraryLoadsInMedia)
+        outline.topIsPlain && !outline.has(ATSKey.allowsArbitraryLoadsInMedia)
     }
 
     public func apply(to session: MigrationSession) {

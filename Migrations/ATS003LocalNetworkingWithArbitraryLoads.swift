@@ -25,7 +25,7 @@ public struct LocalNetworkingWithArbitraryLoads: Migration {
 
     /// Nothing to add unless NSAllowsArbitraryLoads is `<true/>` without NSAllowsLocalNetworking.
     public func isInert(on outline: ATSOutline) -> Bool {
-        outline.isSwitchesOnly && !(outline.isTrue(ATSKey.allowsArbitraryLoads) && !outline.has(ATSKey.allowsLocalNetworking))
+        outline.topIsPlain && !(outline.isTrue(ATSKey.allowsArbitraryLoads) && !outline.has(ATSKey.allowsLocalNetworking))
     }
 
     public func apply(to session: MigrationSession) {

@@ -21,7 +21,7 @@ public struct NormalizeExceptionDomains: Migration {
 
     public init() {}
 
-    /// It edits domain keys only.
+    /// It edits domain keys only: there are none.
     public func isInert(on outline: ATSOutline) -> Bool {
         outline.isSwitchesOnly
     }

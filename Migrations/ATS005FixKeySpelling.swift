@@ -20,9 +20,9 @@ public struct FixKeySpelling: Migration {
 
     public init() {}
 
-    /// Every switch is a documented key spelled exactly, and there are no domains.
+    /// Every key is a documented key of its level, spelled exactly.
     public func isInert(on outline: ATSOutline) -> Bool {
-        outline.isSwitchesOnly
+        outline.domainsAreDocumented
     }
 
     public func apply(to session: MigrationSession) {

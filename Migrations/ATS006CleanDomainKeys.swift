@@ -19,7 +19,7 @@ public struct CleanDomainKeys: Migration {
 
     public init() {}
 
-    /// It edits domain keys only.
+    /// It edits domain keys only: there are none.
     public func isInert(on outline: ATSOutline) -> Bool {
         outline.isSwitchesOnly
     }

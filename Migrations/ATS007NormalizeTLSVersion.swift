@@ -17,9 +17,11 @@ public struct NormalizeTLSVersion: Migration {
 
     public init() {}
 
-    /// It edits values inside domains only.
+    private static let minimumTLSKeys = ATSOutline.domainKeySet(ATSKeyCatalog.minimumTLSKeys)
+
+    /// Nothing to normalize where no domain holds a minimum-TLS key.
     public func isInert(on outline: ATSOutline) -> Bool {
-        outline.isSwitchesOnly
+        outline.domainsAreDocumented && !outline.domainsMayHoldAny(of: Self.minimumTLSKeys)
     }
 
     public func apply(to session: MigrationSession) {

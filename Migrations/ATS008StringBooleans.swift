@@ -20,9 +20,9 @@ public struct StringBooleans: Migration {
     /// Each level's Boolean keys, worked out once.
     private static let booleanKeys = ATSKeyCatalog.keys.mapValues { Set($0.filter { $0.value == .bool }.keys) }
 
-    /// Switches hold `<true/>` or `<false/>`, never a string, and there are no domains.
+    /// Switches hold `<true/>` or `<false/>`, and the only strings in domains are TLS versions.
     public func isInert(on outline: ATSOutline) -> Bool {
-        outline.isSwitchesOnly
+        outline.domainStringsAreTLSVersionsOnly
     }
 
     public func apply(to session: MigrationSession) {

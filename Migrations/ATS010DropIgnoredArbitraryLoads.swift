@@ -29,11 +29,13 @@ public struct DropIgnoredArbitraryLoads: Migration {
         ATSKey.allowsArbitraryLoadsForMedia, ATSKey.allowsArbitraryLoadsInWebContent, ATSKey.allowsLocalNetworking,
     ]
 
+    private static let overriding = ATSOutline.switchSet(overridingKeys)
+
     public init() {}
 
     /// Nothing to drop unless NSAllowsArbitraryLoads and a key that overrides it are both present.
     public func isInert(on outline: ATSOutline) -> Bool {
-        outline.isSwitchesOnly && !(outline.has(ATSKey.allowsArbitraryLoads) && Self.overridingKeys.contains(where: outline.has))
+        outline.topIsPlain && !(outline.has(ATSKey.allowsArbitraryLoads) && outline.hasAny(of: Self.overriding))
     }
 
     public func apply(to session: MigrationSession) {

@@ -136,18 +136,15 @@ extension PlistElement {
     /// with the position of its key in `names`.
     public func forEachEntry(named names: [String], _ body: (_ name: Int, _ entry: DictEntry) -> Void) {
         forEachPair { key, keyNode, value in
-            let found: Int?
-            if keyNode.hasPlainText {
-                let length = Int(keyNode.endTagStart - keyNode.startTagEnd)
-                found = names.indices.first { names[$0].utf8.count == length && document.text(of: key, node: keyNode, equals: names[$0]) }
-            } else {
-                // Stored text (a renamed key, or one written with references): read once.
-                let text = document.text(of: key)
-                found = names.firstIndex(of: text)
-            }
-            guard let name = found else { return }
+            guard let name = document.firstIndex(ofTextOf: key, node: keyNode, in: names) else { return }
             body(name, DictEntry(key: PlistElement(document, key), value: PlistElement(document, value)))
         }
+    }
+
+    /// The position in `names` of the first that `text` equals: `hasText` for each in turn,
+    /// with a stored text read once.
+    public func firstIndex(ofTextIn names: [String]) -> Int? {
+        document.firstIndex(ofTextOf: index, node: node, in: names)
     }
 
     /// The value stored under `name` in a `<dict>`.

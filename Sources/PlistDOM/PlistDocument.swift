@@ -246,6 +246,15 @@ public final class PlistDocument {
         } ?? source[start..<(start + count)].elementsEqual(utf8)
     }
 
+    /// The position in `names` of the first that the text of `index` (read as `node`) equals:
+    /// a name's length rules it out before any byte is compared, and a stored text (a renamed
+    /// key, or one written with references) is read once.
+    func firstIndex(ofTextOf index: Int32, node: Node, in names: [String]) -> Int? {
+        guard node.hasPlainText else { return names.firstIndex(of: text(of: index)) }
+        let length = Int(node.endTagStart - node.startTagEnd)
+        return names.indices.first { names[$0].utf8.count == length && text(of: index, node: node, equals: names[$0]) }
+    }
+
     func text(of index: Int32, equalsTextOf other: Int32) -> Bool {
         let a = nodes[Int(index)], b = nodes[Int(other)]
         guard a.hasPlainText, b.hasPlainText else { return text(of: index) == text(of: other) }

@@ -62,21 +62,83 @@ import PlistDOM
         #expect(activeSomewhere == ["ATS002", "ATS003", "ATS010"])
     }
 
-    @Test func onlyBooleanSwitchesEachOnceMakeAnOutline() throws {
-        let notSwitchesOnly = [
+    /// Domains of every kind the outline tells apart, under a few tops.
+    static let domainDicts: [String] = {
+        let exception = [
+            "<dict/>",
+            "<dict><key>NSIncludesSubdomains</key><true/><key>NSExceptionAllowsInsecureHTTPLoads</key><false/></dict>",
+            "<dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.2</string></dict>",
+            "<dict><key>NSExceptionMinimumTLSVersion</key><string>tlsv1.2</string></dict>",
+            "<dict><key>NSThirdPartyExceptionAllowsInsecureHTTPLoads</key><true/></dict>",
+            "<dict><key>NSTemporaryExceptionMinimumTLSVersion</key><string>TLSv1.0</string></dict>",
+            "<dict><key>NSIncludesSubdomains</key><string>YES</string></dict>",
+            "<dict><key>NSIncludeSubdomains</key><true/></dict>",
+            "<dict><key>NSPinnedCAIdentities</key><array/></dict>",
+            "<string>example.com</string>",
+        ]
+        let pinned = [
+            "<dict><key>NSIncludesSubdomains</key><true/><key>NSPinnedLeafIdentities</key><array/></dict>",
+            "<dict><key>NSExceptionMinimumTLSVersion</key><string>TLSv1.2</string></dict>",
+            "<dict><key>NSPinnedCAIdentities</key><string>x</string></dict>",
+        ]
+        let tops = ["", "<key>NSAllowsArbitraryLoads</key><true/>",
+                    "<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsArbitraryLoadsForMedia</key><true/>",
+                    "<key>NSAllowsArbitraryLoadsInMedia</key><false/>"]
+        var dicts: [String] = []
+        for top in tops {
+            for (index, domain) in exception.enumerated() {
+                let second = exception[(index + 1) % exception.count]
+                dicts.append(top + "<key>NSExceptionDomains</key><dict><key>example.com</key>\(domain)</dict>")
+                dicts.append(top + "<key>NSExceptionDomains</key><dict><key>a.example</key>\(domain)<key>b.example</key>\(second)</dict>")
+            }
+            for domain in pinned {
+                dicts.append(top + "<key>NSPinnedDomains</key><dict><key>example.com</key>\(domain)</dict>")
+                dicts.append(top + "<key>NSExceptionDomains</key><dict><key>example.com</key>\(exception[1])</dict>"
+                    + "<key>NSPinnedDomains</key><dict><key>example.com</key>\(domain)</dict>")
+            }
+            dicts.append(top + "<key>NSExceptionDomains</key><array/>")
+            dicts.append(top + "<key>NSExceptionDomains</key><dict/><key>NSExceptionDomains</key><dict/>")
+        }
+        return dicts
+    }()
+
+    @Test func aPassSaidInertOnDomainsDoesNothingThere() throws {
+        var inertSomewhere = Set<String>(), activeSomewhere = Set<String>()
+        for entries in Self.domainDicts {
+            let bytes = Self.plist(entries)
+            let document = try PlistDocument(parsing: bytes)
+            let outline = ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document))
+            #expect(!outline.isSwitchesOnly, "\(entries)")
+            for migration in MigrationRegistry.all {
+                if migration.isInert(on: outline) { inertSomewhere.insert(migration.id) } else { activeSomewhere.insert(migration.id) }
+            }
+            #expect(Self.inertButActed(bytes) == [], "\(entries)")
+        }
+        // Domains leave out each pass somewhere but those that edit domain keys, and run each somewhere.
+        #expect(inertSomewhere == Set(MigrationRegistry.all.map(\.id)).subtracting(["ATS004", "ATS006"]))
+        #expect(activeSomewhere == Set(MigrationRegistry.all.map(\.id)))
+    }
+
+    @Test func onlyBooleanSwitchesAndDomainsEachOnceMakeAPlainTop() throws {
+        let notPlain = [
             "<key>NSAllowsArbitraryLoads</key><true/><key>NSAllowsArbitraryLoads</key><false/>",
             "<key>NSAllowsArbitraryLoads</key><string>YES</string>",
             "<key>NSAllowsArbitraryLoads</key><integer>1</integer>",
             "<key>NSAllowsArbitraryLoad</key><true/>",
             "<key>nsallowsarbitraryloads</key><true/>",
-            "<key>NSExceptionDomains</key><dict/>",
-            "<key>NSPinnedDomains</key><true/>",
+            "<key>NSPinnedDomains</key><dict/><key>NSPinnedDomains</key><dict/>",
         ]
-        for entries in notSwitchesOnly {
+        for entries in notPlain {
             let document = try PlistDocument(parsing: Self.plist(entries))
             let outline = ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document))
-            #expect(!outline.isSwitchesOnly, "\(entries)")
+            #expect(!outline.topIsPlain && !outline.isSwitchesOnly && !outline.domainsAreDocumented, "\(entries)")
             #expect(!MigrationRegistry.all.contains { $0.isInert(on: outline) }, "\(entries)")
+        }
+        // Plain tops with domains: documented or not.
+        for (entries, documented) in [("<key>NSExceptionDomains</key><dict/>", true), ("<key>NSPinnedDomains</key><true/>", false)] {
+            let document = try PlistDocument(parsing: Self.plist(entries))
+            let outline = ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document))
+            #expect(outline.topIsPlain && !outline.isSwitchesOnly && outline.domainsAreDocumented == documented, "\(entries)")
         }
         let document = try PlistDocument(parsing: Self.plist("<key>NSAllows&#x41;rbitraryLoads</key><true />"))
         let outline = ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document))
