@@ -30,6 +30,11 @@ final class DirectoryFacts: @unchecked Sendable {
         self.looksForConfig = looksForConfig
     }
 
+    /// Sizes the cache for `count` directories, unless it is larger (a walk has filled it).
+    func expect(_ count: Int) {
+        lock.withLock { cache.reserveCapacity(count) }
+    }
+
     /// Facts of an absolute directory path (`""` is `/`).
     func facts(of directory: String) -> Facts {
         if let known = lock.withLock({ cache[directory] }) { return known }

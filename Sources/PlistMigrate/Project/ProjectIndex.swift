@@ -18,6 +18,12 @@ final class ProjectIndex: @unchecked Sendable {
         self.directories = directories
     }
 
+    /// Sizes the tables for `count` directories (and their facts), unless they are larger.
+    func expectDirectories(_ count: Int) {
+        lock.withLock { around.reserveCapacity(count) }
+        directories.expect(count)
+    }
+
     /// Why no target claims `path`, project by project: one with an error (`path:line:column`),
     /// a Tuist manifest (`Project.swift`, which only Tuist can evaluate), or a project read
     /// whole none of whose targets names the file — with the targets whose `INFOPLIST_FILE`

@@ -119,6 +119,9 @@ extension Runner {
         func jobs(for files: [DiscoveredFile]) -> Result<[Job], PlanErrors> {
             var errors: [Config.ConfigError] = []
             var jobs: [Job] = []
+            jobs.reserveCapacity(files.count)
+            // About one directory per file is looked up: the tables are sized once, not regrown.
+            index.expectDirectories(files.count)
             for file in files {
                 switch job(for: file) {
                 case .failure(let error):
