@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ATSPolicy
+import PlistDOM
 @testable import PlistMigrate
 
 /// The deployment target (issue #12 §2): `--min-os`, config `minimumOS`, the nearest
@@ -37,6 +38,23 @@ import ATSPolicy
         let folder = directory.appendingPathComponent("App.xcodeproj")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try settings.write(to: folder.appendingPathComponent("project.pbxproj"), atomically: true, encoding: .utf8)
+    }
+
+    @Test func thePlistsOwnVersionIsReadWithoutWhitespace() throws {
+        func target(_ entries: String) throws -> DeploymentTarget? {
+            try FileMigrator.deploymentTarget(declaredIn: PlistDocument(parsing: Array("<plist><dict>\(entries)</dict></plist>".utf8)))
+        }
+        for spelled in ["15.0", " 15.0\n\t", "1 5.0", "15.0\u{00A0}", "&#x20;15.0"] {
+            let found = try target("<key>MinimumOSVersion</key><string>\(spelled)</string>")
+            #expect(found?.platforms == ["ios15.0"], "\(spelled)")
+            #expect(found?.source == "the plist's MinimumOSVersion")
+        }
+        let both = try target("<key>MinimumOSVersion</key><string>16.4</string><key>LSMinimumSystemVersion</key><string> 10.13 </string>")
+        #expect(both?.platforms == ["ios16.4", "macos10.13"])
+        #expect(both?.source == "the plist's MinimumOSVersion and LSMinimumSystemVersion")
+        #expect(try target("<key>MinimumOSVersion</key><string>$(IPHONEOS_DEPLOYMENT_TARGET)</string>") == nil)
+        #expect(try target("<key>MinimumOSVersion</key><real>15.0</real>") == nil)
+        #expect(try target("") == nil)
     }
 
     @Test func parsesTargetsAndTheirEras() {

@@ -545,12 +545,15 @@ public struct FileMigrator: Sendable {
         var targets: [DeploymentTarget] = []
         var keys: [String] = []
         for (key, platform, found) in [("MinimumOSVersion", "ios", root.minimumOSVersion), ("LSMinimumSystemVersion", "macos", root.minimumSystemVersion)] {
-            guard let value = found, value.name == "string" else { continue }
-            let version = value.text.filter { !$0.isWhitespace }
+            guard let value = found, value.kind == .string else { continue }
+            let text = value.text
+            // Printable ASCII (nearly every version) holds no whitespace to take out.
+            let version = text.utf8AllSatisfy { $0 > 0x20 && $0 < 0x7F } ? text : text.filter { !$0.isWhitespace }
             guard let target = DeploymentTarget(platform: platform, version: version, source: "") else { continue }
             targets.append(target)
             keys.append(key)
         }
+        guard !targets.isEmpty else { return nil }
         return DeploymentTarget.lowest(targets, source: "the plist's " + keys.joined(separator: " and "))
     }
 
