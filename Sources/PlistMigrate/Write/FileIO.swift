@@ -160,7 +160,13 @@ extension FileIO {
         let base = path.hasPrefix("/") ? "" : workingDirectory
         // Already plain (no `.`, `..` or empty steps, no trailing `/`): nothing to resolve.
         if isPlain(path), base.isEmpty || workingDirectoryIsPlain {
-            return base.isEmpty ? path : (base == "/" ? "/" + path : base + "/" + path)
+            if base.isEmpty { return path }
+            // One string of the full length: `base + "/" + path` made two.
+            var joined = base == "/" ? "" : base
+            joined.reserveCapacity(base.utf8.count + 1 + path.utf8.count)
+            joined += "/"
+            joined += path
+            return joined
         }
         return PathText.standardized(base + "/" + path)
     }
