@@ -328,8 +328,10 @@ public struct FileMigrator: Sendable {
             var round = 0
             var changing: [any Migration] = passes
             var lastChanged = passes.count
-            var said = [ArraySlice<Diagnostic>](repeating: [], count: passes.count)
-            var heldBackBy = [String?](repeating: nil, count: passes.count)
+            // What each pass said and why it was held back, for the rounds after the first:
+            // made when a pass first has something (most files have nothing to keep).
+            var said: [ArraySlice<Diagnostic>] = []
+            var heldBackBy: [String?] = []
             while !changing.isEmpty {
                 round += 1
                 guard round <= FileMigrator.maximumRounds else {
@@ -343,8 +345,8 @@ public struct FileMigrator: Sendable {
                 lastChanged = -1
                 for (index, migration) in passes.enumerated() {
                     if round > 1, index > settledAfter, changing.isEmpty {
-                        result.diagnostics += said[index]
-                        if let reason = heldBackBy[index] { heldBack[migration.id] = reason }
+                        if !said.isEmpty { result.diagnostics += said[index] }
+                        if !heldBackBy.isEmpty, let reason = heldBackBy[index] { heldBack[migration.id] = reason }
                         continue
                     }
                     let start = result.diagnostics.endIndex
@@ -355,8 +357,16 @@ public struct FileMigrator: Sendable {
                     case .unchanged: break
                     case .failed(let failure): return .bug(failure)
                     }
-                    said[index] = result.diagnostics[start...]
-                    heldBackBy[index] = heldBack[migration.id]
+                    let saidNow = result.diagnostics[start...]
+                    if !said.isEmpty || !saidNow.isEmpty {
+                        if said.isEmpty { said = Array(repeating: [], count: passes.count) }
+                        said[index] = saidNow
+                    }
+                    let reason = heldBack.isEmpty ? nil : heldBack[migration.id]
+                    if !heldBackBy.isEmpty || reason != nil {
+                        if heldBackBy.isEmpty { heldBackBy = Array(repeating: nil, count: passes.count) }
+                        heldBackBy[index] = reason
+                    }
                 }
             }
             return .settled
