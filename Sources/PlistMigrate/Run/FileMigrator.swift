@@ -254,16 +254,18 @@ public struct FileMigrator: Sendable {
         let eras: [OSEra]
         let target: DeploymentTarget?
         let duplicates: [Diagnostic]?
-        var result: FileResult
-        var document: PlistDocument
-        var current: [UInt8]
+        // The rounds of a file run on one thread: the runtime's exclusivity checks on these
+        // (one per access, several per pass) are left out.
+        @exclusivity(unchecked) var result: FileResult
+        @exclusivity(unchecked) var document: PlistDocument
+        @exclusivity(unchecked) var current: [UInt8]
         /// The ATS dict; set again when holding a pass back replaces the tree.
         var ats: PlistElement? { didSet { outlineRead = nil } }
         /// The ATS dict's outline and the tree's revision it was read at (for this `ats`).
         private var outlineRead: (revision: Int, outline: ATSOutline)?
-        var configuration: ATSConfiguration?
-        var heldBack: [String: String] = [:]
-        var plannedEdits: [PlannedEdit] = []
+        @exclusivity(unchecked) var configuration: ATSConfiguration?
+        @exclusivity(unchecked) var heldBack: [String: String] = [:]
+        @exclusivity(unchecked) var plannedEdits: [PlannedEdit] = []
         /// Taken just before the first edit, so files no pass touches pay nothing for them.
         let firstEdit = FirstEditSnapshot()
         var firstEditTaken = false
