@@ -24,11 +24,14 @@ struct PlistValidator {
                 values.isEmpty ? "<plist> holds no value" : "<plist> holds \(values.count) values, expected one",
                 values.count > 1 ? values[1] : root.index, document)
         }
-        try validateValue(values[0], document)
+        // Read in place: the walk visits every element, and each read of `document.nodes`
+        // retained the array and copied out its node.
+        let nodes = document.nodes
+        try nodes.withUnsafeBufferPointer { (nodes) throws(ParseError) in try validateValue(values[0], document, nodes) }
     }
 
-    private func validateValue(_ index: Int32, _ document: PlistDocument) throws(ParseError) {
-        let node = document.nodes[Int(index)]
+    private func validateValue(_ index: Int32, _ document: PlistDocument, _ nodes: UnsafeBufferPointer<Node>) throws(ParseError) {
+        let node = nodes[Int(index)]
         guard let kind = node.kind.plistKind, kind != .key else {
             throw error("unexpected <\(document.name(of: index))> where a value was expected", index, document)
         }
@@ -40,14 +43,14 @@ struct PlistValidator {
             var child = node.firstChild
             while child >= 0 {
                 last = child
-                let childNode = document.nodes[Int(child)]
+                let childNode = nodes[Int(child)]
                 if expectKey {
                     guard childNode.kind == .key else {
                         throw error("<dict> expects a <key> here, found <\(document.name(of: child))>", child, document)
                     }
                     try checkLeaf(child, childNode, document)
                 } else {
-                    try validateValue(child, document)
+                    try validateValue(child, document, nodes)
                 }
                 expectKey.toggle()
                 child = childNode.next
@@ -59,8 +62,8 @@ struct PlistValidator {
             try checkNoText(in: index, node, document)
             var child = node.firstChild
             while child >= 0 {
-                try validateValue(child, document)
-                child = document.nodes[Int(child)].next
+                try validateValue(child, document, nodes)
+                child = nodes[Int(child)].next
             }
         case .string, .key:
             try checkLeaf(index, node, document)
@@ -95,6 +98,7 @@ struct PlistValidator {
         }
     }
 
+    @inline(__always)
     private func checkLeaf(_ index: Int32, _ node: Node, _ document: PlistDocument) throws(ParseError) {
         if node.firstChild >= 0 {
             throw error("<\(document.name(of: index))> cannot contain <\(document.name(of: node.firstChild))>", node.firstChild, document)
