@@ -15,6 +15,8 @@ public struct FileMigrator: Sendable {
         let plan: MigrationPlan
         let rootKeyMarkers: [[UInt8]]?
         let rootKeys: [String]
+        /// The root keys every file is read for, listed once.
+        let rootKeyNames: RootKeys.Names
         let noRootKeyReason: String
         let accepted: Set<String>?
         /// With `accepted`: the same plan without it, made once for every file's reference run.
@@ -30,6 +32,7 @@ public struct FileMigrator: Sendable {
             withoutDecision = accepted == nil ? nil : FileMigrator(plan: plan)
             self.rootKeyMarkers = rootKeyMarkers
             self.rootKeys = rootKeys
+            rootKeyNames = RootKeys.Names(declared: rootKeys)
             self.noRootKeyReason = noRootKeyReason
         }
     }
@@ -81,7 +84,7 @@ public struct FileMigrator: Sendable {
         result.original = bytes
         result.output = bytes
         guard let document = parse(bytes, context, into: &result) else { return result }
-        let root = RootKeys(document, declared: rootKeys)
+        let root = RootKeys(document, storage.rootKeyNames)
         guard rootKeyMarkers == nil || root.holdsADeclaredKey else {
             if context.skipIfNotApplicable {
                 result.status = .skipped
@@ -646,17 +649,34 @@ public struct FileMigrator: Sendable {
             appTransportSecurity.last.flatMap { $0.value.kind == .dict ? $0.value : nil }
         }
 
+        /// The keys a file is read for: the three it is always asked about, then the declared
+        /// keys that are not among them; and which of them are declared.
+        struct Names: Sendable {
+            static let asked = [ATSKey.appTransportSecurity, "MinimumOSVersion", "LSMinimumSystemVersion"]
+            let names: [String]
+            let isDeclared: [Bool]
+
+            init(declared: [String]) {
+                let names = Self.asked + declared.filter { !Self.asked.contains($0) }
+                self.names = names
+                // The ATS key may be declared too (the built-in passes declare it).
+                isDeclared = names.indices.map { $0 >= Self.asked.count || declared.contains(names[$0]) }
+            }
+        }
+
         init(_ document: PlistDocument, declared: [String]) {
-            let asked = [ATSKey.appTransportSecurity, "MinimumOSVersion", "LSMinimumSystemVersion"]
-            for (name, entry) in document.rootValue.entries(named: asked + declared.filter { !asked.contains($0) }) {
+            self.init(document, Names(declared: declared))
+        }
+
+        init(_ document: PlistDocument, _ names: Names) {
+            document.rootValue.forEachEntry(named: names.names) { name, entry in
                 switch name {
                 case 0: appTransportSecurity.append(entry)
                 case 1: minimumOSVersion = entry.value
                 case 2: minimumSystemVersion = entry.value
                 default: break
                 }
-                // The ATS key may be declared too (the built-in passes declare it).
-                if name >= asked.count || declared.contains(asked[name]) { holdsADeclaredKey = true }
+                if names.isDeclared[name] { holdsADeclaredKey = true }
             }
         }
     }
