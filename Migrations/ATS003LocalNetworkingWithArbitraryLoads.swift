@@ -28,6 +28,11 @@ public struct LocalNetworkingWithArbitraryLoads: Migration {
         outline.topIsPlain && !(outline.isTrue(ATSKey.allowsArbitraryLoads) && !outline.has(ATSKey.allowsLocalNetworking))
     }
 
+    /// On a plain top the switches tell: it inserts exactly when `isInert` says it may.
+    public func wouldEdit(on outline: ATSOutline) -> Bool? {
+        outline.topIsPlain ? !isInert(on: outline) : nil
+    }
+
     public func apply(to session: MigrationSession) {
         guard let ats = session.appTransportSecurity,
             let arbitrary = ats.entry(ATSKey.allowsArbitraryLoads), arbitrary.value.isTrue,

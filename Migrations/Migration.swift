@@ -58,6 +58,10 @@ public protocol Migration: Sendable {
     /// Whether, on a file whose ATS dict is `outline`, `apply` would neither edit nor record
     /// anything: the rounds then leave the pass out. `false` (always run) unless the pass knows.
     func isInert(on outline: ATSOutline) -> Bool
+
+    /// Whether `apply` would edit a file whose ATS dict is `outline`, when the outline tells;
+    /// `nil` when only running the pass does (a held-back pass is then probed).
+    func wouldEdit(on outline: ATSOutline) -> Bool?
 }
 
 extension Migration {
@@ -65,6 +69,7 @@ extension Migration {
     public var rootKeys: [String]? { [ATSKey.appTransportSecurity] }
     public var needsRootKeys: Bool { true }
     public func isInert(on outline: ATSOutline) -> Bool { false }
+    public func wouldEdit(on outline: ATSOutline) -> Bool? { isInert(on: outline) ? false : nil }
 
     /// The root keys `edit` touches that this pass does not declare (a root-array edit: `":"`).
     public func undeclaredRootKeys(_ edit: PlannedEdit) -> [String] {

@@ -9,17 +9,25 @@ import PlistDOM
     static let corpus = PassFixture.root.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("shared/corpus")
 
-    /// Each pass said inert on `bytes`, run: what it did instead of nothing.
+    /// Each pass said inert on `bytes`, run: what it did instead of nothing. Each pass whose
+    /// `wouldEdit(on:)` answers, probed: where the probe says otherwise.
     static func inertButActed(_ bytes: [UInt8]) -> [String] {
         guard let document = try? PlistDocument(parsing: bytes) else { return [] }
         let outline = ATSOutline(appTransportSecurity: MigrationSession.appTransportSecurity(of: document))
-        return MigrationRegistry.all.filter { $0.isInert(on: outline) }.compactMap { migration in
+        let acted: [String] = MigrationRegistry.all.filter { $0.isInert(on: outline) }.compactMap { migration in
             let copy = document.copy()
             let session = MigrationSession(document: copy, migration: migration)
             migration.apply(to: session)
             guard copy.revision != 0 || !session.diagnostics.isEmpty else { return nil }
             return "\(migration.id): \(session.editCount) edits, \(session.diagnostics.count) diagnostics"
         }
+        let misjudged: [String] = MigrationRegistry.all.compactMap { migration in
+            guard let said = migration.wouldEdit(on: outline) else { return nil }
+            let probe = MigrationSession(document: document, migration: migration, probeOnly: true)
+            migration.apply(to: probe)
+            return probe.wouldEdit == said ? nil : "\(migration.id): wouldEdit \(said), the probe \(probe.wouldEdit)"
+        }
+        return acted + misjudged
     }
 
     static func plist(_ atsEntries: String) -> [UInt8] {
@@ -60,6 +68,12 @@ import PlistDOM
         // Every pass is left out somewhere; the three that can act on switches alone are run where they may.
         #expect(inertSomewhere == Set(MigrationRegistry.all.map(\.id)))
         #expect(activeSomewhere == ["ATS002", "ATS003", "ATS010"])
+        // ATS003 is told by the switches alone, both ways.
+        let answers = Set(Self.switchDicts.map { entries in
+            let document = try? PlistDocument(parsing: Self.plist(entries))
+            return LocalNetworkingWithArbitraryLoads().wouldEdit(on: ATSOutline(appTransportSecurity: document.flatMap(MigrationSession.appTransportSecurity)))
+        })
+        #expect(answers == [true, false])
     }
 
     /// Domains of every kind the outline tells apart, under a few tops.

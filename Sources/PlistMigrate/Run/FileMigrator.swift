@@ -178,7 +178,8 @@ public struct FileMigrator: Sendable {
     private func sayHeldBack<Lookups>(
         _ rounds: PassRounds<Lookups>, duplicates: [Diagnostic]?, scope: [(String, String)], into result: inout FileResult
     ) {
-        result.heldBack = duplicates == nil ? heldBackThatWouldChange(rounds.document, appTransportSecurity: rounds.ats) : []
+        result.heldBack = duplicates == nil
+            ? heldBackThatWouldChange(rounds.document, appTransportSecurity: rounds.ats, outline: rounds.outline()) : []
         for id in result.heldBack {
             result.heldBackReasons[id] = "changes the effective policy (changesPolicy); --allow-policy-change includes it"
         }
@@ -380,7 +381,7 @@ public struct FileMigrator: Sendable {
         enum Outcome { case changed, unchanged, failed(String) }
 
         /// The ATS dict's outline as the tree is now, read once per revision.
-        private func outline() -> ATSOutline {
+        func outline() -> ATSOutline {
             if let outlineRead, outlineRead.revision == document.revision { return outlineRead.outline }
             let read = ATSOutline(appTransportSecurity: ats)
             outlineRead = (document.revision, read)
@@ -757,8 +758,10 @@ public struct FileMigrator: Sendable {
 
 
     /// Which held-back passes would edit the finished tree: probes, which change nothing.
-    private func heldBackThatWouldChange(_ document: PlistDocument, appTransportSecurity ats: PlistElement?) -> [String] {
+    private func heldBackThatWouldChange(_ document: PlistDocument, appTransportSecurity ats: PlistElement?, outline: ATSOutline) -> [String] {
         plan.heldBack.compactMap { migration in
+            // Most files' ATS dict tells without a run.
+            if let known = migration.wouldEdit(on: outline) { return known ? migration.id : nil }
             let probe = MigrationSession(document: document, migration: migration, probeOnly: true, appTransportSecurity: ats)
             migration.apply(to: probe)
             return probe.wouldEdit ? migration.id : nil
