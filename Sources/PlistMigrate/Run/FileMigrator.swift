@@ -95,20 +95,23 @@ public struct FileMigrator: Sendable {
         let target = Self.learnProject(context, root: root, into: &result)
         // Duplicate keys in the ATS dict leave it to a person: passes that may edit it do not
         // run; recipe passes that stay outside it still do.
-        let duplicates = Self.duplicateKeyDiagnostics(root)
+        // Read once here: the duplicate-key check and the rounds both ask it.
+        let outline = ATSOutline(appTransportSecurity: root.appTransportSecurityDict)
+        let duplicates = Self.duplicateKeyDiagnostics(root, outline: outline)
         let (passes, scopeHeldBack) = choosePasses(duplicates: duplicates, context, root: root, target: target, into: &result)
         if let duplicates, passes.isEmpty {
             result.diagnostics = duplicates
             return result
         }
-        let rounds = PassRounds(migrator: self, document: document, bytes: bytes, root: root, target: target,
+        let rounds = PassRounds(migrator: self, document: document, bytes: bytes, root: root, outline: outline, target: target,
                                 eras: target?.supportedEras ?? OSEra.allCases, duplicates: duplicates, context: context, result: result)
         switch rounds.run(passes) {
         case .settled: break
         case .bug(let failure): return Self.internalError(failure, result)
         case .unsettled(let recipes): return Self.unsettled(recipes, result)
         }
-        result = rounds.result
+        // Moved out (the rounds are done with it), not copied.
+        swap(&result, &rounds.result)
         result.output = rounds.current
         if !rounds.current.bytesEqual(bytes) {
             if !context.gateOnly, let failure = EditCheck.failure(
@@ -291,12 +294,13 @@ public struct FileMigrator: Sendable {
         let ruleCache: ATSConfiguration.DomainRuleCache?
         private var resolvedDiffPath: String?
 
-        init(migrator: FileMigrator, document: PlistDocument, bytes: [UInt8], root: RootKeys, target: DeploymentTarget?,
-             eras: [OSEra], duplicates: [Diagnostic]?, context: FileContext<Lookups>, result: FileResult) {
+        init(migrator: FileMigrator, document: PlistDocument, bytes: [UInt8], root: RootKeys, outline: ATSOutline,
+             target: DeploymentTarget?, eras: [OSEra], duplicates: [Diagnostic]?, context: FileContext<Lookups>, result: FileResult) {
             self.migrator = migrator
             self.document = document
             self.current = bytes
             self.ats = root.appTransportSecurityDict
+            outlineRead = (document.revision, outline)
             self.target = target
             self.eras = eras
             self.duplicates = duplicates
@@ -601,10 +605,12 @@ public struct FileMigrator: Sendable {
     /// value) make "the" entry ambiguous: Apple's reader keeps the last one. Such files are
     /// reported and left alone rather than guessed at.
     static func duplicateKeyDiagnostics(_ document: PlistDocument) -> [Diagnostic]? {
-        duplicateKeyDiagnostics(RootKeys(document, declared: []))
+        duplicateKeyDiagnostics(RootKeys(document, declared: []), outline: nil)
     }
 
-    private static func duplicateKeyDiagnostics(_ root: RootKeys) -> [Diagnostic]? {
+    private static func duplicateKeyDiagnostics(_ root: RootKeys, outline: ATSOutline?) -> [Diagnostic]? {
+        // Switches alone, each once (most ATS dicts), under one ATS key: nothing to look for.
+        if root.appTransportSecurity.count == 1, outline?.isSwitchesOnly == true { return nil }
         var diagnostics: [Diagnostic] = []
         func report(_ entry: DictEntry, firstAt first: PlistElement) {
             diagnostics.append(Diagnostic(
