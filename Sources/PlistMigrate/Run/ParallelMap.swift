@@ -65,7 +65,7 @@ private final class Slots<Result>: @unchecked Sendable {
 /// `window` results wait in the ring, and at most as many more are being consumed, so memory
 /// stays bounded however many files there are.
 func parallelForEach<Result>(
-    count: Int, jobs: Int, window: Int, _ work: @escaping @Sendable (Int) -> Result, consume: (Int, Result) -> Void
+    count: Int, jobs: Int, window: Int, _ work: @escaping @Sendable (Int) -> Result, consume: (Int, consuming Result) -> Void
 ) {
     guard jobs > 1, count > 1 else {
         for index in 0..<count { consume(index, work(index)) }

@@ -273,8 +273,12 @@ public final class Runner {
         }
     }
 
-    private func emit(_ produced: FileResult) {
-        var result = produced
+    private func emit(_ produced: consuming FileResult) {
+        // The path as shown is quoted where a name needs it (`"Dev\342\200\256gpj.exe/…"`):
+        // the repository is looked up by the name itself (issue #53).
+        let onDisk = PathBytes.unquoted(produced.path) ?? produced.path
+        // Taken over, not copied: the caller is done with it.
+        var result = consume produced
         if options.accepted != nil { seenGroups.formUnion(Self.groupsMet(result)) }
         result.path = reportPaths.name(result.path)
         if result.path == "-" && options.write {
@@ -287,19 +291,21 @@ public final class Runner {
         } else {
             pendingOutput.append(contentsOf: reporter.bytes(for: result))
         }
-        for line in Self.diagnosticLines(result) where !(options.quiet && line.contains(": note: ")) { pendingErrors += line + "\n" }
+        for line in Self.diagnosticLines(result) where !(options.quiet && line.contains(": note: ")) {
+            pendingErrors += line
+            pendingErrors += "\n"
+        }
         let wantsRepository = options.format == .json || options.format == .html || options.format == .markdown
-        // The path as shown is quoted where a name needs it (`"Dev\342\200\256gpj.exe/…"`):
-        // the repository is looked up by the name itself (issue #53).
-        let onDisk = PathBytes.unquoted(produced.path) ?? produced.path
         report.add(result, repositoryRoot: wantsRepository ? repositories.root(forFile: onDisk) : nil)
     }
 
     /// The note for each built-in changesPolicy pass held back, made once (most files with the
-    /// ATS dict get one), by lowercased id as `MigrationRegistry.migration(id:)` finds them.
+    /// ATS dict get one), by id and by lowercased id (as `MigrationRegistry.migration(id:)`
+    /// finds them).
     private static let heldBackPolicyNotes: [String: String] = Dictionary(uniqueKeysWithValues:
-        MigrationRegistry.all.filter { $0.impact == .changesPolicy }.map {
-            ($0.id.lowercased(), "\($0.label) held back; add --allow-policy-change to include it")
+        MigrationRegistry.all.filter { $0.impact == .changesPolicy }.flatMap { pass in
+            let note = "\(pass.label) held back; add --allow-policy-change to include it"
+            return Set([pass.id, pass.id.lowercased()]).map { ($0, note) }
         })
 
     static func diagnosticLines(_ result: FileResult) -> [String] {
@@ -323,7 +329,8 @@ public final class Runner {
         for id in result.heldBack {
             // A built-in changesPolicy pass is named with its label; any other (a recipe's too)
             // by the reason it was held back.
-            if let note = heldBackPolicyNotes[id.lowercased()] {
+            // Built-in ids are upper case already: no lowercased copy is made for them.
+            if let note = heldBackPolicyNotes[id] ?? heldBackPolicyNotes[id.lowercased()] {
                 lines.append("\(result.path): note: \(note)")
             } else {
                 lines.append("\(result.path): note: \(id) held back: \(OneLine.escaped(result.heldBackReasons[id] ?? "its policy delta exceeds its intent"))")
