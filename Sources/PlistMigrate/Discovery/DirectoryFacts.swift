@@ -48,6 +48,8 @@ final class DirectoryFacts: @unchecked Sendable {
     func record(_ listed: [(directory: String, names: [String])]) {
         let facts = listed.map { Self.facts(from: $0.names, looksForConfig: looksForConfig) }
         lock.withLock {
+            // Sized once: a monorepo's walk lists tens of thousands of directories.
+            cache.reserveCapacity(cache.count + listed.count)
             for (index, entry) in listed.enumerated() { cache[entry.directory] = facts[index] }
         }
     }
@@ -60,8 +62,13 @@ final class DirectoryFacts: @unchecked Sendable {
     /// The parent of an absolute directory path; `nil` above `/`.
     static func parent(of directory: String) -> String? {
         guard !directory.isEmpty else { return nil }
-        // Searched as bytes: `/` is ASCII, so its index is a character boundary.
-        return String(directory[..<(directory.utf8.lastIndex(of: UInt8(ascii: "/")) ?? directory.startIndex)])
+        // Searched as bytes in place: `/` is ASCII, so the bytes before it are whole characters.
+        var path = directory
+        return path.withUTF8 { bytes in
+            var end = bytes.count
+            while end > 0, bytes[end - 1] != UInt8(ascii: "/") { end -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<max(end - 1, 0)]), as: UTF8.self)
+        }
     }
 
     private static func read(_ directory: String, looksForConfig: Bool) -> Facts {
@@ -113,6 +120,8 @@ final class DirectoryFacts: @unchecked Sendable {
 
     private static func facts(from names: [String], looksForConfig: Bool) -> Facts {
         var facts = Facts()
+        // Most directories hold nothing notable.
+        if names.isEmpty { return facts }
         for name in names {
             if name == ".git" { facts.hasGit = true }
             else if name == Config.fileName { facts.hasConfig = looksForConfig }

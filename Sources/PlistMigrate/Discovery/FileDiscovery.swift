@@ -293,8 +293,14 @@ private struct ListedDirectories {
     /// The directory at `prefix` (its relative path and a `/`, or empty for the walk's root) holds `names`.
     mutating func add(prefix: String, names: [String]) {
         guard let base = recording?.base else { return }
-        // `prefix` ends with `/`, one byte.
-        seen.append((prefix.isEmpty ? base : base + "/" + String(decoding: prefix.utf8.dropLast(), as: UTF8.self), names))
+        guard !prefix.isEmpty else { return seen.append((base, names)) }
+        // `base/prefix` without the `/` that ends `prefix`, made at its length in one string;
+        // cut as bytes: `/` is ASCII, so the rest ends on a character boundary.
+        var directory = base
+        directory.reserveCapacity(base.utf8.count + prefix.utf8.count)
+        directory += "/"
+        directory += Substring(prefix.utf8.dropLast())
+        seen.append((directory, names))
     }
 
     mutating func record() {
