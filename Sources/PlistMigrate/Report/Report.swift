@@ -1,5 +1,6 @@
 import Foundation
 import Migrations
+import PlistDOM
 
 /// The run's tally and, for `--format json`, its per-file records.
 ///
@@ -239,14 +240,21 @@ struct Report {
     /// for the summary.
     static func sourceKind(_ source: String) -> String {
         if source == "--min-os" || source == "unknown" { return source }
-        if source.hasSuffix(".plist-migrate.json") { return "config" }
-        if source.hasSuffix(")"), source.contains(" (") { return "target" }
-        if source.contains("project.pbxproj") { return "project.pbxproj" }
-        // An XcodeGen spec is a project too, whatever its file name (`project.yml`, `App.yml`).
-        if source.hasSuffix(".yml") || source.hasSuffix(".yaml") || source.contains(".yml, ") || source.contains(".yaml, ") {
-            return "project.yml"
+        // Searched as bytes: this runs once per file with the ATS dict.
+        var text = source
+        return text.withUTF8 { bytes in
+            func has(_ part: [UInt8]) -> Bool { bytes.firstOffset(of: part) != nil }
+            if bytes.hasSuffix(bytes: Array(".plist-migrate.json".utf8)) { return "config" }
+            if bytes.last == UInt8(ascii: ")"), has(Array(" (".utf8)) { return "target" }
+            if has(Array("project.pbxproj".utf8)) { return "project.pbxproj" }
+            // An XcodeGen spec is a project too, whatever its file name (`project.yml`, `App.yml`).
+            if bytes.hasSuffix(bytes: Array(".yml".utf8)) || bytes.hasSuffix(bytes: Array(".yaml".utf8))
+                || has(Array(".yml, ".utf8)) || has(Array(".yaml, ".utf8))
+            {
+                return "project.yml"
+            }
+            return "Info.plist"
         }
-        return "Info.plist"
     }
 
     func exitStatus(check: Bool, strict: Bool = false) -> Int32 {
