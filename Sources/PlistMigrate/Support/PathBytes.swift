@@ -61,6 +61,13 @@ public enum PathBytes {
         return path.withUTF8 { $0.contains(0xF4) }
     }
 
+    /// Calls `body` with the path's bytes, NUL-terminated, for a system call: a path without
+    /// escaped bytes is its own UTF-8 (no copy is made for a native string).
+    public static func withC<R>(_ path: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        if !mayHoldEscapes(path) { return path.withCString(body) }
+        return c(path).withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
     /// The path's bytes, NUL-terminated, for a system call.
     public static func c(_ path: String) -> [CChar] {
         var bytes: [CChar] = []
@@ -117,6 +124,8 @@ public enum PathBytes {
     }
 
     static func quoted(_ path: String, octalForNonASCII: Bool) -> String {
+        // Printable ASCII but `"` and `\` (nearly every path) needs no quoting: read as bytes.
+        if path.utf8AllSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return path }
         guard path.unicodeScalars.contains(where: { needsQuoting($0, octalForNonASCII) }) else { return path }
         var text = "\""
         for scalar in path.unicodeScalars {

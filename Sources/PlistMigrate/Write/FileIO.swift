@@ -40,7 +40,7 @@ public enum FileIO {
     }
 
     public static func load(_ path: String, limit maximumSize: Int = maximumSize) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
-        let fd = open(PathBytes.c(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = PathBytes.withC(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw FileError("cannot open: \(openFailureText(path))") }
         defer { close(fd) }
         var info = stat()
@@ -109,12 +109,13 @@ extension FileIO {
     static func isPlain(_ path: String) -> Bool {
         if path == "/" { return true }
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-        guard let last = path.utf8.last, last != slash else { return false }
         // One pass: the length of the current step, and whether it is only dots so far.
         var stepLength = 0, onlyDots = true, first = true
         // Over the bytes in place: walking `utf8` costs several instructions a byte.
         var text = path
         let badStep = text.withUTF8 { bytes in
+            // An empty path or a trailing `/` is not plain.
+            guard let last = bytes.last, last != slash else { return true }
             for byte in bytes {
                 if byte == slash {
                     if stepLength == 0 && !first { return true }
@@ -142,7 +143,9 @@ extension FileIO {
     /// directory), with fewer steps for the kernel to walk.
     static func trimWorkingDirectory(_ path: inout [CChar]) {
         let base = workingDirectoryBytes
-        guard !base.isEmpty, path.count >= base.count, path.starts(with: base) else { return }
+        guard !base.isEmpty, path.count >= base.count,
+            path.withUnsafeBufferPointer({ bytes in base.withUnsafeBufferPointer { memcmp(bytes.baseAddress!, $0.baseAddress!, base.count) == 0 } })
+        else { return }
         if path.count == base.count {
             path = [CChar(UInt8(ascii: "."))]
         } else if base == [CChar(UInt8(ascii: "/"))] {
