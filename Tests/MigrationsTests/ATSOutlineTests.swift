@@ -30,17 +30,9 @@ import PlistDOM
         return acted + misjudged
     }
 
+    /// A plist whose ATS dict holds `atsEntries`, on one line (the layout plays no part here).
     static func plist(_ atsEntries: String) -> [UInt8] {
-        Array("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            <dict>
-            \t<key>NSAppTransportSecurity</key>
-            \t<dict>\(atsEntries)</dict>
-            </dict>
-            </plist>
-
-            """.utf8)
+        Array("<plist version=\"1.0\"><dict><key>NSAppTransportSecurity</key><dict>\(atsEntries)</dict></dict></plist>\n".utf8)
     }
 
     /// Every dict of switches: each switch absent, `<true/>` or `<false/>` (3^5 dicts).
