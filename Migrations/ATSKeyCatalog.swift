@@ -50,7 +50,7 @@ public enum ATSKeyCatalog {
         case .exceptionDomain: exceptionDomainNames
         case .pinnedDomain: pinnedDomainNames
         }
-        return names.contains { key.hasText($0) }
+        return key.firstIndex(ofTextIn: names) != nil
     }
 
     private static let globalNames = Array(keys[.global]!.keys)
