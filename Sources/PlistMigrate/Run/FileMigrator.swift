@@ -104,14 +104,16 @@ public struct FileMigrator: Sendable {
             return result
         }
         let rounds = PassRounds(migrator: self, document: document, bytes: bytes, root: root, outline: outline, target: target,
-                                eras: target?.supportedEras ?? OSEra.allCases, duplicates: duplicates, context: context, result: result)
+                                eras: target?.supportedEras ?? OSEra.allCases, duplicates: duplicates, context: context)
         switch rounds.run(passes) {
         case .settled: break
         case .bug(let failure): return Self.internalError(failure, result)
         case .unsettled(let recipes): return Self.unsettled(recipes, result)
         }
-        // Moved out (the rounds are done with it), not copied.
-        swap(&result, &rounds.result)
+        // Moved out (the rounds are done with them), not copied.
+        swap(&result.passes, &rounds.passes)
+        swap(&result.diagnostics, &rounds.diagnostics)
+        swap(&result.notAcceptedGroups, &rounds.notAcceptedGroups)
         result.output = rounds.current
         if !rounds.current.bytesEqual(bytes) {
             if !context.gateOnly, let failure = EditCheck.failure(
@@ -263,7 +265,12 @@ public struct FileMigrator: Sendable {
         let duplicates: [Diagnostic]?
         // The rounds of a file run on one thread: the runtime's exclusivity checks on these
         // (one per access, several per pass) are left out.
-        @exclusivity(unchecked) var result: FileResult
+        /// What the rounds add to the file's result: the passes applied, what they said (of the
+        /// last round), the kinds of change a review did not accept. Only these, so that the
+        /// result is not copied in and out.
+        @exclusivity(unchecked) var passes: [PassResult] = []
+        @exclusivity(unchecked) var diagnostics: [Diagnostic] = []
+        @exclusivity(unchecked) var notAcceptedGroups: [String] = []
         @exclusivity(unchecked) var document: PlistDocument
         @exclusivity(unchecked) var current: [UInt8]
         /// The ATS dict; set again when holding a pass back replaces the tree.
@@ -295,7 +302,7 @@ public struct FileMigrator: Sendable {
         private var resolvedDiffPath: String?
 
         init(migrator: FileMigrator, document: PlistDocument, bytes: [UInt8], root: RootKeys, outline: ATSOutline,
-             target: DeploymentTarget?, eras: [OSEra], duplicates: [Diagnostic]?, context: FileContext<Lookups>, result: FileResult) {
+             target: DeploymentTarget?, eras: [OSEra], duplicates: [Diagnostic]?, context: FileContext<Lookups>) {
             self.migrator = migrator
             self.document = document
             self.current = bytes
@@ -305,7 +312,6 @@ public struct FileMigrator: Sendable {
             self.eras = eras
             self.duplicates = duplicates
             self.context = context
-            self.result = result
             ruleCache = bytes.count > FileMigrator.bytesWorthARuleCache ? ATSConfiguration.DomainRuleCache() : nil
             let unedited = document, snapshot = firstEdit, cache = ruleCache
             takeFirstEdit = {
@@ -349,17 +355,17 @@ public struct FileMigrator: Sendable {
                     return recipes.isEmpty ? .bug("the passes did not settle after \(FileMigrator.maximumRounds) rounds") : .unsettled(recipes)
                 }
                 changing = []
-                result.diagnostics = duplicates ?? []
+                diagnostics = duplicates ?? []
                 heldBack = [:]
                 let settledAfter = lastChanged
                 lastChanged = -1
                 for (index, migration) in passes.enumerated() {
                     if round > 1, index > settledAfter, changing.isEmpty {
-                        if !said.isEmpty { result.diagnostics += said[index] }
+                        if !said.isEmpty { diagnostics += said[index] }
                         if !heldBackBy.isEmpty, let reason = heldBackBy[index] { heldBack[migration.id] = reason }
                         continue
                     }
-                    let start = result.diagnostics.endIndex
+                    let start = diagnostics.endIndex
                     switch apply(migration, round: round) {
                     case .changed:
                         changing.append(migration)
@@ -367,7 +373,7 @@ public struct FileMigrator: Sendable {
                     case .unchanged: break
                     case .failed(let failure): return .bug(failure)
                     }
-                    let saidNow = result.diagnostics[start...]
+                    let saidNow = diagnostics[start...]
                     if !said.isEmpty || !saidNow.isEmpty {
                         if said.isEmpty { said = Array(repeating: [], count: passes.count) }
                         said[index] = saidNow
@@ -466,14 +472,14 @@ public struct FileMigrator: Sendable {
             }
             guard document.revision != revision else {
                 // Most passes find nothing to say: appending nothing still costs a call.
-                if !session.diagnostics.isEmpty { result.diagnostics += session.diagnostics }
+                if !session.diagnostics.isEmpty { diagnostics += session.diagnostics }
                 return .unchanged
             }
             noteEditedDomains(session)
             let next = document.bytes
             // By `memcmp`: `!=` on byte arrays compares one byte at a time.
             guard !next.bytesEqual(current) else {
-                result.diagnostics += session.diagnostics
+                diagnostics += session.diagnostics
                 plannedEdits += session.plannedEdits
                 return .unchanged
             }
@@ -495,13 +501,13 @@ public struct FileMigrator: Sendable {
             let diff = context.gateOnly && migrator.accepted == nil ? nil : UnifiedDiff.make(from: current, to: next, path: headerPath())
             let group = diff.map { EditGroup.id(pass: migration.id, version: migration.version, diff: $0) }
             if let accepted = migrator.accepted, let group, !accepted.contains(group) {
-                result.notAcceptedGroups.append(group)
+                notAcceptedGroups.append(group)
                 return holdBack(migration, because: "its edit here (\(group)) was not accepted in review")
             }
-            result.diagnostics += session.diagnostics
+            diagnostics += session.diagnostics
             plannedEdits += session.plannedEdits
             if !context.gateOnly, let diff, let group {
-                result.passes.append(PassResult(
+                passes.append(PassResult(
                     id: migration.id, version: migration.version, name: migration.name,
                     impact: migration.impact, editCount: session.editCount, diff: diff,
                     // No snapshot means the pass edited behind its session's back; verify rejects that.
