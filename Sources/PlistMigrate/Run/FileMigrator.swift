@@ -111,7 +111,7 @@ public struct FileMigrator: Sendable {
         case .unsettled(let recipes): return Self.unsettled(recipes, result)
         }
         // Moved out (the rounds are done with them), not copied.
-        swap(&result.passes, &rounds.passes)
+        swap(&result.passes, &rounds.applied)
         swap(&result.diagnostics, &rounds.diagnostics)
         swap(&result.notAcceptedGroups, &rounds.notAcceptedGroups)
         result.output = rounds.current
@@ -268,7 +268,7 @@ public struct FileMigrator: Sendable {
         /// What the rounds add to the file's result: the passes applied, what they said (of the
         /// last round), the kinds of change a review did not accept. Only these, so that the
         /// result is not copied in and out.
-        @exclusivity(unchecked) var passes: [PassResult] = []
+        @exclusivity(unchecked) var applied: [PassResult] = []
         @exclusivity(unchecked) var diagnostics: [Diagnostic] = []
         @exclusivity(unchecked) var notAcceptedGroups: [String] = []
         @exclusivity(unchecked) var document: PlistDocument
@@ -507,7 +507,7 @@ public struct FileMigrator: Sendable {
             diagnostics += session.diagnostics
             plannedEdits += session.plannedEdits
             if !context.gateOnly, let diff, let group {
-                passes.append(PassResult(
+                applied.append(PassResult(
                     id: migration.id, version: migration.version, name: migration.name,
                     impact: migration.impact, editCount: session.editCount, diff: diff,
                     // No snapshot means the pass edited behind its session's back; verify rejects that.
