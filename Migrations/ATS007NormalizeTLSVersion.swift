@@ -17,11 +17,9 @@ public struct NormalizeTLSVersion: Migration {
 
     public init() {}
 
-    private static let minimumTLSKeys = ATSOutline.domainKeySet(ATSKeyCatalog.minimumTLSKeys)
-
     /// Nothing to normalize where no domain holds a minimum-TLS key.
     public func isInert(on outline: ATSOutline) -> Bool {
-        outline.domainsAreDocumented && !outline.domainsMayHoldAny(of: Self.minimumTLSKeys)
+        outline.domainsAreDocumented && !outline.domainsMayHoldAny(of: ATSOutline.minimumTLSKeys)
     }
 
     public func apply(to session: MigrationSession) {

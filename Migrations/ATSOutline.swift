@@ -12,11 +12,11 @@ public struct ATSOutline: Sendable {
     /// The keys documented inside a domain of either kind, sorted.
     public static let domainKeys: [String] = Set(ATSKeyCatalog.keys[.exceptionDomain]!.keys)
         .union(ATSKeyCatalog.keys[.pinnedDomain]!.keys).sorted()
-    /// Bits over `domainKeys`: those documented in an exception domain, in a pinned domain,
-    /// and the minimum-TLS keys.
+    /// The minimum-TLS keys of a domain, as a set to ask `domainsMayHoldAny(of:)` about.
+    public static let minimumTLSKeys = domainKeySet(ATSKeyCatalog.minimumTLSKeys)
+    /// Bits over `domainKeys`: those documented in an exception domain, in a pinned domain.
     private static let exceptionDomainBits = domainKeySet(ATSKeyCatalog.keys[.exceptionDomain]!.keys)
     private static let pinnedDomainBits = domainKeySet(ATSKeyCatalog.keys[.pinnedDomain]!.keys)
-    private static let minimumTLSBits = domainKeySet(ATSKeyCatalog.minimumTLSKeys)
     private static let containers = [ATSKey.exceptionDomains, ATSKey.pinnedDomains]
 
     /// Keys of `switchKeys` or of `domainKeys` as bits, worked out once by the pass that asks.
@@ -35,11 +35,7 @@ public struct ATSOutline: Sendable {
     }
 
     private static func keySet(_ keys: some Sequence<String>, of known: [String]) -> KeySet {
-        KeySet(bits: keys.reduce(0) { bits, key in
-            // A key it cannot hold would make a pass inert where it is not.
-            precondition(known.contains(key), "\(key) is not a key an outline records")
-            return bits | bit(of: key, in: known)
-        })
+        KeySet(bits: keys.reduce(0) { $0 | bit(of: $1, in: known) })
     }
 
     /// Every top-level entry is a key of `switchKeys` holding `<true/>` or `<false/>`, or
@@ -93,7 +89,7 @@ public struct ATSOutline: Sendable {
                             documentedKeys & (1 << index) != 0
                         else { return documented = false }
                         inDomains |= 1 << index
-                        if setting.value.kind == .string, Self.minimumTLSBits.bits & (1 << index) == 0 { onlyTLSStrings = false }
+                        if setting.value.kind == .string, Self.minimumTLSKeys.bits & (1 << index) == 0 { onlyTLSStrings = false }
                     }
                 }
             }
@@ -128,7 +124,10 @@ public struct ATSOutline: Sendable {
         !domainsAreDocumented || keys.bits & inDomains != 0
     }
 
+    /// The bit of `key` among `keys`; every question asks through it, key sets and `has`/`isTrue` alike.
     private static func bit(of key: String, in keys: [String]) -> UInt32 {
-        keys.firstIndex(of: key).map { 1 << $0 } ?? 0
+        // A key it cannot hold would make a pass inert where it is not.
+        guard let index = keys.firstIndex(of: key) else { preconditionFailure("\(key) is not a key an outline records") }
+        return 1 << index
     }
 }
