@@ -65,9 +65,8 @@ final class DirectoryFacts: @unchecked Sendable {
         // Searched as bytes in place: `/` is ASCII, so the bytes before it are whole characters.
         var path = directory
         return path.withUTF8 { bytes in
-            var end = bytes.count
-            while end > 0, bytes[end - 1] != UInt8(ascii: "/") { end -= 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<max(end - 1, 0)]), as: UTF8.self)
+            let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<slash]), as: UTF8.self)
         }
     }
 
