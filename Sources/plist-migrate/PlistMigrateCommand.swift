@@ -14,7 +14,7 @@ struct PlistMigrateCommand: ParsableCommand {
         commandName: "plist-migrate",
         abstract: "Upgrade App Transport Security settings in Info.plist files, changing only the bytes that must change.",
         version: ToolVersion.current,
-        subcommands: [Migrate.self, List.self, Explain.self, Lint.self, Edit.self, Rules.self, Report.self, Targets.self],
+        subcommands: [Migrate.self, Apply.self, List.self, Explain.self, Lint.self, Edit.self, Rules.self, Report.self, Targets.self],
         defaultSubcommand: Migrate.self)
 
     /// For a command line that starts with a subcommand's name, the same tree without the

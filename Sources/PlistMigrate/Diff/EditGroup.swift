@@ -1,12 +1,14 @@
 /// A kind of change, the unit a reviewer accepts or rejects: one pass (and version) removing and
-/// adding the same lines, whatever the file and wherever in it. Its id is a hash of exactly that
-/// content, so an edit that differs in any way from the one reviewed (the file changed since, a
-/// new pass version) has another id and is not applied by `--accept`.
+/// adding the same lines with the same effect on the policy, whatever the file and wherever in
+/// it. Its id is a hash of all the review page shows of it, so an edit that differs in any way
+/// from the one reviewed (the file changed since, a new pass version, a context line that changes
+/// what the edit does to the policy) has another id and is not applied by a decision.
 public enum EditGroup {
     /// `ATS001-1f2e3d4c5b6a`: the pass id, then 48 bits of the FNV-1a hash of the pass id and
-    /// version and the diff's removed and added lines (trimmed of surrounding blanks, so the
-    /// same edit in a file indented with tabs and one indented with spaces is one kind).
-    public static func id(pass: String, version: Int, diff: String) -> String {
+    /// version, the diff's removed and added lines (trimmed of surrounding blanks, so the same
+    /// edit in a file indented with tabs and one indented with spaces is one kind) and the lines
+    /// of its policy delta (`policyDelta`: what the page shows the edit does to the policy).
+    public static func id(pass: String, version: Int, diff: String, policyDelta: [String]) -> String {
         // The same bytes as hashing `lines(of:)` written out (`-line\n` for each removed line,
         // then `+line\n` for each added one), fed to the hash straight from the diff's UTF-8:
         // every changed file of a run gets an id, so no line strings are made (issue #43).
@@ -21,6 +23,13 @@ public enum EditGroup {
                     FNV1a.add(CollectionOfOne(UInt8(ascii: "\n")), to: &hash)
                 }
             }
+        }
+        // Each line of the policy delta after a `=` (a changed line could start with `-` or
+        // `+` too, but never with `=`), so that no delta can pass for diff lines.
+        for line in policyDelta {
+            FNV1a.add(CollectionOfOne(UInt8(ascii: "=")), to: &hash)
+            FNV1a.add(line.utf8, to: &hash)
+            FNV1a.add(CollectionOfOne(UInt8(ascii: "\n")), to: &hash)
         }
         let text = String(hash, radix: 16)
         let padded = String(repeating: "0", count: max(0, 16 - text.count)) + text

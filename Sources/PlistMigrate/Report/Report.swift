@@ -21,6 +21,9 @@ struct Report {
         var round: Int
         /// The kind of change (`EditGroup.id`) a review accepts or rejects.
         var group: String?
+        /// In a report that records its plan: the digest of the file's bytes after this
+        /// application (`SHA256.digest`).
+        var result: String? = nil
     }
 
     struct DiagnosticRecord: Codable, Equatable {
@@ -59,6 +62,10 @@ struct Report {
         var acceptedNotApplied: [AcceptedKindNotApplied]? = nil
         /// With a decision listing what the review showed: this file's kinds it did not show.
         var changedSinceReview: [String]? = nil
+        /// In a report that records its plan, for a changed file: the digest of its bytes as
+        /// read, and the index in `plans` of the run's options.
+        var digest: String? = nil
+        var plan: Int? = nil
     }
 
     /// A git repository files of the run are in: its root, and its remote and commit where git
@@ -146,6 +153,9 @@ struct Report {
         /// The absolute directory the files' paths are relative to (the repository holding the
         /// working directory, or the working directory outside git).
         var base: String? = nil
+        /// The options of the run (of each run, merged) as a review plan: what applying a
+        /// decision made from this report runs again.
+        var plans: [ReviewPlan]? = nil
     }
 
     let options: RunOptions
@@ -186,7 +196,7 @@ struct Report {
         if result.notWritten { summary.notWritten += 1 }
         if !result.heldBack.isEmpty { summary.heldBack += 1 }
         if !result.acceptedNotApplied.isEmpty { summary.acceptedNotApplied = (summary.acceptedNotApplied ?? 0) + 1 }
-        if !result.changedSinceReview.isEmpty { summary.changedSinceReview = (summary.changedSinceReview ?? 0) + 1 }
+        if !result.changedSinceReview.isEmpty || result.staleSinceReview { summary.changedSinceReview = (summary.changedSinceReview ?? 0) + 1 }
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
         let target = Self.targetRecord(result)
         if let target { summary.deploymentTargetSources[Self.sourceKind(target.source), default: 0] += 1 }
@@ -198,6 +208,8 @@ struct Report {
             repositoryIndex[root] = repositories.count - 1
             return repositories.count - 1
         }
+        // A changed file is part of the plan: what a review of it saw.
+        let planned = options.recordsPlan && result.status == .changed && !result.passes.isEmpty && result.passes.allSatisfy { $0.result != nil }
         files.append(FileRecord(
             path: result.path,
             pathBytes: PathBytes.isQuoted(result.path) ? PathBytes.unquoted(result.path).map(PathBytes.base64) : nil,
@@ -205,7 +217,8 @@ struct Report {
             error: result.error.map { DiagnosticRecord(migration: nil, line: $0.location?.line, column: $0.location?.column, message: $0.message) },
             passes: result.passes.map {
                 PassRecord(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, editCount: $0.editCount,
-                           diff: $0.diff, policyDelta: $0.policyDelta, round: $0.round, group: $0.group.isEmpty ? nil : $0.group)
+                           diff: $0.diff, policyDelta: $0.policyDelta, round: $0.round, group: $0.group.isEmpty ? nil : $0.group,
+                           result: $0.result)
             },
             diagnostics: result.diagnostics.map {
                 DiagnosticRecord(migration: $0.migrationID, line: $0.location.line, column: $0.location.column, message: $0.message)
@@ -215,7 +228,8 @@ struct Report {
             outOfScope: result.outOfScope.isEmpty ? nil : result.outOfScope, repository: repository,
             projectNotes: result.projectNotes.isEmpty ? nil : result.projectNotes,
             acceptedNotApplied: result.acceptedNotApplied.isEmpty ? nil : result.acceptedNotApplied,
-            changedSinceReview: result.changedSinceReview.isEmpty ? nil : result.changedSinceReview))
+            changedSinceReview: result.changedSinceReview.isEmpty ? nil : result.changedSinceReview,
+            digest: planned ? SHA256.digest(result.original) : nil, plan: planned ? 0 : nil))
     }
 
     /// The root, and what git says of its `origin` remote and checked-out commit.
@@ -280,7 +294,8 @@ struct Report {
             options: OptionsRecord(write: options.write, check: options.check, only: selection.only, skip: selection.skip, to: selection.to,
                                    allowPolicyChange: selection.allowPolicyChange ?? false, minimumOS: selection.minimumOS,
                                    accept: options.accepted != nil, paths: options.paths + options.listedPaths),
-            passes: passes, repositories: repositories, base: ReportPaths.current.root)
+            passes: passes, repositories: repositories, base: ReportPaths.current.root,
+            plans: options.recordsPlan ? [ReviewPlan(options: options)] : nil)
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -122,6 +122,7 @@ public struct ReportMerge {
         var seen: [String: String] = [:]
         merged.files = []
         merged.repositories = []
+        merged.plans = nil
         merged.summary = Report.Summary()
         // Reports made in different directories (one run per repository): each path is made
         // relative to the directory all of them share, so that the page finds every file's
@@ -153,7 +154,19 @@ public struct ReportMerge {
                 throw FileError("a \(first.document.mode) report (\(first.name)) and a \(document.mode) report (\(name)) cannot be merged")
             }
             let repositories = document.repositories ?? []
+            // Each run's plan once in the merged report (runs with the same options share one).
+            let planIndex: [Int] = (document.plans ?? []).map { plan in
+                if let known = merged.plans?.firstIndex(of: plan) { return known }
+                merged.plans = (merged.plans ?? []) + [plan]
+                return merged.plans!.count - 1
+            }
             for var file in document.files {
+                if let index = file.plan {
+                    guard planIndex.indices.contains(index) else {
+                        throw FileError("\(name): \(file.path) names plan \(index), which the report does not list")
+                    }
+                    file.plan = planIndex[index]
+                }
                 // A pass applies at most once a round: twice would count the file twice (#55 row 7).
                 var applications = Set<String>()
                 for pass in file.passes where !applications.insert("\(pass.id) \(pass.round)").inserted {

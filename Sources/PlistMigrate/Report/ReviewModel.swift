@@ -47,12 +47,16 @@ struct ReviewModel {
     }
 
     var document: Report.Document
+    /// The plan a decision made on the page carries, as the page embeds it (`nil` for a report
+    /// without one).
+    var plan: String?
     var groups: [Group] = []
     var attention: [Attention] = []
     var passOrder: [String] = []
 
     init(_ document: Report.Document) {
         self.document = document
+        plan = DecisionPlan(document)?.json()
         passOrder = (document.passes ?? []).map(\.id)
         var byID: [String: Int] = [:]
         var heldBack: [String: Int] = [:]
@@ -94,7 +98,7 @@ struct ReviewModel {
             }
             var before: [String] = []
             for pass in file.passes {
-                let id = pass.group ?? EditGroup.id(pass: pass.id, version: pass.version, diff: pass.diff)
+                let id = pass.group ?? EditGroup.id(pass: pass.id, version: pass.version, diff: pass.diff, policyDelta: pass.policyDelta)
                 defer { if !before.contains(id) { before.append(id) } }
                 let earlier = before.filter { $0 != id }
                 if let at = byID[id] {

@@ -34,6 +34,11 @@ enum ReviewPage {
         out += groups
         out += exportSection(model)
         if let more { out += "<script type=\"application/octet-stream\" id=\"more-kinds\">\(compressed(more))</script>\n" }
+        // The plan the decision carries: each run's options and each changed file's digests.
+        if let plan = model.plan {
+            out += compressing ? "<script type=\"application/octet-stream\" id=\"review-plan\">\(compressed(plan))</script>\n"
+                : "<script type=\"application/json\" id=\"review-plan\">\(plan)</script>\n"
+        }
         if !lists.isEmpty {
             out += compressing ? "<script type=\"application/octet-stream\" id=\"file-lists\">\(compressed(lists.json()))</script>\n"
                 : "<script type=\"application/json\" id=\"file-lists\">\(lists.json())</script>\n"
@@ -142,10 +147,12 @@ enum ReviewPage {
             let kinds = Set(changed.flatMap { $0.passes.compactMap(\.group) }).count
             let relative = changed.compactMap { model.pathInRepository($0.path, root: repository.root) }
             func command(_ quote: (String) -> String) -> String {
-                relative.isEmpty ? "nothing to apply"
-                    : "cd \(quote(repository.root)) && plist-migrate --write --accept plist-migrate-decision.json "
-                        + (repositories.count > 1 ? "--decision-spans-runs " : "")
-                        + applyDirectories(relative).map(quote).joined(separator: " ")
+                guard !relative.isEmpty else { return "nothing to apply" }
+                // The decision carries the plan: in the repository, nothing else is typed.
+                if model.plan != nil { return "cd \(quote(repository.root)) && \(applyCommand)" }
+                return "cd \(quote(repository.root)) && plist-migrate --write --accept plist-migrate-decision.json "
+                    + (repositories.count > 1 ? "--decision-spans-runs " : "")
+                    + applyDirectories(relative).map(quote).joined(separator: " ")
             }
             // Shown with marks where a name holds a character a reader cannot see; copied as a
             // command the shell runs, each such character written as its bytes in `$'…'`.
@@ -182,6 +189,9 @@ enum ReviewPage {
     }
 
     static let directoriesInCommand = 8
+
+    /// The command that applies a downloaded decision, where browsers save it by default.
+    static let applyCommand = "plist-migrate apply ~/Downloads/plist-migrate-decision.json"
 
     /// A word for a person to read: as it is when it is plain, else in single quotes (its
     /// invisible characters are marked when the page writes it).
@@ -285,7 +295,7 @@ enum ReviewPage {
             + "\(model.groups.count) · edits: <span id=\"edits-count\">\(edits)</span> · files: <span id=\"files-count\">\(files)</span></p>\n"
         out += "<p class=\"howto\">Identical edits (same pass, same removed and added lines) are one kind, shown once. "
             + "Each kind has an id: the decision file lists the ids you accept. A kind that applies after others in the same files "
-            + "needs them accepted too: where one is not, <code>--accept</code> cannot apply it and says so.</p>\n"
+            + "needs them accepted too: where one is not, it is held back there with the one before it.</p>\n"
         out += "<dl class=\"legend\"><dt><span class=\"impact impact-spelling\">spelling</span></dt><dd>changes how a setting is written; "
             + "what the OS allows stays the same</dd><dt><span class=\"impact impact-activatesIntent\">activatesIntent</span></dt>"
             + "<dd>makes a setting take the effect its author meant (a misspelled key, ignored today, starts to count)</dd>"
@@ -424,9 +434,18 @@ enum ReviewPage {
         let example = "{ \"schemaVersion\": 1, \"toolVersion\": \"\(version)\", \"accepted\": [\"" + (model.groups.first?.id ?? "ATS001-…") + "\"], \"rejected\": [] }"
         out += "<div class=\"nojs\"><p>Write the decision file by hand, listing the kinds you accept by their ids (each kind above shows its id):</p>\n"
             + "<pre>\(html(example))</pre></div>\n"
-        out += "<p>Then <code>plist-migrate --write --accept decision.json PATH…</code> applies exactly those edits; an edit that differs "
-            + "from the one reviewed is not written and is reported. <code>--check --accept decision.json</code> exits 1 while accepted "
-            + "edits remain unapplied.</p>\n"
+        if model.plan != nil {
+            out += "<p>The downloaded decision holds the plan this page was made from: the options of each run and, for each file, the "
+                + "bytes reviewed. Where your browser saved it, this applies every reviewed file (each repository's row has the same "
+                + "command for that repository alone):</p>\n<p class=\"apply-all\"><code class=\"command\">\(html(applyCommand))</code></p>\n"
+                + "<p>Accepted kinds are written exactly as shown; a rejected or undecided kind is held back, with every kind after it "
+                + "in that file. A file whose bytes are not those reviewed is not written, and the command exits 2. "
+                + "<code>plist-migrate apply --check</code> with the same file exits 1 while accepted kinds remain.</p>\n"
+        } else {
+            out += "<p>Then <code>plist-migrate --write --accept decision.json PATH…</code> applies exactly those edits; an edit that differs "
+                + "from the one reviewed is not written and is reported. <code>--check --accept decision.json</code> exits 1 while accepted "
+                + "edits remain unapplied.</p>\n"
+        }
         // Script text is not entity-decoded: the version is written as a JSON string, `<` escaped.
         let json = String(decoding: (try? JSONEncoder().encode(version)) ?? Data("\"\"".utf8), as: UTF8.self)
         out += "<script type=\"application/json\" id=\"tool-version\">\(json.replacingOccurrences(of: "<", with: "\\u003c"))</script>\n"

@@ -19,6 +19,9 @@ public struct FileContext<Lookups: FileLookups> {
     /// bytes about to be written. A dry run's check stands without it (see `EditCheck`).
     public var checksWholeOutput: Bool
     public var lookups: Lookups
+    /// Each applied pass records the digest of the bytes it leaves (`PassResult.result`): for a
+    /// report that is a review plan, and for a run that applies one.
+    public var recordsResults = false
 
     public init(path: String, skipIfNotApplicable: Bool, deploymentTarget: DeploymentTarget? = nil,
                 parsed: PlistDocument? = nil, gateOnly: Bool = false, checksWholeOutput: Bool = true, lookups: Lookups) {

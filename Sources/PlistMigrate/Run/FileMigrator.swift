@@ -499,10 +499,12 @@ public struct FileMigrator: Sendable {
                 return holdBack(migration, because: reason)
             }
             let diff = context.gateOnly && migrator.accepted == nil ? nil : UnifiedDiff.make(from: current, to: next, path: headerPath())
-            let group = diff.map { EditGroup.id(pass: migration.id, version: migration.version, diff: $0) }
+            // What the page shows of the edit's effect is part of its kind: read once, for both.
+            let policyDelta = diff == nil ? [] : delta?.lines() ?? []
+            let group = diff.map { EditGroup.id(pass: migration.id, version: migration.version, diff: $0, policyDelta: policyDelta) }
             if let accepted = migrator.accepted, let group, !accepted.contains(group) {
                 notAcceptedGroups.append(group)
-                return holdBack(migration, because: "its edit here (\(group)) was not accepted in review")
+                return holdBack(migration, because: "its edit here (\(group)) " + FileMigrator.notAcceptedReason)
             }
             diagnostics += session.diagnostics
             plannedEdits += session.plannedEdits
@@ -511,8 +513,8 @@ public struct FileMigrator: Sendable {
                     id: migration.id, version: migration.version, name: migration.name,
                     impact: migration.impact, editCount: session.editCount, diff: diff,
                     // No snapshot means the pass edited behind its session's back; verify rejects that.
-                    policyDelta: delta?.lines() ?? [],
-                    round: round, group: group))
+                    policyDelta: policyDelta,
+                    round: round, group: group, result: context.recordsResults ? SHA256.digest(next) : nil))
             }
             configuration = changed
             current = next
@@ -592,6 +594,9 @@ public struct FileMigrator: Sendable {
     /// costs more than reading every domain again.
     static let bytesWorthARuleCache = 16_384
     #endif
+
+    /// How a pass held back by `accepted` ends its reason.
+    static let notAcceptedReason = "was not accepted in review"
 
     /// A file whose passes still change it after this many rounds is left alone as a bug: every
     /// pass is idempotent and none undoes another, so two or three rounds settle any real file.

@@ -18,6 +18,9 @@ public struct PassResult: Sendable {
     public var round = 1
     /// The kind of change this is (`EditGroup.id`): what a review accepts or rejects.
     public var group = ""
+    /// With `FileContext.recordsResults`: the digest of the file's bytes after this application
+    /// (`SHA256.digest`), what a review plan records.
+    public var result: String? = nil
 
     /// `ATS001 third-party-exception-keys (spelling)`, with `, round 2` after the first round.
     public var label: String { "\(id) \(name) (\(impact.rawValue))" + (round > 1 ? ", round \(round)" : "") }
@@ -87,6 +90,9 @@ public struct FileResult: Sendable {
     /// not be applied, each with the kinds before it here that the decision did not accept
     /// (issue #41 §1). Each is an error of the file.
     public var acceptedNotApplied: [AcceptedKindNotApplied] = []
+    /// Applying a review plan: the file is not as reviewed (its bytes, or what the passes do to
+    /// them); `error` says how. Counted apart in the summary.
+    public var staleSinceReview = false
 }
 
 /// An accepted kind of change that a file has, but that `--accept` could not apply there: it

@@ -14,6 +14,8 @@ extension Runner {
         /// Gives `a/PATH` in diffs: relative to the file's repository root (or the working
         /// directory).
         var repositories: RepositoryRoots
+        /// Applying a review plan: the plan, and what the review saw of this file.
+        var review: (plan: PlanApplication, file: PlanApplication.PlannedFile)? = nil
 
         /// The project files around the file, looked up once for the three questions below
         /// (issue #43): most files of a monorepo have none, and then nothing else is asked.
@@ -82,7 +84,10 @@ extension Runner {
         /// The file's job; `nil` for a walked file its config excludes; an error for an invalid
         /// config (or a selection no plan can be made of).
         func job(for file: DiscoveredFile) -> Result<Job?, Config.ConfigError> {
-            var selection = options.selection
+            // A reviewed file runs with the options of the run that reviewed it.
+            let review = options.reviewPlan.flatMap { plan in plan.planned(file.path).map { (plan, $0) } }
+            let given = review.map { $0.0.selections[$0.1.reviewed.run] } ?? options.selection
+            var selection = given
             var targetSource = "--min-os"
             if options.useConfig, file.path != "-" {
                 switch resolver.config(forFile: file.path) {
@@ -90,8 +95,8 @@ extension Runner {
                     return .failure(error)
                 case .success(let config?):
                     if !file.explicit || options.forceExclude, Runner.isExcluded(file.path, by: config) { return .success(nil) }
-                    selection = options.selection.overriding(config.selection)
-                    if options.selection.minimumOS == nil { targetSource = config.minimumOSSource ?? config.path }
+                    selection = given.overriding(config.selection)
+                    if given.minimumOS == nil { targetSource = config.minimumOSSource ?? config.path }
                 case .success(nil):
                     break
                 }
@@ -111,7 +116,7 @@ extension Runner {
             }
             let target = selection.minimumOS.flatMap { DeploymentTarget($0, source: targetSource) }
             return .success(Job(file: file, migrator: migrator, deploymentTarget: target, projects: projects, index: index,
-                                repositories: repositories))
+                                repositories: repositories, review: review))
         }
 
         /// Every file's job, in order, dropping walked files a config excludes; every invalid

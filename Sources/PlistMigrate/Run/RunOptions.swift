@@ -38,6 +38,14 @@ public struct RunOptions: Sendable {
     /// `--decision-spans-runs`: the decision covers several runs, so ids this run does not
     /// have are a warning, not an error.
     public var decisionSpansRuns = false
+    /// The `--recipe` and `--config` files as given: a report records their digests in its plan.
+    public var recipeFiles: [String] = []
+    public var configFiles: [String] = []
+    /// Applying a review decision that carries its plan (`apply DECISION`): the reviewed files,
+    /// their runs' options and what each must give.
+    public var reviewPlan: PlanApplication?
+    /// Whether the report records the run as a review plan (JSON and the review page do).
+    var recordsPlan: Bool { format == .json || format == .html }
     /// `--output FILE`: refused when it is a file the run reads, however the walk found it.
     public var reportOutput: String?
 

@@ -117,6 +117,10 @@ public final class Runner {
         }
         // Left out by --exclude/--include or by a config's exclude: said in the summary (#54).
         report.excluded = (byOption: excludedByOption, byConfig: files.count - jobs.count)
+        // Reviewed files whose repository is not here: errors of the run, said with the rest.
+        for (path, reason) in options.reviewPlan?.notHere ?? [] {
+            missing.append((path, FileError(reason)))
+        }
         for (path, error) in missing {
             var result = FileResult(path: PathBytes.display(path), status: .error)
             result.error = error
@@ -126,6 +130,7 @@ public final class Runner {
         // Results are printed in path order as they come; output is written (and progress
         // shown) once per batch of files.
         let write = options.write
+        let recordsResults = options.recordsPlan
         let stdinBytes = jobs.contains { $0.file.path == "-" } ? readStandardInput() : []
         // A decision naming kinds this run does not have is for another tree or another
         // version: with --write that is found out before anything is written.
@@ -133,7 +138,7 @@ public final class Runner {
         var workedOut: [FileResult]?
         if write, options.accepted != nil, !options.decisionSpansRuns {
             let results = parallelMap(count: jobs.count, jobs: options.jobs) { index in
-                var result = Self.processOne(jobs[index], write: false, checksWholeOutput: true, stdin: stdinBytes)
+                var result = Self.processOne(jobs[index], write: false, checksWholeOutput: true, recordsResults: false, stdin: stdinBytes)
                 if jobs[index].file.path != "-" { Self.dropUnusedBytes(&result) }
                 return result
             }
@@ -153,7 +158,7 @@ public final class Runner {
                 if write { Self.write(&known, to: job.file.path) }
                 result = known
             } else {
-                result = Self.processOne(job, write: write, checksWholeOutput: write, stdin: stdinBytes)
+                result = Self.processOne(job, write: write, checksWholeOutput: write, recordsResults: recordsResults, stdin: stdinBytes)
             }
             // Freed by the thread that read them, not by the one that prints.
             if job.file.path != "-" { Self.dropUnusedBytes(&result) }
@@ -195,7 +200,7 @@ public final class Runner {
 
     /// One file read and worked out (and, with `write`, written). `checksWholeOutput`: its new
     /// bytes are parsed again whole, as bytes about to be written are.
-    private static func processOne(_ job: Job, write: Bool, checksWholeOutput: Bool, stdin: [UInt8]) -> FileResult {
+    private static func processOne(_ job: Job, write: Bool, checksWholeOutput: Bool, recordsResults: Bool, stdin: [UInt8]) -> FileResult {
         let file = job.file
         let bytes: [UInt8]
         var fingerprint: FileFingerprint?
@@ -224,8 +229,16 @@ public final class Runner {
             }
         }
         // Only bytes about to be written are parsed again whole; a dry run's check stands without it.
-        let context = FileContext(path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
+        var context = FileContext(path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
                                   checksWholeOutput: checksWholeOutput, lookups: job)
+        context.recordsResults = recordsResults
+        if let review = job.review {
+            var result = review.plan.migrate(bytes, context, planned: review.file, migrator: job.migrator)
+            result.fingerprint = fingerprint
+            result.named = file.explicit
+            if write { Self.write(&result, to: file.path) }
+            return result
+        }
         var result = job.migrator.migrate(bytes, context)
         // An accepted kind the decision cannot apply is said, per file, with what it follows.
         // Where no edit was held back as not accepted, the run without the decision is this one.

@@ -122,20 +122,34 @@ struct Migrate: ParsableCommand {
         options.quiet = quiet
         options.strict = strict
         options.reportOutput = report.file
+        options.recipeFiles = recipe
+        options.configFiles = config.files
         if let accept {
-            do {
-                let decision = try ReviewDecision.load(accept)
-                options.accepted = Set(decision.accepted)
-                options.rejected = Set(decision.rejected)
-                options.reviewed = decision.reviewed.map(Set.init)
-                options.decisionSpansRuns = decisionSpansRuns
-                for (kind, prerequisites) in (decision.undecidedPrerequisites ?? [:]).sorted(by: { $0.key < $1.key }) {
-                    FileHandle.standardError.write(Data(("plist-migrate: warning: \(OneLine.escaped(accept)): \(OneLine.escaped(kind)) was accepted while "
-                        + "\(prerequisites.map(OneLine.escaped).joined(separator: ", ")), which it follows, was undecided on the review page\n").utf8))
+            let decision = try Apply.load(accept)
+            if decision.hasPlan {
+                // The plan holds the review's options: one typed here may only repeat them.
+                let contradicting = PlanApplication.contradictions(decision, given: selection, recipes: recipe, configs: config.files,
+                                                                   noConfig: config.noConfig)
+                if !contradicting.isEmpty {
+                    StandardStreams.writeError("\(accept): error: the decision applies the options its review ran with, and "
+                        + contradicting.joined(separator: ", ") + " contradict\(contradicting.count == 1 ? "s" : "") them: leave "
+                        + (contradicting.count == 1 ? "it" : "them") + " out (plist-migrate apply \(accept) needs none)\n")
+                    throw ExitCode(2)
                 }
-            } catch {
-                FileHandle.standardError.write(Data((error.line(path: accept) + "\n").utf8))
-                throw ExitCode(2)
+                options.progress = isatty(STDERR_FILENO) == 1
+                try Apply.run(decision, named: accept, scope: paths, options: options, output: report.file)
+                return
+            }
+            FileHandle.standardError.write(Data(("plist-migrate: warning: \(OneLine.escaped(accept)) lists kinds without the plan they were reviewed in "
+                + "(schemaVersion 1): a file changed since the review cannot always be told from the one reviewed; download the decision "
+                + "again from a review page of this version\n").utf8))
+            options.accepted = Set(decision.accepted)
+            options.rejected = Set(decision.rejected)
+            options.reviewed = decision.reviewed.map(Set.init)
+            options.decisionSpansRuns = decisionSpansRuns
+            for (kind, prerequisites) in (decision.undecidedPrerequisites ?? [:]).sorted(by: { $0.key < $1.key }) {
+                FileHandle.standardError.write(Data(("plist-migrate: warning: \(OneLine.escaped(accept)): \(OneLine.escaped(kind)) was accepted while "
+                    + "\(prerequisites.map(OneLine.escaped).joined(separator: ", ")), which it follows, was undecided on the review page\n").utf8))
             }
         }
         // Progress goes to stderr, so it shows whenever stderr is a terminal; it is cleared

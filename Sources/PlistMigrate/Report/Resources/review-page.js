@@ -27,9 +27,9 @@
       }
     });
   }
-  Promise.all([blockText('more-kinds'), blockText('file-lists')]).then(function (texts) {
+  Promise.all([blockText('more-kinds'), blockText('file-lists'), blockText('review-plan')]).then(function (texts) {
     if (texts[0]) { insertKinds(texts[0]); }
-    start(texts[1] ? JSON.parse(texts[1]) : null);
+    start(texts[1] ? JSON.parse(texts[1]) : null, texts[2] ? JSON.parse(texts[2]) : null);
     document.documentElement.setAttribute('data-ready', 'true');
   }, function (error) {
     var status = document.getElementById('filter-status');
@@ -37,7 +37,7 @@
     if (status) { status.textContent = 'This browser could not read the compressed part of the page (' + error + '): the kinds above are all it shows.'; }
     document.documentElement.setAttribute('data-ready', 'failed');
   });
-  function start(lists) {
+  function start(lists, plan) {
   // Each kind's decision: Accept, Reject, Undecided (made here: without the script there is
   // nothing to decide with); its state, in its heading; and, where it follows other kinds,
   // the place for the warning when a decision accepts it but rejects one of those.
@@ -65,7 +65,8 @@
     if (code.textContent === 'nothing to apply') { return; }
     var button = document.createElement('button');
     button.type = 'button'; button.className = 'copy'; button.textContent = 'Copy';
-    button.setAttribute('aria-label', 'Copy the command for ' + code.closest('tr').querySelector('th').textContent);
+    var row = code.closest('tr');
+    button.setAttribute('aria-label', row ? 'Copy the command for ' + row.querySelector('th').textContent : 'Copy the command that applies every reviewed file');
     button.addEventListener('click', function () {
       var done = function () { button.textContent = 'Copied'; };
       if (navigator.clipboard && navigator.clipboard.writeText) {
@@ -249,7 +250,7 @@
     // nobody reviewed (a file changed since) by it.
     var reviewed = [];
     groups.forEach(function (g) { reviewed.push(g.id); });
-    var result = { schemaVersion: 1, toolVersion: version, accepted: accepted, rejected: rejected, reviewed: reviewed };
+    var result = { schemaVersion: plan ? 2 : 1, toolVersion: version, accepted: accepted, rejected: rejected, reviewed: reviewed };
     // Accepted kinds whose prerequisites are undecided, marked in the file (issue #53).
     var open = {};
     groups.forEach(function (g) {
@@ -258,6 +259,8 @@
       if (o.length) { open[g.id] = o; }
     });
     if (Object.keys(open).length) { result.undecidedPrerequisites = open; }
+    // The plan the page was made from: what apply runs again, and the bytes each file had.
+    if (plan) { result.runs = plan.runs; result.repositories = plan.repositories; result.files = plan.files; }
     return result;
   }
   // A kind accepted while a kind it follows in some files is rejected, or still undecided:
@@ -331,7 +334,7 @@
       reader.onload = function () {
         try {
           var d = JSON.parse(String(reader.result));
-          if (!d || d.schemaVersion !== 1 || !Array.isArray(d.accepted)) { throw new Error('not a review decision'); }
+          if (!d || (d.schemaVersion !== 1 && d.schemaVersion !== 2) || !Array.isArray(d.accepted)) { throw new Error('not a review decision'); }
           var known = load(d), all = d.accepted.length + (d.rejected || []).length;
           status.textContent = 'Loaded: ' + d.accepted.length + ' accepted, ' + (d.rejected || []).length + ' rejected'
             + (all > known ? ' (' + (all - known) + ' not on this page)' : '') + '.';

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The plan a review page carries into the decision it downloads, made from the (possibly
+/// merged) JSON report it shows: each run's options, the repositories, and every changed file
+/// with the digest of its bytes and of each pass application's result.
+struct DecisionPlan: Encodable {
+    var runs: [ReviewPlan]
+    var repositories: [ReviewDecision.Repository]
+    var files: [ReviewDecision.File]
+
+    /// `nil` for a report that records no plan (made by an older version of the tool).
+    init?(_ document: Report.Document) {
+        guard let plans = document.plans, !plans.isEmpty else { return nil }
+        runs = plans
+        repositories = []
+        files = []
+        var indexOf: [String: Int] = [:]
+        func repository(_ record: ReviewDecision.Repository) -> Int {
+            if let known = indexOf[record.root] { return known }
+            repositories.append(record)
+            indexOf[record.root] = repositories.count - 1
+            return repositories.count - 1
+        }
+        let known = document.repositories ?? []
+        for file in document.files {
+            guard let digest = file.digest, let run = file.plan, plans.indices.contains(run),
+                file.passes.allSatisfy({ $0.result != nil && $0.group != nil })
+            else { continue }
+            let raw = PathBytes.unquoted(file.path) ?? file.path
+            let absolute = raw.hasPrefix("/") ? raw : ((document.base ?? FileIO.absolute(".")) as NSString).appendingPathComponent(raw)
+            let root: ReviewDecision.Repository
+            if let index = file.repository, known.indices.contains(index) {
+                root = ReviewDecision.Repository(root: known[index].root, remote: known[index].remote, commit: known[index].commit)
+            } else {
+                root = ReviewDecision.Repository(root: document.base ?? "/")
+            }
+            let prefix = root.root == "/" ? "/" : root.root + "/"
+            guard absolute.hasPrefix(prefix) else { continue }
+            files.append(ReviewDecision.File(
+                run: run, repository: repository(root), path: String(absolute.dropFirst(prefix.count)), digest: digest,
+                passes: file.passes.map { ReviewDecision.Application(kind: $0.group!, result: $0.result!) }))
+        }
+    }
+
+    /// As the page embeds it: compact JSON, `<` escaped so that no text closes the script element.
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let text = String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+        return text.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+}

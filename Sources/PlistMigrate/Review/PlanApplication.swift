@@ -1,0 +1,140 @@
+import Foundation
+import Migrations
+
+/// A version 2 review decision made ready to apply: where each reviewed file is on this machine,
+/// the options of the run that reviewed it, and, per file, what must hold before anything is
+/// written (`migrate(_:_:planned:migrator:)`).
+public struct PlanApplication: Sendable {
+    /// One reviewed file: what the review saw and which of its kinds were accepted.
+    struct PlannedFile: Sendable {
+        var reviewed: ReviewDecision.File
+        /// Where it is now (absolute).
+        var location: String
+    }
+
+    let decision: ReviewDecision
+    /// Each run's selection, in `decision.runs` order.
+    let selections: [Selection]
+    /// Whether the runs read the configs found beside the files, and their `--config` files
+    /// (the same for every run of one decision).
+    public let useConfig: Bool
+    public let explicitConfig: Config?
+    /// The reviewed files in scope that are here, by absolute path.
+    let files: [String: PlannedFile]
+    let accepted: Set<String>
+    let rejected: Set<String>
+    /// The files to run, as the command line would name them (relative to the working
+    /// directory when under it), in the decision's order.
+    public let paths: [String]
+    /// Reviewed files in scope whose repository is not on this machine, each with why: errors
+    /// of the run.
+    public let notHere: [(path: String, reason: String)]
+
+    /// The decision's files under `scope` (absolute or relative paths; `nil`: the repository
+    /// holding the working directory when it is one the decision reviewed, else every one).
+    /// Recipes and configs are read again and must have the digests the review recorded.
+    public static func prepare(_ decision: ReviewDecision, scope: [String]?) throws(FileError) -> PlanApplication {
+        guard let runs = decision.runs, let repositories = decision.repositories, let reviewedFiles = decision.files else {
+            throw FileError("the decision carries no plan (schemaVersion 1)")
+        }
+        var selections: [Selection] = [], configs: [Config?] = []
+        for run in runs {
+            for input in run.recipes + run.configs {
+                let now = (try? FileIO.load(input.path).bytes).map(SHA256.digest)
+                guard now == input.digest else {
+                    throw FileError("\(input.path) " + (now == nil ? "cannot be read" : "changed since the review")
+                        + ": the review ran with it as it was then; review again")
+                }
+            }
+            let recipes: [RecipePass]
+            do { recipes = try RecipeLoader.load(run.recipes.map(\.path)) } catch { throw FileError(error.description) }
+            let config: Config?
+            do { config = try Config.loading(run.configs.map(\.path)) } catch { throw FileError(error.line) }
+            let selection = Selection(only: run.only, skip: run.skip, to: run.to, allowPolicyChange: run.allowPolicyChange ? true : nil,
+                                      minimumOS: run.minimumOS, recipes: recipes.isEmpty ? nil : recipes)
+            let passes = ((try? selection.plan())?.selected ?? []).map { "\($0.id)@\($0.version)" }
+            guard passes == run.passes else {
+                throw FileError("the reviewed run's passes (\(run.passes.joined(separator: ", "))) are not those these options select now "
+                    + "(\(passes.joined(separator: ", "))): review again")
+            }
+            selections.append(selection)
+            configs.append(config)
+        }
+        // Where each repository is here: its reviewed root, else the checkout holding the working
+        // directory when its remote is the same.
+        let working = FileIO.absolute(".")
+        let here = ReportPaths.current.root
+        let hereRemote = Subprocess.run("git", ["-C", here, "config", "--get", "remote.origin.url"])
+            .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let located: [String?] = repositories.map { repository in
+            var info = stat()
+            if stat(PathBytes.c(repository.root), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return repository.root }
+            if let remote = repository.remote, remote == hereRemote { return here }
+            return nil
+        }
+        func inside(_ path: String, _ directory: String) -> Bool {
+            directory == "/" || path == directory || path.hasPrefix(directory + "/")
+        }
+        // Without a scope: the reviewed repository the working directory is in (the deepest).
+        let scopes: [String]
+        if let scope {
+            scopes = scope.map(FileIO.absolute)
+        } else if let current = located.compactMap({ $0 }).filter({ inside(working, $0) }).max(by: { $0.count < $1.count }) {
+            scopes = [current]
+        } else {
+            scopes = ["/"]
+        }
+        var files: [String: PlannedFile] = [:], paths: [String] = [], notHere: [(String, String)] = []
+        for file in reviewedFiles {
+            let repository = repositories[file.repository]
+            let reviewedAt = (repository.root == "/" ? "" : repository.root) + "/" + file.path
+            guard let root = located[file.repository] else {
+                // Out of scope where the scope names the reviewed place and it is elsewhere.
+                guard scopes.contains(where: { inside(reviewedAt, $0) }) else { continue }
+                let remote = repository.remote.map { " (\($0))" } ?? ""
+                notHere.append((reviewedAt, "its repository\(remote) is not here: the review saw it at \(repository.root); "
+                    + "run the page's command in that checkout"))
+                continue
+            }
+            let location = (root == "/" ? "" : root) + "/" + file.path
+            guard scopes.contains(where: { inside(location, $0) }) else { continue }
+            files[location] = PlannedFile(reviewed: file, location: location)
+            paths.append(inside(location, working) && working != "/" ? String(location.dropFirst(working.count + 1)) : location)
+        }
+        if files.isEmpty && notHere.isEmpty {
+            let place = scope.map { $0.joined(separator: ", ") } ?? "here"
+            throw FileError("none of the \(reviewedFiles.count) file\(reviewedFiles.count == 1 ? "" : "s") the decision reviewed is under \(place) "
+                + "(the review saw \(repositories.map(\.root).joined(separator: ", ")))")
+        }
+        // One run of the tool reads one set of configs: the runs applied together must agree.
+        let used = Set(files.values.map(\.reviewed.run)).sorted()
+        func configsOf(_ run: ReviewPlan) -> String {
+            run.configs.isEmpty ? (run.useConfig ? "the configs found" : "no config") : run.configs.map(\.path).joined(separator: " + ")
+        }
+        if let first = used.first, let other = used.first(where: { runs[$0].useConfig != runs[first].useConfig || runs[$0].configs != runs[first].configs }) {
+            throw FileError("the reviewed runs read different configs (\(configsOf(runs[first])), \(configsOf(runs[other]))): "
+                + "apply the decision to each run's files apart, naming their folders")
+        }
+        return PlanApplication(decision: decision, selections: selections, useConfig: used.first.map { runs[$0].useConfig } ?? true,
+                               explicitConfig: used.first.flatMap { configs[$0] },
+                               files: files, accepted: Set(decision.accepted), rejected: Set(decision.rejected), paths: paths,
+                               notHere: notHere)
+    }
+
+    /// The reviewed file at `path` (as the run names it), if it is one.
+    func planned(_ path: String) -> PlannedFile? {
+        files.isEmpty ? nil : files[FileIO.absolute(path)]
+    }
+
+    /// The run's options that the plan decides, from `given` on a command line: each that
+    /// contradicts a run of the decision, said as one line each.
+    public static func contradictions(_ decision: ReviewDecision, given: Selection, recipes: [String], configs: [String], noConfig: Bool) -> [String] {
+        var lines: [String] = []
+        for run in decision.runs ?? [] {
+            for line in run.contradictions(given, recipes: recipes, configs: configs, noConfig: noConfig) where !lines.contains(line) {
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+}
