@@ -35,8 +35,18 @@ import Migrations
         let files = try #require(report["files"] as? [[String: Any]])
         let passes = files.flatMap { ($0["passes"] as? [[String: Any]]) ?? [] }
         let ats001 = Set(passes.filter { $0["id"] as? String == "ATS001" }.compactMap { $0["group"] as? String })
-        // The ShopApp file (spaces) twice and the tab-indented fixture: the same three renames.
-        #expect(passes.filter { $0["id"] as? String == "ATS001" }.count == 3 && ats001.count == 1, "\(ats001)")
+        // The ShopApp file (spaces) twice and the tab-indented fixture: the same three renames,
+        // one kind wherever they also have the same effect on the policy. The fixture's hosts
+        // are others, so its renames are a kind of their own.
+        let renames = passes.filter { $0["id"] as? String == "ATS001" }
+        #expect(renames.count == 3 && ats001.count == 2, "\(ats001)")
+        for a in renames {
+            for b in renames {
+                let same = EditGroup.lines(of: a["diff"] as? String ?? "") == EditGroup.lines(of: b["diff"] as? String ?? "")
+                    && (a["policyDelta"] as? [String]) == (b["policyDelta"] as? [String])
+                #expect(same == ((a["group"] as? String) == (b["group"] as? String)))
+            }
+        }
         let repositories = try #require(report["repositories"] as? [[String: Any]])
         #expect(Set(repositories.compactMap { $0["remote"] as? String }) == ["https://example.com/alpha.git", "https://example.com/beta.git"])
         #expect(repositories.allSatisfy { ($0["commit"] as? String)?.count == 40 })
@@ -44,20 +54,26 @@ import Migrations
         #expect((report["passes"] as? [[String: Any]])?.count == MigrationRegistry.all.count)
         // The same edit content gives the same id; any other content another.
         let diff = try #require(passes.first { $0["id"] as? String == "ATS001" }?["diff"] as? String)
-        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff) != EditGroup.id(pass: "ATS001", version: 2, diff: diff))
-        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff)
-                != EditGroup.id(pass: "ATS001", version: 1, diff: diff.replacingOccurrences(of: "MinimumTLSVersion", with: "MinimumTLSversion")))
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff, policyDelta: []) != EditGroup.id(pass: "ATS001", version: 2, diff: diff, policyDelta: []))
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff, policyDelta: [])
+                != EditGroup.id(pass: "ATS001", version: 1, diff: diff.replacingOccurrences(of: "MinimumTLSVersion", with: "MinimumTLSversion"), policyDelta: []))
         // Context lines are not the edit: the same renames next to another domain are the same kind.
-        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff)
-                == EditGroup.id(pass: "ATS001", version: 1, diff: diff.replacingOccurrences(of: " Payments", with: " Billing")))
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff, policyDelta: [])
+                == EditGroup.id(pass: "ATS001", version: 1, diff: diff.replacingOccurrences(of: " Payments", with: " Billing"), policyDelta: []))
         // The same edit in a CRLF file is the same kind; two different CRLF edits are two kinds
         // (Swift's `split` on "\n" does not split "\r\n", so every CRLF edit of a pass was one
         // kind, hashed from no line at all).
         let crlf = diff.replacingOccurrences(of: "\n", with: "\r\n")
-        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: crlf) == EditGroup.id(pass: "ATS001", version: 1, diff: diff))
-        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: crlf)
-                != EditGroup.id(pass: "ATS001", version: 1, diff: crlf.replacingOccurrences(of: "MinimumTLSVersion", with: "MinimumTLSversion")))
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: crlf, policyDelta: []) == EditGroup.id(pass: "ATS001", version: 1, diff: diff, policyDelta: []))
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: crlf, policyDelta: [])
+                != EditGroup.id(pass: "ATS001", version: 1, diff: crlf.replacingOccurrences(of: "MinimumTLSVersion", with: "MinimumTLSversion"), policyDelta: []))
         #expect(EditGroup.lines(of: crlf).removed == EditGroup.lines(of: diff).removed && !EditGroup.lines(of: diff).removed.isEmpty)
+        // The policy delta the page shows is part of the kind: the same lines with another effect
+        // are another kind.
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff, policyDelta: ["no policy change"])
+                != EditGroup.id(pass: "ATS001", version: 1, diff: diff, policyDelta: ["iOS 9+: HTTP to example.com (all loads): blocked → allowed"]))
+        #expect(EditGroup.id(pass: "ATS001", version: 1, diff: diff, policyDelta: ["a"])
+                == EditGroup.id(pass: "ATS001", version: 1, diff: diff, policyDelta: ["a"]))
     }
 
     @Test func thePageIsSelfContainedAndPutsWhatNeedsAPersonFirst() throws {
@@ -74,10 +90,10 @@ import Migrations
         #expect(attention.lowerBound < changes.lowerBound)
         #expect(page.contains("beta/Broken/Info.plist:1:") && page.contains(">Error</strong>"))
         #expect(page.contains(">Held back</strong>") && page.contains("ATS003"))
-        // One article per kind, ordered by pass; the ATS001 kind lists its three files.
+        // One article per kind, ordered by pass; the ShopApp renames' kind lists its two files.
         let ids = page.components(separatedBy: "<article class=\"group\" id=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
-        #expect(ids.map { String($0.prefix(6)) } == ["ATS001", "ATS002", "ATS004"], "\(ids)")
-        #expect(page.contains("in <span class=\"n\">3</span> files"))
+        #expect(ids.map { String($0.prefix(6)) } == ["ATS001", "ATS001", "ATS002", "ATS004"], "\(ids)")
+        #expect(page.contains("in <span class=\"n\">2</span> files"))
         #expect(page.contains("<dl class=\"delta\">") || page.contains("class=\"delta-none\""))
         #expect(page.contains("<main>") && page.contains("<header>") && page.contains("aria-label=\"Filters\""))
         // Without the script the page says how to write the decision by hand.
@@ -108,7 +124,9 @@ import Migrations
         #expect((document["repositories"] as? [[String: Any]])?.count == 2)
         #expect(((document["summary"] as? [String: Any])?["scanned"] as? Int) == 6)
         let text = try tool(["report", "--format", "text", "alpha.json", "beta.json"], in: root).text
-        #expect(text.contains("ATS001-") && text.contains("3 files"), "\(text)")
+        // The ShopApp file's renames, the same edit with the same effect in both repositories:
+        // one kind of two files.
+        #expect(text.contains("ATS001-") && text.contains("2 files"), "\(text)")
         let page = try tool(["report", "alpha.json", "beta.json"], in: root).text
         #expect(page.contains("Merged from") && page.contains("https://example.com/beta.git"))
 
@@ -163,15 +181,15 @@ import Migrations
         let report = try Self.json(try tool(["--format", "json", "alpha", "beta"], in: root).stdout)
         let passes = ((report["files"] as? [[String: Any]]) ?? []).flatMap { ($0["passes"] as? [[String: Any]]) ?? [] }
         let ats001 = try #require(passes.first { $0["id"] as? String == "ATS001" }?["group"] as? String)
-        let ats004 = try #require(passes.first { $0["id"] as? String == "ATS004" }?["group"] as? String)
-        try JSONEncoder().encode(ReviewDecision(accepted: [ats001, ats004], rejected: [])).write(to: root.appendingPathComponent("decision.json"))
+        let ats002 = try #require(passes.first { $0["id"] as? String == "ATS002" }?["group"] as? String)
+        try JSONEncoder().encode(ReviewDecision(accepted: [ats001, ats002], rejected: [])).write(to: root.appendingPathComponent("decision.json"))
         let before = try Data(contentsOf: root.appendingPathComponent("alpha/App/Info.plist"))
         #expect(try tool(["--check", "--accept", "decision.json", "alpha"], in: root).status == 1, "accepted edits are pending")
         let written = try tool(["--write", "--accept", "decision.json", "alpha", "beta/Widget"], in: root)
-        #expect(written.stderr.contains("ATS002 held back: its edit here (ATS002-") && written.stderr.contains("was not accepted in review"))
+        #expect(written.stderr.contains("ATS004 held back: its edit here (ATS004-") && written.stderr.contains("was not accepted in review"))
         let after = try String(contentsOf: root.appendingPathComponent("alpha/App/Info.plist"), encoding: .utf8)
-        #expect(!after.contains("NSThirdParty") && after.contains("images.example-cdn.com"), "ATS001 and ATS004 applied")
-        #expect(after.contains("NSAllowsArbitraryLoadsInMedia"), "ATS002, not accepted, is not")
+        #expect(!after.contains("NSThirdParty") && after.contains("NSAllowsArbitraryLoadsForMedia"), "ATS001 and ATS002 applied")
+        #expect(after.contains("*.images.Example-CDN.com"), "ATS004, not accepted, is not")
         #expect(try Data(contentsOf: root.appendingPathComponent("alpha/App/Info.plist")) != before)
         #expect(try tool(["--check", "--accept", "decision.json", "alpha", "beta/Widget"], in: root).status == 0, "nothing accepted is left")
         #expect(try tool(["--check", "--strict", "--accept", "decision.json", "alpha"], in: root).status == 1, "held back counts with --strict")
@@ -326,7 +344,7 @@ extension URL {
         let page = try tool(["--format", "html", "."], in: directory).text
         #expect(page.contains("<article class=\"group\""), "the edits are on the page")
         // The page's own script is the only one; the hostile text is there, escaped.
-        #expect(page.components(separatedBy: "<script").count - 1 == 3, "the page's script, its JSON version and report key only")
+        #expect(page.components(separatedBy: "<script").count - 1 == 4, "the page's script, its JSON version, report key and plan only")
         #expect(!page.contains("<img") && !page.contains("alert(3)</script>") && !page.contains("</pre><script>"))
         // In element text only `<` and `&` need escaping (a diff line's `>` is written as it is).
         #expect(page.contains("&lt;script&gt;alert(3)&lt;/script&gt;") && page.contains("&lt;img src=x onerror=alert(2)>"))

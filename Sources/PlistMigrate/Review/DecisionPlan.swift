@@ -42,11 +42,25 @@ struct DecisionPlan: Encodable {
         }
     }
 
-    /// As the page embeds it: compact JSON, `<` escaped so that no text closes the script element.
+    /// As the page embeds it: compact JSON with `<` escaped, so that no text closes the script
+    /// element, and every character a reader cannot see escaped too (`\u202e`), so that the page
+    /// holds none of them as itself; the script's JSON reading gives each back.
     func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let text = String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
-        return text.replacingOccurrences(of: "<", with: "\\u003c")
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            guard scalar == "<" || InvisibleCharacters.contains(scalar) else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return out
     }
 }

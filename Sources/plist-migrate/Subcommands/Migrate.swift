@@ -141,7 +141,7 @@ struct Migrate: ParsableCommand {
                 return
             }
             FileHandle.standardError.write(Data(("plist-migrate: warning: \(OneLine.escaped(accept)) lists kinds without the plan they were reviewed in "
-                + "(schemaVersion 1): a file changed since the review cannot always be told from the one reviewed; download the decision "
+                + "(schemaVersion 1): it cannot tell a file edited after the review from the one reviewed; download the decision "
                 + "again from a review page of this version\n").utf8))
             options.accepted = Set(decision.accepted)
             options.rejected = Set(decision.rejected)
