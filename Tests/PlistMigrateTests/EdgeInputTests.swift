@@ -244,7 +244,7 @@ import PlistDOM
 
         try decide(["rejectd": []], as: "extra.json")
         let extra = try tool(["--accept", "extra.json", "A"], in: directory)
-        #expect(extra.status == 2 && extra.stderr == "extra.json: error: review decision has a field \"rejectd\" that is not schemaVersion, toolVersion, accepted, rejected, undecidedPrerequisites or reviewed\n", "\(extra.stderr)")
+        #expect(extra.status == 2 && extra.stderr == "extra.json: error: review decision has a field \"rejectd\" that is not schemaVersion, toolVersion, accepted, rejected, undecidedPrerequisites, reviewed, runs, repositories or files\n", "\(extra.stderr)")
         try decide(["accepted": ["ATS001 878d34d2c8c1"]], as: "id.json")
         let id = try tool(["--accept", "id.json", "A"], in: directory)
         #expect(id.status == 2 && id.stderr.hasPrefix("id.json: error: \"ATS001 878d34d2c8c1\" is not a kind of change id"), "\(id.stderr)")

@@ -31,7 +31,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let page = try tool(["--format", "html", "alpha", "beta"], in: root).text
         #expect(page.contains("<h2 id=\"repositories-title\">Repositories</h2>"))
-        #expect(page.contains("plist-migrate --write --accept plist-migrate-decision.json --decision-spans-runs App Widget"), "run in the repository's root, on folders")
+        // The decision carries its plan: in the repository's root, nothing else is typed.
+        #expect(page.contains("/beta &amp;&amp; plist-migrate apply ~/Downloads/plist-migrate-decision.json</code>"), "run in the repository's root")
         let table = page.components(separatedBy: "<table class=\"repos\">").last?.components(separatedBy: "</table>").first ?? ""
         #expect(table.components(separatedBy: "<tr><th scope=\"row\">").count - 1 == 2, "one row per repository")
     }
@@ -46,8 +47,7 @@ import Testing
 
     /// Issue #53: reports made one per repository, each in its own directory (as multi-gitter
     /// runs them), merged: every file keeps its repository (names that need quoting too), its
-    /// forge link and its place in the repository's apply command, which names folders, never
-    /// the files, and says the decision spans runs.
+    /// forge link, and the apply commands name no file.
     @Test func mergedReportsFromEachRepositoryKeepLinksAndCommands() throws {
         let root = try ReviewTests.fleet()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -74,12 +74,15 @@ import Testing
         // The shown command (a name holding U+202E gives the element a runnable `data-copy` too).
         let commands = page.components(separatedBy: "<code class=\"command\"").dropFirst()
             .map { $0.drop { $0 != ">" }.dropFirst().components(separatedBy: "</code>")[0] }
-        #expect(commands.count == 2)
-        #expect(commands.allSatisfy { $0.contains("--decision-spans-runs") && !$0.contains("Info.plist") }, "\(commands)")
+        // One per repository, and one that applies every reviewed file.
+        #expect(commands.count == 3)
+        #expect(commands.allSatisfy { $0.hasSuffix("plist-migrate apply ~/Downloads/plist-migrate-decision.json") && !$0.contains("Info.plist") }, "\(commands)")
         // One run from above both: a quoted name still finds its repository.
         let above = try ReviewTests.json(try tool(["--format", "json", "alpha", "beta"], in: root).stdout)
         let quoted = ((above["files"] as? [[String: Any]]) ?? []).filter { ($0["path"] as? String)?.hasPrefix("\"") == true }
         #expect(quoted.count == 2 && quoted.allSatisfy { $0["repository"] as? Int == 1 }, "\(quoted)")
-        #expect(commands.contains { $0.contains("Widget") && $0.contains("&#39;Q&quot;uote\\back&#39;") || $0.contains("'Q&quot;uote\\back'") }, "\(commands)")
+        // The decision names that file by its path under its repository, quotes and all.
+        let decision = try ReviewPlanTests.review(["alpha", "beta"], in: root, options: []) { _ in "accept" }
+        #expect((decision["files"] as? [[String: Any]] ?? []).contains { $0["path"] as? String == "Q\"uote\\back/Info.plist" }, "\(decision["files"] ?? "")")
     }
 }

@@ -90,17 +90,18 @@ extension InvisibleCharactersTests {
 }
 
 extension InvisibleCharactersTests {
-    /// A folder whose name holds U+202E: the page's apply command shows the mark, and the command
-    /// its Copy button copies (`data-copy`) writes the character as bytes in `$'…'` and runs.
+    /// A repository whose folder name holds U+202E: the page's apply command shows the mark, and
+    /// the command its Copy button copies (`data-copy`) writes the character as bytes in `$'…'`
+    /// and runs, with the decision where the browser saves it.
     @Test func thePagesCopiedCommandRunsWhereTheShownOneMarks() throws {
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let repository = root.appendingPathComponent("alpha")
-        _ = try copyFixture("demo/ShopApp/Info.plist", to: repository, as: "Shop\u{202E}ppA/Info.plist")
+        let repository = root.appendingPathComponent("Shop\u{202E}ppA")
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: repository, as: "App/Info.plist")
         #expect(try git(["init", "-q"], in: repository).status == 0)
         _ = try git(["add", "-A"], in: repository)
         _ = try git(["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init"], in: repository)
-        #expect(try tool(["--no-config", "--format", "html", "--output", "page.html", "alpha"], in: root).status == 0)
+        #expect(try tool(["--no-config", "--format", "html", "--output", "page.html", "Shop\u{202E}ppA"], in: root).status == 0)
         let page = try String(contentsOf: root.appendingPathComponent("page.html"), encoding: .utf8)
         let shown = try #require(page.firstMatch(of: /<code class="command"[^>]*>([^<]*)<\/code>/)).1
         #expect(shown.contains("Shop⟦U+202E⟧ppA"), "\(shown)")
@@ -108,10 +109,11 @@ extension InvisibleCharactersTests {
         let copied = String(attribute).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
             .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&amp;", with: "&")
-        #expect(copied.contains("$'Shop\\xe2\\x80\\xaeppA'"), "\(copied)")
-        try Data(#"{"schemaVersion":1,"toolVersion":"\#(ToolVersion.current)","accepted":[],"rejected":[]}"#.utf8)
-            .write(to: repository.appendingPathComponent("plist-migrate-decision.json"))
-        let shell = "export PATH='\(Paths.executable.deletingLastPathComponent().path)':\"$PATH\"; " + copied
+        #expect(copied.hasPrefix("cd $'/") && copied.contains("/Shop\\xe2\\x80\\xaeppA' && "), "\(copied)")
+        let decision = try ReviewPlanTests.review(["Shop\u{202E}ppA"], in: root, options: ["--no-config"]) { _ in "accept" }
+        let downloads = try root.appendingPathComponent("home/Downloads").creatingDirectory()
+        try ReviewPlanTests.write(decision, to: downloads.appendingPathComponent("plist-migrate-decision.json"))
+        let shell = "export HOME='\(root.appendingPathComponent("home").path)' PATH='\(Paths.executable.deletingLastPathComponent().path)':\"$PATH\"; " + copied
         let result = try run(URL(fileURLWithPath: "/bin/bash"), ["-c", shell], in: root)
         #expect(result.status == 0, "the copied command runs: exit \(result.status): \(result.stderr)")
         #expect(result.stderr.contains("1 file scanned"), "\(result.stderr)")

@@ -54,14 +54,15 @@ struct ReviewPageBrowserTests {
             #expect(summary["axe_narrow"] as? Int == 0 && summary["axe_desktop"] as? Int == 0 && summary["axe_dark"] as? Int == 0,
                     "axe-core at both widths and in dark mode: \(summary)")
         }
-        #expect((summary["groups"] as? Int) == 4)
+        // The ShopApp renames and the widget's (other hosts, so another effect) are two kinds.
+        #expect((summary["groups"] as? Int) == 5)
         #expect((summary["keyboard_controls"] as? Int ?? 0) >= 10)
         #expect(summary["downloaded"] as? Bool == true)
         #expect((summary["search"] as? [Int])?.first == 1, "only the ATS001 kind holds the widget: \(summary)")
         #expect((summary["search"] as? [Int])?[1] == 1, "and one file, the widget's: \(summary)")
         #expect(summary["follows_warning"] as? Bool == true, "\(summary)")
         #expect(summary["undecided_warning"] as? Bool == true, "\(summary)")
-        #expect(summary["index_rows"] as? Int == 4, "\(summary)")
+        #expect(summary["index_rows"] as? Int == 5, "\(summary)")
 
         // Two copies of the fleet: one written with the page's decision (every ATS001 kind
         // accepted), one with --only ATS001. plistlib reads both trees: they must agree.
@@ -94,6 +95,80 @@ struct ReviewPageBrowserTests {
         #expect(compare.text.trimmingCharacters(in: .whitespacesAndNewlines) == "8 0", "\(compare.text)\(compare.stderr)")
         let migrated = try String(contentsOf: accepted.appendingPathComponent("alpha/App/Info.plist"), encoding: .utf8)
         #expect(!migrated.contains("NSThirdParty") && migrated.contains("NSAllowsArbitraryLoadsInMedia"), "ATS001 applied, ATS002 not")
+    }
+
+    /// A fleet of 22 repositories, each run on its own with non-default options (as a CI matrix
+    /// would) and merged into one page; decisions clicked in Chromium (ATS003 rejected, ATS002
+    /// left undecided, every other kind accepted), the decision downloaded, and each command the
+    /// page offers run as its Copy button copies it. Every reviewed file must then hold exactly
+    /// the bytes the plan recorded for its accepted kinds (sha256sum against the dry run's
+    /// digests), every other file its own; a second run of every command changes nothing.
+    @Test func aReviewedFleetGetsExactlyTheAcceptedKindsFromThePagesCommands() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var reports: [String] = []
+        for number in 0..<22 {
+            let name = "repo\(number < 10 ? "0" : "")\(number)"
+            let repository = try ReviewPlanTests.repository(in: root, named: name)
+            if number % 3 == 1 {
+                // Another host in a third of them: ATS004 kinds of their own.
+                let app = repository.appendingPathComponent("App/Info.plist")
+                try Data(try String(contentsOf: app, encoding: .utf8).replacingOccurrences(of: "Payments.example.com", with: "Billing\(number).example.com").utf8).write(to: app)
+            }
+            if number % 5 == 2 { _ = try copyFixture("ATS001/tabs.before.plist", to: repository, as: "Widget/Info.plist") }
+            let run = try tool(ReviewPlanTests.reviewOptions + ["--format", "json", "--output", "../\(name).json", "."], in: repository)
+            #expect(run.status == 0, "\(run.stderr)")
+            reports.append("\(name).json")
+        }
+        #expect(try tool(["report", "--format", "json", "--output", "merged.json"] + reports, in: root).status == 0)
+        #expect(try tool(["report", "--format", "html", "--output", "page.html"] + reports, in: root).status == 0)
+        let home = try root.appendingPathComponent("home").creatingDirectory()
+        let downloads = try home.appendingPathComponent("Downloads").creatingDirectory()
+        let axe = Self.axeScript.map { ["--axe", $0] } ?? []
+        let summary = try Self.browse(["page.html", "merged.json", "--skip-keyboard", "--download-dir", downloads.path,
+                                       "--decide", "ATS003=reject", "--decide", "ATS002=undecided", "--decide", "*=accept",
+                                       "--commands", "commands.json"] + axe, in: root)
+        if Self.axeScript != nil { #expect(summary["axe_narrow"] as? Int == 0, "axe-core at 390 px: \(summary)") }
+        let commands = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("commands.json"))) as? [String])
+        #expect(commands.count == 23, "one per repository and one for all: \(commands)")
+        // What each file must hold: the plan's own digests, from the merged dry-run report.
+        let merged = try ReviewTests.json(try Data(contentsOf: root.appendingPathComponent("merged.json")))
+        var expected: [String: String] = [:]
+        for file in merged["files"] as? [[String: Any]] ?? [] {
+            guard let path = file["path"] as? String, let digest = file["digest"] as? String else { continue }
+            let passes = file["passes"] as? [[String: Any]] ?? []
+            let applied = passes.prefix { pass in
+                let id = pass["id"] as? String
+                return id != "ATS003" && id != "ATS002"
+            }
+            expected[path] = (applied.last?["result"] as? String) ?? digest
+        }
+        #expect(expected.count >= 44, "\(expected.count) reviewed files")
+        var before: [String: Data] = [:]
+        let walk = FileManager.default.enumerator(atPath: root.path)!
+        while let path = walk.nextObject() as? String {
+            if path.hasSuffix(".plist"), !path.contains("/.git/") { before[path] = try Data(contentsOf: root.appendingPathComponent(path)) }
+        }
+        let binary = Paths.repository.appendingPathComponent(".build/debug").path
+        func runAll() throws -> [ProcessResult] {
+            try commands.map { command in
+                try run(URL(fileURLWithPath: "/usr/bin/env"), ["HOME=\(home.path)", "PATH=\(binary):/usr/bin:/bin", "bash", "-c", command], in: root)
+            }
+        }
+        for (command, result) in zip(commands, try runAll()) {
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        for (path, bytes) in before {
+            let now = try Data(contentsOf: root.appendingPathComponent(path))
+            if let want = expected[path] {
+                #expect(try ReviewPlanTests.sha(root.appendingPathComponent(path)) == want, "\(path) is not what the plan says")
+            } else {
+                #expect(now == bytes, "\(path) was not reviewed as changing, and changed")
+            }
+        }
+        for (command, result) in zip(commands, try runAll()) {
+            #expect(result.status == 0 && result.stderr.contains(" 0 changed"), "\(command) again: \(result.stderr)")
+        }
     }
 
     /// The benchmark's 10,000-file tree (`Benchmarks/make-monorepo.py` over the shared corpus:

@@ -118,6 +118,9 @@ def main():
     parser.add_argument("--accept-pass"); parser.add_argument("--decision"); parser.add_argument("--screenshot")
     parser.add_argument("--download-dir"); parser.add_argument("--search")
     parser.add_argument("--load-only", action="store_true")
+    parser.add_argument("--decide", action="append", default=[],
+                        help="PASS=accept|reject|undecided (* for every other pass): click each kind's radio, download the decision, and list the commands as copied")
+    parser.add_argument("--commands", help="with --decide: write the page's commands, as their Copy buttons copy them, to this JSON file")
     parser.add_argument("--skip-keyboard", action="store_true", help="leave out tabbing through every control (a large page's hundreds)")
     parser.add_argument("--axe", help="axe.min.js (axe-core) to run at both widths")
     parser.add_argument("--axe-without", action="append", default=[],
@@ -279,12 +282,12 @@ def main():
         if layout[1] != len(kinds) or layout[2] != len(kinds): fail("the index of kinds has %d rows, %d linked, for %d kinds" % (layout[1], layout[2], len(kinds)))
         if layout[3]: fail("%d files repeat their repository's name instead of sitting under it" % layout[3])
         summary["index_rows"] = layout[1]
-        copies = driver.execute_script("return [document.querySelectorAll('table.repos button.copy').length, Array.prototype.filter.call(document.querySelectorAll('code.command'), function (c) { return c.textContent !== 'nothing to apply'; }).length];")
+        copies = driver.execute_script("return [document.querySelectorAll('button.copy').length, Array.prototype.filter.call(document.querySelectorAll('code.command'), function (c) { return c.textContent !== 'nothing to apply'; }).length];")
         if copies[0] != copies[1]: fail("%d copy buttons for %d apply commands" % tuple(copies))
         # Each button copies the command the shell runs: the one in data-copy where the shown one
         # marks a character a reader cannot see, else the text shown.
         copied = driver.execute_async_script("""var done = arguments[arguments.length - 1], got = [];
-            var buttons = document.querySelectorAll('table.repos button.copy');
+            var buttons = document.querySelectorAll('button.copy');
             navigator.clipboard.writeText = function (text) { got.push(text); return Promise.resolve(); };
             buttons.forEach(function (b) { b.click(); });
             setTimeout(function () {
@@ -320,6 +323,27 @@ def main():
         driver.execute_script("""document.querySelectorAll('article.group').forEach(function (a) {
             a.querySelector("input[type=radio][value='']").click(); });""")
         summary["after_reload"] = check("after reload")
+
+        if args.decide:
+            # Decisions by pass, clicked as a person would; the download is the decision file.
+            wanted = dict(item.split("=", 1) for item in args.decide)
+            value = lambda p: {"accept": "accept", "reject": "reject"}.get(wanted.get(p, wanted.get("*", "undecided")), "")
+            for k in kinds:
+                driver.execute_script("arguments[0].click();", driver.find_element(By.CSS_SELECTOR, "article.group[id='%s'] input[type=radio][value='%s']" % (k["id"], value(k["pass"]))))
+            driver.find_element(By.ID, "export-button").click()
+            decision = json.loads(driver.find_element(By.ID, "decision-json").get_attribute("value"))
+            target = os.path.join(args.download_dir, "plist-migrate-decision.json")
+            for _ in range(100):
+                if os.path.exists(target) and os.path.getsize(target) > 0: break
+                time.sleep(0.1)
+            time.sleep(0.2)
+            if not os.path.exists(target): fail("the download button saved no file")
+            if json.load(open(target)) != decision: fail("the downloaded decision differs from the one shown")
+            if decision.get("schemaVersion") != 2 or not decision.get("files"): fail("the decision carries no plan: %s" % list(decision))
+            commands = driver.execute_script("""return Array.prototype.filter.call(document.querySelectorAll('code.command'),
+                function (c) { return c.textContent !== 'nothing to apply'; }).map(function (c) { return c.getAttribute('data-copy') || c.textContent; });""")
+            json.dump(commands, open(args.commands, "w"))
+            summary["decided"] = {"accepted": len(decision["accepted"]), "rejected": len(decision["rejected"]), "files": len(decision["files"])}
 
         # Invisible and bidirectional characters are shown as marks, never as themselves.
         hidden_chars = driver.execute_script("""

@@ -60,16 +60,27 @@ public struct PlanApplication: Sendable {
             selections.append(selection)
             configs.append(config)
         }
-        // Where each repository is here: its reviewed root, else the checkout holding the working
-        // directory when its remote is the same.
+        // Where each repository is here: the checkout with its remote among those the command
+        // names (its paths, or the working directory; a folder of checkouts counts each), so
+        // that a copy or another clone is the one applied; else its reviewed root.
         let working = FileIO.absolute(".")
-        let here = ReportPaths.current.root
-        let hereRemote = Subprocess.run("git", ["-C", here, "config", "--get", "remote.origin.url"])
-            .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        var checkouts: [String: String] = [:]
+        for place in scope?.map(FileIO.absolute) ?? [working] {
+            let roots = gitRoot(holding: place).map { [$0] }
+                ?? ((try? FileManager.default.contentsOfDirectory(atPath: place)) ?? []).sorted()
+                    .map { (place == "/" ? "" : place) + "/" + $0 }.filter { isGitRoot($0) }
+            for root in roots {
+                guard let remote = Subprocess.run("git", ["-C", root, "config", "--get", "remote.origin.url"])
+                    .map({ String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }), !remote.isEmpty
+                else { continue }
+                if checkouts[remote] == nil { checkouts[remote] = root }
+            }
+        }
+        let remotes = repositories.compactMap(\.remote)
         let located: [String?] = repositories.map { repository in
+            if let remote = repository.remote, remotes.filter({ $0 == remote }).count == 1, let root = checkouts[remote] { return root }
             var info = stat()
             if stat(PathBytes.c(repository.root), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return repository.root }
-            if let remote = repository.remote, remote == hereRemote { return here }
             return nil
         }
         func inside(_ path: String, _ directory: String) -> Bool {
@@ -119,6 +130,21 @@ public struct PlanApplication: Sendable {
                                explicitConfig: used.first.flatMap { configs[$0] },
                                files: files, accepted: Set(decision.accepted), rejected: Set(decision.rejected), paths: paths,
                                notHere: notHere)
+    }
+
+    private static func isGitRoot(_ directory: String) -> Bool {
+        var info = stat()
+        return lstat(PathBytes.c(directory + "/.git"), &info) == 0
+    }
+
+    /// The root of the git repository holding `path`, if any.
+    private static func gitRoot(holding path: String) -> String? {
+        var directory = path
+        while true {
+            if isGitRoot(directory == "/" ? "" : directory) { return directory }
+            guard directory != "/", let slash = directory.lastIndex(of: "/") else { return nil }
+            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
+        }
     }
 
     /// The reviewed file at `path` (as the run names it), if it is one.

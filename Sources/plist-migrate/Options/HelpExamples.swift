@@ -14,6 +14,10 @@ enum HelpExamples {
             ("plist-migrate --check --format patch --output ats.patch .", "a CI gate that also writes a patch for git apply"),
             ("plist-migrate --format json --output repoA.json ~/src/repoA", "a report to merge with plist-migrate report"),
         ],
+        "apply": [
+            ("plist-migrate apply ~/Downloads/plist-migrate-decision.json", "write what the review accepted, in the repository here"),
+            ("plist-migrate apply --check ~/Downloads/plist-migrate-decision.json", "exit 1 while accepted kinds are not yet written"),
+        ],
         "list": [
             ("plist-migrate list", "the passes, in the order they run"),
             ("plist-migrate list --recipe Recipes/drop-armv7.yml --format json", "with a recipe's passes, as JSON"),
