@@ -103,7 +103,7 @@ import PlistMigrate
 
     /// Every command of the README's `sh` blocks runs (issue #54): `plist-migrate …` lines in a
     /// workspace holding the paths they name (`App/`, `path/to/App`, `~/src/repoA` with HOME
-    /// there, a second repository's report and a decision), each ending 0 or 1, never a usage
+    /// there, a second repository's report and a downloaded decision), each ending 0 or 1, never a usage
     /// error or a failure; `swift run plist-migrate …` as the built binary; `swift test` is what
     /// `.ci/run` runs; `make install …` as `make -n` shows it.
     @Test func everyCommandOfTheReadmeRuns() throws {
@@ -125,7 +125,9 @@ import PlistMigrate
         // `edit`'s example sets CFBundleVersion, so its plist has one (and an ATS dict).
         _ = try copyFixture("ENC001/comments.before.plist", to: home, as: "App/Info.plist")
         #expect(try tool(["--format", "json", "--output", "repoB.json", "src/repoB"], in: home).status == 0)
-        try Data(#"{"schemaVersion":1,"toolVersion":"\#(ToolVersion.current)","accepted":[],"rejected":[]}"#.utf8).write(to: home.appendingPathComponent("plist-migrate-decision.json"))
+        // The decision as the page downloads it, where browsers save it: the plan of src/repoA's review.
+        let decision = try ReviewPlanTests.review(["src/repoA"], in: home, options: []) { _ in "accept" }
+        try ReviewPlanTests.write(decision, to: try home.appendingPathComponent("Downloads").creatingDirectory().appendingPathComponent("plist-migrate-decision.json"))
         let ci = try String(contentsOf: Paths.repository.appendingPathComponent(".ci/run"), encoding: .utf8)
         for command in commands {
             if command == "swift test" {
