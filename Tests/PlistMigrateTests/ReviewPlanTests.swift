@@ -258,3 +258,44 @@ import Testing
         }
     }
 }
+
+extension ReviewPlanTests {
+    /// A recipe the review ran is part of its plan, by digest: `apply` runs it again as it was,
+    /// and a recipe edited since the review refuses the decision before any file is read.
+    @Test func aRecipeEditedAfterTheReviewRefusesTheDecision() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let repository = try Self.repository(in: root)
+        let recipe = root.appendingPathComponent("encryption.yml")
+        let text = """
+            passes:
+              - id: ENC900
+                version: 1
+                name: declare-export-compliance
+                title: Set ITSAppUsesNonExemptEncryption to false where it is absent
+                description: The export-compliance answer, for every file.
+                impact: spelling
+                steps:
+                  - set: ITSAppUsesNonExemptEncryption
+                    value: false
+                    when: ifAbsent
+
+            """
+        try Data(text.utf8).write(to: recipe)
+        let options = Self.reviewOptions + ["--recipe", recipe.path]
+        let decision = try Self.review(["."], in: repository, options: options) { _ in "accept" }
+        #expect((decision["files"] as? [[String: Any]] ?? []).contains { (($0["passes"] as? [[String: Any]]) ?? []).contains { ($0["kind"] as? String)?.hasPrefix("ENC900") == true } },
+                "the recipe's pass is among the reviewed kinds")
+        try Self.write(decision, to: root.appendingPathComponent("decision.json"))
+        try Data((try String(contentsOf: recipe, encoding: .utf8) + "\n# edited\n").utf8).write(to: recipe)
+        let before = try Data(contentsOf: repository.appendingPathComponent("App/Info.plist"))
+        let refused = try tool(["apply", root.appendingPathComponent("decision.json").path], in: repository)
+        #expect(refused.status == 2 && refused.stderr.contains("encryption.yml changed since the review"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: repository.appendingPathComponent("App/Info.plist")) == before)
+        // As it was, the recipe runs again and its kind lands.
+        try Data(text.utf8).write(to: recipe)
+        let applied = try tool(["apply", root.appendingPathComponent("decision.json").path], in: repository)
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(try String(contentsOf: repository.appendingPathComponent("App/Info.plist"), encoding: .utf8).contains("ITSAppUsesNonExemptEncryption"))
+    }
+}

@@ -376,6 +376,33 @@ def main():
         if folded[2]: fail("at 390 px %d repository cards are taller than 400 px" % folded[2])
         if folded[3]: fail("at 390 px %d counts or commits break across lines" % folded[3])
         summary["repository_cards"] = folded[0]
+        # A command breaks between its words, never inside one that fits on a line (an option
+        # cut in two reads as another).
+        cut = driver.execute_script("""
+            var cut = [], probe = document.createElement('span');
+            probe.style.whiteSpace = 'nowrap'; probe.style.position = 'absolute'; probe.style.visibility = 'hidden';
+            document.querySelectorAll('code.command').forEach(function (code) {
+              if (!code.offsetParent) { return; }
+              var room = code.closest('td, p').getBoundingClientRect().width;
+              var walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), node, texts = [];
+              while ((node = walker.nextNode())) { texts.push(node); }
+              code.appendChild(probe);
+              texts.forEach(function (text) {
+                var at = 0;
+                text.textContent.split(' ').forEach(function (word) {
+                  if (word) {
+                    var range = document.createRange(); range.setStart(text, at); range.setEnd(text, at + word.length);
+                    var lines = {}; Array.prototype.forEach.call(range.getClientRects(), function (r) { if (r.width > 0) { lines[Math.round(r.top)] = true; } });
+                    probe.textContent = word;
+                    if (Object.keys(lines).length > 1 && probe.getBoundingClientRect().width <= room) { cut.push(word); }
+                  }
+                  at += word.length + 1;
+                });
+              });
+              probe.remove();
+            });
+            return cut;""")
+        if cut: fail("at 390 px commands break inside the words %s" % cut[:5])
         one_files = driver.execute_script("return (document.body.innerText.match(/(^|\\D)1 files\\b/g) || []).length;")
         if one_files: fail("the page says \"1 files\" %d times" % one_files)
         mark("checks")

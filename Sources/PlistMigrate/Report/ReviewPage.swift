@@ -166,7 +166,7 @@ enum ReviewPage {
                 + "<td class=\"num\" data-label=\"Held back\">\(files.filter { !$0.heldBack.isEmpty }.count)</td>"
                 + "<td class=\"num\" data-label=\"Errors\">\(files.filter { $0.error != nil }.count)</td>"
                 + "<td class=\"num\" data-label=\"Kinds\">\(kinds)</td>"
-                + "<td data-label=\"Apply the decision there\"><code class=\"command\"\(copy)>\(html(shown))</code></td></tr>\n"
+                + "<td data-label=\"Apply the decision there\"><code class=\"command\"\(copy)>\(commandWords(shown))</code></td></tr>\n"
         }
         return out + "</tbody>\n</table></div>\n</section>\n"
     }
@@ -189,6 +189,14 @@ enum ReviewPage {
     }
 
     static let directoriesInCommand = 8
+
+    /// A command as the page shows it: each word in a span of its own, which the style keeps on
+    /// one line where it fits (a browser breaks after any hyphen: `plist-` `migrate`), and the
+    /// spaces between them as text, so the element's text is the command.
+    static func commandWords(_ command: String) -> String {
+        command.split(separator: " ", omittingEmptySubsequences: false).map { "<span class=\"word\">\(html(String($0)))</span>" }
+            .joined(separator: " ")
+    }
 
     /// The command that applies a downloaded decision, where browsers save it by default.
     static let applyCommand = "plist-migrate apply ~/Downloads/plist-migrate-decision.json"
@@ -433,18 +441,21 @@ enum ReviewPage {
             + "<p class=\"kept\">Decisions are kept in this browser for this report (local storage) until you export them.</p></div>\n"
         let example = "{ \"schemaVersion\": 1, \"toolVersion\": \"\(version)\", \"accepted\": [\"" + (model.groups.first?.id ?? "ATS001-…") + "\"], \"rejected\": [] }"
         out += "<div class=\"nojs\"><p>Write the decision file by hand, listing the kinds you accept by their ids (each kind above shows its id):</p>\n"
-            + "<pre>\(html(example))</pre></div>\n"
+            + "<pre>\(html(example))</pre>\n<p>Then <code>plist-migrate --write --accept plist-migrate-decision.json PATH…</code> applies "
+            + "those kinds. A decision written by hand holds no plan, so it cannot tell a file edited since the review from the one "
+            + "reviewed; the one this page downloads can.</p></div>\n"
         if model.plan != nil {
-            out += "<p>The downloaded decision holds the plan this page was made from: the options of each run and, for each file, the "
-                + "bytes reviewed. Where your browser saved it, this applies every reviewed file (each repository's row has the same "
-                + "command for that repository alone):</p>\n<p class=\"apply-all\"><code class=\"command\">\(html(applyCommand))</code></p>\n"
+            out += "<div class=\"js-only\" hidden><p>The downloaded decision holds the plan this page was made from: the options of each "
+                + "run and, for each file, the bytes reviewed. Where your browser saved it, this applies every reviewed file (each "
+                + "repository's row has the same command for that repository alone):</p>\n"
+                + "<p class=\"apply-all\"><code class=\"command\">\(commandWords(applyCommand))</code></p>\n"
                 + "<p>Accepted kinds are written exactly as shown; a rejected or undecided kind is held back, with every kind after it "
                 + "in that file. A file whose bytes are not those reviewed is not written, and the command exits 2. "
-                + "<code>plist-migrate apply --check</code> with the same file exits 1 while accepted kinds remain.</p>\n"
+                + "<code>plist-migrate apply --check</code> with the same file exits 1 while accepted kinds remain.</p></div>\n"
         } else {
-            out += "<p>Then <code>plist-migrate --write --accept decision.json PATH…</code> applies exactly those edits; an edit that differs "
-                + "from the one reviewed is not written and is reported. <code>--check --accept decision.json</code> exits 1 while accepted "
-                + "edits remain unapplied.</p>\n"
+            out += "<p class=\"js-only\" hidden>Then <code>plist-migrate --write --accept plist-migrate-decision.json PATH…</code> applies "
+                + "exactly those edits; an edit that differs from the one reviewed is not written and is reported. "
+                + "<code>--check --accept plist-migrate-decision.json</code> exits 1 while accepted edits remain unapplied.</p>\n"
         }
         // Script text is not entity-decoded: the version is written as a JSON string, `<` escaped.
         let json = String(decoding: (try? JSONEncoder().encode(version)) ?? Data("\"\"".utf8), as: UTF8.self)

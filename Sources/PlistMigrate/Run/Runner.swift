@@ -30,24 +30,6 @@ public final class Runner {
     /// The decision named kinds this run does not have (and does not say it spans runs).
     @exclusivity(unchecked) private var decisionFailed = false
 
-    /// The kinds of change a file's result met: applied, held back as not accepted, or
-    /// accepted but not applicable.
-    static func groupsMet(_ result: FileResult) -> Set<String> {
-        Set(result.passes.map(\.group)).union(result.notAcceptedGroups).union(result.acceptedNotApplied.map(\.group))
-    }
-
-    /// The decision's ids (accepted and rejected) that are no kind `met` holds, sorted.
-    func unmatchedDecisionIDs(met: Set<String>) -> [String] {
-        guard let accepted = options.accepted else { return [] }
-        return accepted.union(options.rejected).subtracting(met).sorted()
-    }
-
-    static func unmatchedLine(_ unmatched: [String], error: Bool) -> String {
-        "plist-migrate: \(error ? "error" : "warning"): the review decision names \(unmatched.count) kind\(unmatched.count == 1 ? "" : "s") "
-            + "of change this run does not have: \(unmatched.joined(separator: ", "))"
-            + (error ? " (a decision made for several runs needs --decision-spans-runs)" : "")
-    }
-
     /// Whether a progress line is on stderr now: it is cleared before anything else is printed,
     /// so that it never mixes into a diff on the same terminal.
     @exclusivity(unchecked) private var progressShown = false
@@ -240,23 +222,7 @@ public final class Runner {
             return result
         }
         var result = job.migrator.migrate(bytes, context)
-        // An accepted kind the decision cannot apply is said, per file, with what it follows.
-        // Where no edit was held back as not accepted, the run without the decision is this one.
-        if let accepted = job.migrator.accepted, result.status != .error, !result.notAcceptedGroups.isEmpty {
-            let reference = job.migrator.withoutDecision.migrate(bytes, context)
-            result.acceptedNotApplied = AcceptedKindNotApplied.find(reference: reference.passes, applied: result.passes, accepted: accepted)
-        }
-        // An edit the review never showed: the file is not the one reviewed. Nothing of it is
-        // written or shown as a change; each such kind is an error of the file.
-        if let reviewed = job.migrator.reviewed, result.status != .error {
-            var seen = Set<String>()
-            result.changedSinceReview = result.notAcceptedGroups.filter { !reviewed.contains($0) && seen.insert($0).inserted }
-            if !result.changedSinceReview.isEmpty, result.status == .changed {
-                result.status = .unchanged
-                result.passes = []
-                result.output = result.original
-            }
-        }
+        if job.migrator.accepted != nil { Self.judgeByKindList(&result, bytes: bytes, context: context, migrator: job.migrator) }
         result.fingerprint = fingerprint
         result.named = file.explicit
         if write { Self.write(&result, to: file.path) }
