@@ -24,8 +24,12 @@ public struct LintRunner {
     public var explicitConfig: Config?
     /// `--baseline FILE`: findings it lists (by rule, file and key path) are not reported.
     public var baseline: String?
-    /// `--write-baseline FILE`: record every finding there and report success.
+    /// `--write-baseline FILE`: record every finding there and report success. The bytes go to
+    /// `baselineOutput` (the file opened through `ReportFile`'s gate, or standard output).
     public var writeBaseline: String?
+    public var baselineOutput: (([UInt8]) -> Void)?
+    /// `--build-stamp FILE` (written by the command line): checked against the walk too.
+    public var buildStamp: String?
     /// `--strict`: warnings fail too.
     public var strict = false
     /// `--force-exclude`: `--exclude` and a config's `exclude` apply to files named explicitly too.
@@ -113,7 +117,9 @@ public struct LintRunner {
         let (found, missing, _, excludedByOption) = discovery.discoverAll(paths)
         // Links a walk found are not followed; lint reads the files themselves.
         let files = found.filter { !$0.isLink }
-        if let output = reportOutput, let refusal = ReportFile.refusal(output: output, readingFound: files.map(\.path)) {
+        // Nothing the run reads is replaced: every file it writes is checked against the walk.
+        for (output, option) in [(reportOutput, "--output"), (writeBaseline, "--write-baseline"), (buildStamp, "--build-stamp")] {
+            guard let output, let refusal = ReportFile.refusal(output: output, option: option, readingFound: files.map(\.path)) else { continue }
             sink.standardError(refusal.line + "\n")
             return 2
         }
@@ -156,13 +162,9 @@ public struct LintRunner {
             findings = findings.filter { $0.ruleID == "L009" || groups.contains(LintRule.group(of: $0.ruleID)) }
         }
         if let writeBaseline {
-            do {
-                try Baseline(findings: findings).write(to: writeBaseline)
-            } catch {
-                sink.standardError("\(writeBaseline): error: cannot write the baseline: \(error)\n")
-                return 2
-            }
-            sink.standardError("plist-migrate lint: \(count(findings.count, "finding")) written to \(writeBaseline)\n")
+            let bytes = Baseline(findings: findings).bytes()
+            if let baselineOutput { baselineOutput(bytes) } else { sink.standardOutput(bytes) }
+            sink.standardError("plist-migrate lint: \(count(findings.count, "finding")) written to \(writeBaseline == "-" ? "standard output" : writeBaseline)\n")
             return unreadable ? 2 : 0
         }
         if let baseline {
@@ -253,10 +255,10 @@ struct Baseline: Codable {
         }
     }
 
-    func write(to path: String) throws {
+    func bytes() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try (encoder.encode(self) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
+        return Array((try? encoder.encode(self)) ?? Data("{}".utf8)) + [0x0A]
     }
 
     func filtering(_ current: [Finding]) -> [Finding] {

@@ -157,6 +157,9 @@ extension FileIO {
 
     private static let workingDirectoryBytes: [CChar] = workingDirectory.isEmpty ? [] : Array(PathBytes.c(workingDirectory).dropLast())
 
+    /// `absolute(_:)` for the command line's own checks.
+    public static func absolutePath(_ path: String) -> String { absolute(path) }
+
     /// `path` made absolute against the working directory, with `.` and `..` steps resolved
     /// textually (symlinks are not resolved).
     static func absolute(_ path: String) -> String {

@@ -4,9 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// `--output FILE`: the report written to a temporary file beside FILE and renamed over it once
-/// the run has reported, so a run that dies, or fails before reporting anything, leaves the old
-/// report as it was (issue #44 §1).
+/// Every file the tool writes that is not a plist it migrates (`--output`, `lint --write-baseline`,
+/// the build-tool plugin's stamp): written to a temporary file beside FILE and renamed over it
+/// once the run has reported, so a run that dies, or fails before reporting anything, leaves the
+/// old file as it was. `refusal(output:option:reading:)` and `refusal(output:option:readingFound:)`
+/// refuse, before any work, a destination that is a file the run reads.
 ///
 /// Only a regular file, or a new one, is ever written (issue #55): a device, FIFO, socket or
 /// directory would be replaced by the report or never receive it, and a symbolic link is
@@ -42,28 +44,29 @@ public final class ReportFile {
         public let line: String
     }
 
-    /// Opens the temporary file for `path`, or says in one line why the report cannot go there.
-    public static func open(_ path: String) -> Result<ReportFile, Refusal> {
+    /// Opens the temporary file for `path` (given to `option`), or says in one line why nothing
+    /// can be written there.
+    public static func open(_ path: String, option: String = "--output") -> Result<ReportFile, Refusal> {
         func refuse(_ reason: String) -> Result<ReportFile, Refusal> {
             .failure(Refusal(line: "\(PathBytes.display(path)): error: \(reason)"))
         }
-        guard !path.isEmpty else { return refuse("--output names no file") }
+        guard !path.isEmpty else { return refuse("\(option) names no file") }
         var destination = path
         var link = stat()
         if lstat(PathBytes.c(path), &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
             guard case .success(let resolved) = FileIO.canonicalPath(path) else {
-                return refuse("--output is a symbolic link to nothing (or a loop); the report would be created wherever it points")
+                return refuse("\(option) is a symbolic link to nothing (or a loop); the file would be created wherever it points")
             }
             destination = resolved
         }
         var found = stat()
         let exists = stat(PathBytes.c(destination), &found) == 0
         if exists, (found.st_mode & S_IFMT) != S_IFREG {
-            return refuse("--output must be a regular file or a new one; this is \(describe(found.st_mode))")
+            return refuse("\(option) must be a regular file or a new one; this is \(describe(found.st_mode))")
         }
         let (directory, name) = split(destination)
         guard !name.isEmpty, name != ".", name != ".." else {
-            return refuse("--output names a directory; give a file name")
+            return refuse("\(option) names a directory; give a file name")
         }
         removeLeftovers(of: name, in: directory)
         // `.NAME.PID.RANDOM.plist-migrate-tmp`, the shape of every temporary file the tool makes:
@@ -135,26 +138,45 @@ public final class ReportFile {
         }
     }
 
-    /// The reason, when `output` is a file the run reads: the same file as one of `inputs` (by
-    /// device and inode, however spelled; `-` is standard input's file), or a `.plist` inside a
-    /// directory of `inputs` that the walk would read. `nil` when it may be written.
-    public static func refusal(output: String, reading inputs: [String]) -> Refusal? {
-        var target = stat()
-        guard output != "-", stat(PathBytes.c(output), &target) == 0 else { return nil }
+    /// The names a walk reads beside the plists: a destination with one of them inside a walked
+    /// directory would be read by the next run (a report written as `.plist-migrate.json`
+    /// replaces the team's config).
+    static let namesAWalkReads: Set<String> = [".plist-migrate.json", "project.pbxproj", "project.yml"]
+
+    /// The reason, when `output` (given to `option`) is a file the run reads: the same file as one
+    /// of `inputs` (by device and inode, however spelled; `-` is standard input's file); a
+    /// `.plist`, config or project file inside a directory of `inputs` that the walk would read;
+    /// or a config in a directory above an input, which the run reads for it. `nil` when it may
+    /// be written.
+    public static func refusal(output: String, option: String = "--output", reading inputs: [String]) -> Refusal? {
+        guard output != "-" else { return nil }
         func refuse(_ reason: String) -> Refusal { Refusal(line: "\(PathBytes.display(output)): error: \(reason)") }
-        let canonicalOutput = (try? FileIO.canonicalPath(output).get()) ?? output
+        var target = stat()
+        let exists = stat(PathBytes.c(output), &target) == 0
+        // Where it would land, existing or not: its folder resolved, then its name.
+        let (folder, name) = split(output)
+        let canonicalOutput = exists ? ((try? FileIO.canonicalPath(output).get()) ?? output)
+            : ((try? FileIO.canonicalPath(folder).get()).map { $0 == "/" ? "/" + name : $0 + "/" + name } ?? FileIO.absolute(output))
+        let landing = split(canonicalOutput).name
+        let readByWalk = [name, landing].contains { $0.hasSuffix(".plist") || $0.hasSuffix(".xcconfig") || namesAWalkReads.contains($0) }
         for input in inputs {
             var found = stat()
             guard input == "-" ? fstat(STDIN_FILENO, &found) == 0 : stat(PathBytes.c(input), &found) == 0 else { continue }
-            if isSameFile(found, target) {
+            if exists, isSameFile(found, target) {
                 let named = input == "-" ? "standard input's file" : PathBytes.display(input)
-                return refuse("--output is \(named), which this run reads: the report would replace it")
+                return refuse("\(option) is \(named), which this run reads: it would be replaced")
             }
-            if input != "-", (found.st_mode & S_IFMT) == S_IFDIR, output.hasSuffix(".plist"),
-                let directory = try? FileIO.canonicalPath(input).get(),
-                canonicalOutput.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
-            {
-                return refuse("--output lies in \(PathBytes.display(input)), which this run walks and reads: the report would replace a plist it read")
+            guard input != "-", let resolved = try? FileIO.canonicalPath(input).get() else { continue }
+            let directory = (found.st_mode & S_IFMT) == S_IFDIR ? resolved : split(resolved).directory
+            let inside = canonicalOutput.hasPrefix(directory.hasSuffix("/") ? directory : directory + "/")
+            if readByWalk, inside, (found.st_mode & S_IFMT) == S_IFDIR {
+                return refuse("\(option) lies in \(PathBytes.display(input)), which this run walks and reads: "
+                    + "the file would be read as one of the tree's (and replace it if it is there)")
+            }
+            // A config in a folder above an input (or beside it) is that input's config.
+            let outputFolder = split(canonicalOutput).directory
+            if name == ".plist-migrate.json", directory == outputFolder || directory.hasPrefix(outputFolder == "/" ? "/" : outputFolder + "/") {
+                return refuse("\(option) is the config this run reads for \(PathBytes.display(input)): it would be replaced")
             }
         }
         return nil
@@ -163,14 +185,14 @@ public final class ReportFile {
     /// The reason, when `output` is the same file (device and inode, links followed) as one of
     /// the files a walk found and the run will read; `nil` when it is none of them or does not
     /// exist yet. One `stat` per file, asked only when there is an `--output`.
-    public static func refusal(output: String, readingFound files: [String]) -> Refusal? {
+    public static func refusal(output: String, option: String = "--output", readingFound files: [String]) -> Refusal? {
         var target = stat()
         guard output != "-", stat(PathBytes.c(output), &target) == 0, (target.st_mode & S_IFMT) == S_IFREG else { return nil }
         for file in files where file != "-" {
             var found = stat()
             guard stat(PathBytes.c(file), &found) == 0, isSameFile(found, target) else { continue }
-            return Refusal(line: "\(PathBytes.display(output)): error: --output is \(PathBytes.display(file)), which this run reads: "
-                + "the report would replace it; nothing was read or written")
+            return Refusal(line: "\(PathBytes.display(output)): error: \(option) is \(PathBytes.display(file)), which this run reads: "
+                + "it would be replaced; nothing was read or written")
         }
         return nil
     }

@@ -75,6 +75,28 @@ final class StandardStreams: OutputSink {
     }
 }
 
+/// A file a command writes besides its report (`lint --write-baseline`, `--build-stamp`): through
+/// the same gate as `--output` (`ReportFile`), before any work. `-` is standard output (`nil`).
+enum WrittenFile {
+    static func open(_ path: String?, option: String, reading inputs: [String], besides others: [(option: String, path: String?)]) throws -> ReportFile? {
+        guard let path, path != "-" else { return nil }
+        if let other = others.first(where: { $0.path != nil && $0.path != "-" && FileIO.absolutePath($0.path!) == FileIO.absolutePath(path) }) {
+            StandardStreams.writeError("\(PathBytes.display(path)): error: \(option) and \(other.option) name the same file; give each its own\n")
+            throw ExitCode(2)
+        }
+        if let refusal = ReportFile.refusal(output: path, option: option, reading: inputs) {
+            StandardStreams.writeError(refusal.line + "\n")
+            throw ExitCode(2)
+        }
+        switch ReportFile.open(path, option: option) {
+        case .success(let file): return file
+        case .failure(let refusal):
+            StandardStreams.writeError(refusal.line + "\n")
+            throw ExitCode(2)
+        }
+    }
+}
+
 /// `--output FILE`: the report to a file instead of standard output (CI artefacts).
 struct ReportOutputOption: ParsableArguments {
     @Option(help: ArgumentHelp("Write the report to FILE (- is standard output); never a file the run reads.", valueName: "FILE"))

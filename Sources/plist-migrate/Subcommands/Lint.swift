@@ -21,7 +21,7 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Leave out the findings recorded in FILE.", valueName: "FILE"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp("Record every current finding in FILE for --baseline, and exit 0.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write every current finding to FILE, a baseline for --baseline, and exit 0 (- is standard output).", valueName: "FILE"))
     var writeBaseline: String?
 
     @Flag(help: "Warnings fail too (exit 1).")
@@ -45,7 +45,7 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Colour the text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), always, never.", valueName: "WHEN", visibility: .hidden))
     var color: Colour.Mode = .auto
 
-    @Option(help: ArgumentHelp("The build-tool plugin's stamp file, rewritten on every run.", valueName: "FILE", visibility: .hidden))
+    @Option(help: ArgumentHelp("Write the build-tool plugin's stamp to FILE on every run.", valueName: "FILE", visibility: .hidden))
     var buildStamp: String?
 
     @OptionGroup var walk: WalkOptions
@@ -57,12 +57,25 @@ struct Lint: ParsableCommand {
     @OptionGroup var target: DeploymentTargetOption
 
     func run() throws {
-        try report.refuseIfRead(paths + [baseline, writeBaseline].compactMap { $0 } + config.files)
+        let inputs = paths + [baseline].compactMap { $0 } + config.files
+        try report.refuseIfRead(inputs + [writeBaseline, buildStamp].compactMap { $0 })
+        // Every file lint writes goes through the same gate as --output, before any work.
+        let baselineFile = try WrittenFile.open(writeBaseline, option: "--write-baseline", reading: inputs + [report.file, buildStamp].compactMap { $0 },
+                                                besides: [("--output", report.file), ("--build-stamp", buildStamp)])
+        let stampFile = try WrittenFile.open(buildStamp, option: "--build-stamp", reading: inputs + [report.file, writeBaseline].compactMap { $0 },
+                                             besides: [("--output", report.file)])
         var runner = LintRunner(paths: paths)
         runner.minimumOS = target.minOS
         if let jobs = walk.jobs { runner.jobs = jobs }
         runner.baseline = baseline
         runner.writeBaseline = writeBaseline
+        runner.buildStamp = buildStamp
+        var baselineToStandardOutput: Int32?
+        if let baselineFile {
+            runner.baselineOutput = { baselineFile.write($0) }
+        } else if writeBaseline == "-" {
+            runner.baselineOutput = { baselineToStandardOutput = ReportFile.writeAll($0, to: STDOUT_FILENO) }
+        }
         runner.strict = strict
         runner.quiet = quiet
         runner.groups = rules == .all ? Set(LintRule.groups) : [rules.rawValue]
@@ -82,10 +95,17 @@ struct Lint: ParsableCommand {
         let status = runner.run(sink: streams)
         // The build-tool plugin's stamp, rewritten on every run: an input of its own command,
         // so the build system finds it changed and runs the command on the next build too.
-        if let buildStamp {
-            _ = FileManager.default.createFile(atPath: buildStamp, contents: Data("\(Date().timeIntervalSince1970)\n".utf8))
+        stampFile?.write(Array("\(Date().timeIntervalSince1970)\n".utf8))
+        var final = streams.finish(status: status)
+        if let failure = baselineToStandardOutput {
+            StandardStreams.writeError("error: cannot write the baseline to standard output (\(ReportFile.errorText(failure)))\n")
+            final = 2
         }
-        let final = streams.finish(status: status)
+        for file in [baselineFile, stampFile].compactMap({ $0 }) {
+            let (ended, message) = file.finish(status: final)
+            if let message { StandardStreams.writeError(message + "\n") }
+            final = max(final, ended)
+        }
         if final != 0 { throw ExitCode(final) }
     }
 }
