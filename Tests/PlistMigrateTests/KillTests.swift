@@ -64,7 +64,10 @@ import Testing
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: tree.path).filter { $0.hasSuffix(".plist-migrate-tmp") }
         let finish = try tool(["--write", "."], in: tree)
         #expect(finish.status == 0)
-        #expect(!finish.stderr.contains("tmp"), "leftover temp files are not processed as plists")
+        // Leftover temp files are not processed as plists: each is only said to be removed.
+        let said = finish.stderr.split(separator: "\n").filter { $0.contains("plist-migrate-tmp") }
+        #expect(said.count == leftovers.count && said.allSatisfy { $0.hasSuffix(": note: removed the temporary file a killed plist-migrate run left") },
+                "\(said.prefix(3))")
         for (relative, after) in new {
             #expect(try Data(contentsOf: tree.appendingPathComponent(relative)) == after)
         }
@@ -83,11 +86,18 @@ extension KillTests {
         let live = dir.appendingPathComponent("App/.Info.plist.1.78.plist-migrate-tmp")
         try Data("<plist><true/>".utf8).write(to: dead)
         try Data("<plist><true/>".utf8).write(to: live)
-        let dry = try tool(["."], in: dir)
-        #expect(FileManager.default.fileExists(atPath: dead.path), "a dry run never deletes anything")
-        #expect(!dry.stderr.contains("tmp"))
+        // A dry run and lint name the dead run's file and how to remove it; the live one's is
+        // none of their business.
+        for arguments in [["."], ["lint", "."]] {
+            let run = try tool(arguments, in: dir)
+            #expect(FileManager.default.fileExists(atPath: dead.path), "\(arguments) never deletes anything")
+            #expect(run.stderr.contains("App/.Info.plist.2147483000.77.plist-migrate-tmp: note: a temporary file a killed plist-migrate run left; "
+                + "plist-migrate --write removes it"), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains(".Info.plist.1.78"), "\(run.stderr)")
+        }
         let write = try tool(["--write", "."], in: dir)
         #expect(write.status == 0)
+        #expect(write.stderr.contains("App/.Info.plist.2147483000.77.plist-migrate-tmp: note: removed the temporary file"), "\(write.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dead.path))
         #expect(FileManager.default.fileExists(atPath: live.path), "pid 1 is alive: its temp file is not ours to remove")
     }

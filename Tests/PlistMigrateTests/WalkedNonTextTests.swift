@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// A walked file that is no UTF-8 text plist (encrypted, binary, UTF-16/32 without the ATS key,
-/// NUL bytes) is skipped with its reason and counted; only a file named explicitly is an error
-/// (issue #32 §4). Every command over such a tree exits 0.
+/// NUL bytes without it) is skipped with its reason and counted; a file named explicitly is an
+/// error, and so is a walked text plist the run should read (it holds a key the passes edit)
+/// that is broken by a NUL byte.
 @Suite struct WalkedNonTextTests {
     static func tree() throws -> URL {
         let directory = try temporaryDirectory()
@@ -37,8 +38,11 @@ import Testing
         #expect(try tool(["--no-config", "--check", "d"], in: directory).status == 1, "the one real plist is pending")
         #expect(try tool(["lint", "--no-config", "d"], in: directory).status != 2)
         let recipe = Paths.repository.appendingPathComponent("Recipes/export-compliance.yml").path
+        // A recipe's pass may edit any plist: the XML one that holds NUL bytes is then one the
+        // run should read, so it is an error of that file with its place, not a silent skip.
         let withRecipe = try tool(["--no-config", "--recipe", recipe, "--only", "ENC001", "d"], in: directory)
-        #expect(withRecipe.status == 0, "\(withRecipe.stderr)")
+        #expect(withRecipe.status == 2 && withRecipe.stderr.contains("d/binary.plist:2:"), "\(withRecipe.stderr)")
+        #expect(!withRecipe.stderr.contains("encrypted") || withRecipe.stderr.contains("1 encrypted (git-crypt)"), "\(withRecipe.stderr)")
     }
 
     @Test func aFileNamedExplicitlyIsStillAnError() throws {
@@ -56,5 +60,20 @@ import Testing
         try Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: directory.appendingPathComponent("Info.plist"))
         let result = try tool(["--no-config", "."], in: directory)
         #expect(result.status == 2 && result.stderr.contains("UTF-16 property list: not supported, convert with"))
+    }
+
+    /// A walked XML plist that holds the ATS key and a NUL byte is an error of that file, with
+    /// its place, in every command: never a silent skip.
+    @Test func aWalkedPlistWithTheATSKeyAndANULByteIsAnError() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = "<?xml version=\"1.0\"?>\n<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict>\n<key>A</key><string>x\0y</string></dict></plist>\n"
+        try Data(text.utf8).write(to: directory.appendingPathComponent("d/Info.plist").creatingParent())
+        for arguments in [["--no-config", "d"], ["--no-config", "--check", "d"], ["lint", "--no-config", "d"]] {
+            let result = try tool(arguments, in: directory)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect((result.text + result.stderr).contains("d/Info.plist:3:"), "\(arguments): the file and its place: \(result.text)\(result.stderr)")
+            #expect(!result.stderr.contains("binary (NUL bytes)"), "\(arguments): \(result.stderr)")
+        }
     }
 }

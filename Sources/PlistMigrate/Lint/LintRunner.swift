@@ -114,7 +114,11 @@ public struct LintRunner {
         let configs = ConfigResolver(directories: directories, explicit: explicitConfig)
         // --min-os, read once; else each file's config's minimumOS, as for migrate.
         let commandLineTarget = minimumOS.flatMap { DeploymentTarget($0, source: "--min-os") }
-        let (found, missing, _, excludedByOption) = discovery.discoverAll(paths)
+        let (found, missing, temporaryFiles, excludedByOption) = discovery.discoverAll(paths)
+        // A killed run's temporary files are named (lint writes nothing, so removes none).
+        for temp in temporaryFiles where FileIO.isStaleTemporaryFile(temp) && !quiet {
+            sink.standardError(FileIO.leftoverNote(temp, removed: false) + "\n")
+        }
         // Links a walk found are not followed; lint reads the files themselves.
         let files = found.filter { !$0.isLink }
         // Nothing the run reads is replaced: every file it writes is checked against the walk.

@@ -713,7 +713,10 @@ public struct FileMigrator: Sendable {
 
     /// Why a walked file with NUL bytes is no UTF-8 text plist to work on: encrypted
     /// (git-crypt), UTF-16 or UTF-32 text that holds none of `markers` (with one, it gets the
-    /// full parse, which refuses it with a hint to convert it), or binary. `nil` without NULs.
+    /// full parse, which refuses it with a hint to convert it), or binary. `nil` without NULs,
+    /// and for text that holds one of `markers` (any plist, without markers) in spite of its
+    /// NULs: that is a plist the run should read, and its parse says where it is broken (an
+    /// error of the file, never a silent skip).
     static func notTextReason(_ bytes: [UInt8], markers: [[UInt8]]?) -> String? {
         let hasNUL = bytes.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false }
         guard hasNUL, !bytes.starts(with: Array("bplist".utf8)) else { return nil }
@@ -723,8 +726,11 @@ public struct FileMigrator: Sendable {
             let utf8 = Array(text.utf8)
             return cannotHold(markers, utf8) ? "\(name) text, none of the keys the passes edit" : nil
         }
-        return "binary (NUL bytes)"
+        if let markers { return cannotHold(markers, bytes) ? "binary (NUL bytes)" : nil }
+        return bytes.containsBytes(plistElement) ? nil : "binary (NUL bytes)"
     }
+
+    private static let plistElement = Array("<plist".utf8)
 
     /// UTF-16 or UTF-32 text (by its BOM, or by the NULs around an ASCII `<`), decoded.
     private static func wideText(_ bytes: [UInt8]) -> (String, String)? {

@@ -66,7 +66,12 @@ public final class Runner {
         discovery.jobs = options.jobs
         let planner = JobPlanner(options: options, directories: directories)
         var (files, missing, temporaryFiles, excludedByOption) = discovery.discoverAll(options.paths)
-        if options.write {
+        // A killed run's temporary files: removed by a write, named by any other run.
+        for temp in temporaryFiles where FileIO.isStaleTemporaryFile(temp) && !options.quiet {
+            let removed = options.write && FileIO.removeStaleTemporaryFile(temp)
+            sink.standardError(FileIO.leftoverNote(temp, removed: removed) + "\n")
+        }
+        if options.write, options.quiet {
             for temp in temporaryFiles { FileIO.removeStaleTemporaryFile(temp) }
         }
         for raw in options.listedPaths {
