@@ -89,4 +89,35 @@ import Glibc
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.contains("plist-migrate-tmp") }
         #expect(leftovers.isEmpty)
     }
+
+    /// Ten `--write` runs over one tree at once, twenty times: every run succeeds (a run that
+    /// finds exactly its own result written by another is no conflict, whenever it looks), and
+    /// every file ends migrated. A true concurrent change of other bytes is still refused:
+    /// `noAppendIsLostWhileWriting` and `FileIdentityTests`.
+    @Test func tenWriteRunsAtOnceAllSucceedRoundAfterRound() throws {
+        let migrated = try Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS001/tabs.after.plist"))
+        var failures: [String] = []
+        for _ in 0..<20 {
+            let (directory, paths) = try Self.tree(files: 12)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let runs = (0..<10).map { _ -> (Process, Pipe, ExitSignal) in
+                let process = Process()
+                process.executableURL = Paths.executable
+                process.arguments = ["--write", "--no-config", "--jobs", "1", "."]
+                process.currentDirectoryURL = directory
+                process.standardOutput = FileHandle.nullDevice
+                let errors = Pipe()
+                process.standardError = errors
+                return (process, errors, ExitSignal(process))
+            }
+            for (process, _, _) in runs { try process.run() }
+            for (process, errors, exited) in runs {
+                let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                exited.wait()
+                if process.terminationStatus != 0 { failures.append(stderr.split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "; ")) }
+            }
+            for path in paths where try Data(contentsOf: URL(fileURLWithPath: path)) != migrated { failures.append("\(path) not migrated") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 200 runs failed: \(failures.prefix(3))")
+    }
 }

@@ -54,6 +54,9 @@ extension FileIO {
         let (current, now) = try loadAtPath(target)
         if current == bytes, now != expected || current != original { return .alreadyCurrent }
         guard now == expected, current == original else {
+            // Another run may have swapped exactly our result in while this read the file it
+            // replaced (whose change time its rename moved): the path, read again, tells.
+            if (try? loadAtPath(target))?.bytes == bytes { return .alreadyCurrent }
             throw FileError("changed on disk since it was read; not overwritten")
         }
         guard faccessat(AT_FDCWD, PathBytes.c(target), W_OK, AT_EACCESS) == 0 else {
@@ -82,6 +85,7 @@ extension FileIO {
         let (last, lastPrint) = try loadAtPath(target)
         if last == bytes, lastPrint != expected { return .alreadyCurrent }
         guard lastPrint == expected, last == original, !watch.writerArrived else {
+            if !watch.writerArrived, (try? loadAtPath(target))?.bytes == bytes { return .alreadyCurrent }
             throw FileError("changed on disk while it was being rewritten; not overwritten")
         }
         beforeSwap()
