@@ -3,6 +3,9 @@
 # finding.
 #
 # usage: Fuzz/run.sh [SECONDS] [TARGETS]   (default: 600 s, "migrate write recipe edit project report output")
+#   FUZZ_SCRATCH=DIR  the build and work folder (default .build-fuzz in the repository; any
+#                     folder, inside the tree or not, relative to the repository or absolute)
+#   FUZZ_RUNS=N       stop each target after N executions too (a nightly job: 10000000)
 #   migrate  parse -> print -> migrate (default passes and every pass) -> a second run: the
 #            output parses, passes the engine's own check, and the run is idempotent as a whole
 #   write    the write path on a real file: temp file, last-moment check, rename; nothing left
@@ -26,9 +29,16 @@
 # Fuzz/regressions/ (the test suite replays every file there through both targets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 seconds=${1:-600}
 targets=${2:-migrate write recipe edit project report output}
-scratch=.build-fuzz
+scratch=${FUZZ_SCRATCH:-.build-fuzz}
+mkdir -p "$scratch"
+# Absolute from here on: libFuzzer refuses a relative artifact prefix that leaves its folder,
+# and the workers run inside the scratch folder.
+scratch=$(cd "$scratch" && pwd)
+runs=()
+[ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
 # Swift's crash handler would otherwise set off a false AddressSanitizer report on a finding.
 export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0"
@@ -86,7 +96,7 @@ scratch_for() {
     if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ -w /dev/shm ]; then
         echo "/dev/shm/plist-fuzz-$$-$1"
     else
-        echo "$PWD/$scratch/work-$1/tmp"
+        echo "$scratch/work-$1/tmp"
     fi
 }
 
@@ -96,16 +106,16 @@ for target in $targets; do
     work=$scratch/work-$target
     mkdir -p "$out" "$work/corpus"
     # Each target grows its own corpus, starting from the shared seeds.
-    case $target in recipe|edit|project|report|output) target_seeds=../seeds-$target ;; *) target_seeds=../seeds ;; esac
+    case $target in recipe|edit|project|report|output) target_seeds=$seeds-$target ;; *) target_seeds=$seeds ;; esac
     # Each worker's scratch folders go here and are removed with it below: in memory when
     # /dev/shm is a tmpfs (the write, project, report and output targets make and remove files
     # for every input, and a disk's fsync and inode work would be most of their time).
     files=$(scratch_for "$target")
     mkdir -p "$files"
-    (cd "$work" && PLIST_FUZZ_SCRATCH="$files" PLIST_FUZZ_TARGET=$target "../release/plist-fuzz" corpus "$target_seeds" \
+    (cd "$work" && PLIST_FUZZ_SCRATCH="$files" PLIST_FUZZ_TARGET=$target "$binary" corpus "$target_seeds" \
         -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-        -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$PWD/../../$out/" -print_final_stats=1 >log.txt 2>&1) &
+        -max_total_time="$seconds" ${runs[@]+"${runs[@]}"} -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$root/$out/" -print_final_stats=1 >log.txt 2>&1) &
     pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid" || true; done

@@ -55,4 +55,27 @@ import Yams
         let result = try run(try #require(Self.actionlint), ["-no-color", Self.file.path], in: Paths.repository)
         #expect(result.status == 0, "\(result.text)\(result.stderr)")
     }
+
+    /// The nightly fuzz job: every target of `Fuzz/run.sh` for ten million executions, with a
+    /// scratch folder outside the checkout, and its actions pinned like CI's.
+    @Test func theNightlyFuzzJobRunsEveryTargetForTenMillionExecutions() throws {
+        let url = Paths.repository.appendingPathComponent(".github/workflows/fuzz-nightly.yml")
+        let workflow = try #require(try Yams.load(yaml: String(contentsOf: url, encoding: .utf8)) as? [String: Any])
+        let job = try #require((workflow["jobs"] as? [String: [String: Any]])?["fuzz"])
+        let targets = ((job["strategy"] as? [String: Any])?["matrix"] as? [String: Any])?["target"] as? [String] ?? []
+        let script = try String(contentsOf: Paths.repository.appendingPathComponent("Fuzz/run.sh"), encoding: .utf8)
+        let defaults = try #require(script.firstMatch(of: /targets=\$\{2:-([a-z ]+)\}/)).1.split(separator: " ").map(String.init)
+        #expect(targets == defaults, "the matrix \(targets), the script's targets \(defaults)")
+        let commands = runs(job)
+        #expect(commands.contains { $0.contains("FUZZ_RUNS=10000000") && $0.contains("FUZZ_SCRATCH=\"$RUNNER_TEMP/fuzz\"") && $0.contains("bash Fuzz/run.sh") },
+                "\(commands)")
+        for step in (job["steps"] as? [[String: Any]]) ?? [] {
+            guard let uses = step["uses"] as? String else { continue }
+            #expect(uses.range(of: "@[0-9a-f]{40}$", options: .regularExpression) != nil, "\(uses)")
+        }
+        if let actionlint = Self.actionlint {
+            let result = try run(actionlint, ["-no-color", url.path], in: Paths.repository)
+            #expect(result.status == 0, "\(result.text)\(result.stderr)")
+        }
+    }
 }
