@@ -213,6 +213,11 @@ import Testing
         let inAlpha = try tool(["apply", root.appendingPathComponent("decision.json").path], in: alpha)
         #expect(inAlpha.status == 0 && inAlpha.stderr.contains("2 files scanned, 2 changed"), "\(inAlpha.stderr)")
         #expect(try Data(contentsOf: beta.appendingPathComponent("App/Info.plist")) == betaBefore)
+        // In a repository the review did not cover: refused, and beta is still not touched.
+        let other = try Self.repository(in: root, named: "other")
+        let elsewhere = try tool(["apply", root.appendingPathComponent("decision.json").path], in: other)
+        #expect(elsewhere.status == 2 && elsewhere.stderr.contains("is none the decision reviewed"), "\(elsewhere.stderr)")
+        #expect(try Data(contentsOf: beta.appendingPathComponent("App/Info.plist")) == betaBefore)
         let above = try tool(["apply", "decision.json"], in: root)
         #expect(above.status == 0 && above.stderr.contains("4 files scanned, 2 changed, 2 unchanged"), "\(above.stderr)")
     }

@@ -92,6 +92,11 @@ public struct PlanApplication: Sendable {
             scopes = scope.map(FileIO.absolute)
         } else if let current = located.compactMap({ $0 }).filter({ inside(working, $0) }).max(by: { $0.count < $1.count }) {
             scopes = [current]
+        } else if let here = gitRoot(holding: working) {
+            // In a repository the review did not cover, applying every other one is surely not
+            // what was meant.
+            throw FileError("the repository here (\(here)) is none the decision reviewed (it reviewed "
+                + "\(repositories.map(\.root).joined(separator: ", "))): run it in one of those, or above them to apply every one")
         } else {
             scopes = ["/"]
         }
