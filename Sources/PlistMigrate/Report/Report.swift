@@ -164,6 +164,9 @@ struct Report {
     /// Plists the run left out, by `--exclude`/`--include` and by configs' `exclude`: said in
     /// the summary line (not files of the report).
     var excluded: (byOption: Int, byConfig: Int) = (0, 0)
+    /// Files with a pass held back that `--allow-policy-change` would include (not in the JSON
+    /// summary: the next-step line says it).
+    var heldBackForPolicy = 0
     var repositories: [RepositoryRecord] = []
     private var repositoryIndex: [String: Int] = [:]
     let startedAt = Report.runDate(environment: ProcessInfo.processInfo.environment)
@@ -195,6 +198,9 @@ struct Report {
         if result.hasConflict { summary.conflicts += 1 }
         if result.notWritten { summary.notWritten += 1 }
         if !result.heldBack.isEmpty { summary.heldBack += 1 }
+        if result.heldBack.contains(where: { (result.heldBackReasons[$0] ?? "").hasSuffix(Report.allowPolicyChangeIncludesIt) }) {
+            heldBackForPolicy += 1
+        }
         if !result.acceptedNotApplied.isEmpty { summary.acceptedNotApplied = (summary.acceptedNotApplied ?? 0) + 1 }
         if !result.changedSinceReview.isEmpty || result.staleSinceReview { summary.changedSinceReview = (summary.changedSinceReview ?? 0) + 1 }
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
@@ -313,6 +319,29 @@ struct Report {
 
     func json() -> [UInt8] {
         Self.encode(document())
+    }
+
+    /// How the reason of a pass held back ends when `--allow-policy-change` would include it.
+    static let allowPolicyChangeIncludesIt = "--allow-policy-change includes it"
+
+    /// What to run next, after a dry run's summary: how to write what it showed, and how to
+    /// include the passes it held back for their policy change. `nil` when there is nothing to say.
+    func nextStepLines() -> [String] {
+        guard !options.write, !options.check else { return [] }
+        var lines: [String] = []
+        if summary.changed > 0 {
+            let files = summary.changed == 1 ? "this file" : "these \(summary.changed) files"
+            lines.append(options.reviewPlan != nil
+                ? "plist-migrate: to write \(files), run the same command without --dry-run"
+                : "plist-migrate: to write \(files), run the same command with --write")
+        }
+        if heldBackForPolicy > 0, options.reviewPlan == nil, options.accepted == nil {
+            let files = heldBackForPolicy == 1 ? "1 file has a pass held back because it" : "\(heldBackForPolicy) files have passes held back because they"
+            lines.append("plist-migrate: \(files) would change what the app may load; "
+                + (heldBackForPolicy == 1 ? "review it (the note above names it), then add --allow-policy-change to include it"
+                    : "review them (the notes above name each), then add --allow-policy-change to include them"))
+        }
+        return lines
     }
 
     func summaryLine() -> String {

@@ -10,12 +10,13 @@ public struct MigrationPlan: Sendable {
     public var policyChangeAllowed: Set<String>
 
     public enum PlanError: Error, CustomStringConvertible {
-        case unknownMigration(String)
+        /// An id (or name) no pass has, with the nearest one when it is one or two edits away.
+        case unknownMigration(String, near: String?)
         case duplicateID(String, String)
         public var description: String {
             switch self {
-            case .unknownMigration(let id):
-                "unknown migration \"\(id)\" (see `plist-migrate list`)"
+            case .unknownMigration(let id, let near):
+                "unknown migration \"\(id)\"" + (near.map { " (did you mean \"\($0)\"?)" } ?? " (see `plist-migrate list`)")
             case .duplicateID(let id, let source):
                 "two different passes have the id \"\(id)\" (one in \(source))"
             }
@@ -23,7 +24,8 @@ public struct MigrationPlan: Sendable {
     }
 
     /// - Parameters:
-    ///   - only: run just these ids; naming a `changesPolicy` migration opts in to it.
+    ///   - only: run just these ids (or names, as diff headers show them: `third-party-exception-keys`);
+    ///     naming a `changesPolicy` migration opts in to it.
     ///   - skip: never run these ids.
     ///   - to: run only migrations with `version <= to`.
     ///   - recipes: passes from recipe files; they run after the built-in ones, in version order.
@@ -44,9 +46,19 @@ public struct MigrationPlan: Sendable {
             recipeIDs[pass.id.uppercased()] = pass
             registry.append(pass)
         }
-        for id in only + skip where !registry.contains(where: { $0.id.lowercased() == id.lowercased() }) {
-            throw .unknownMigration(id)
+        // A pass's name (what each diff header shows) means its id.
+        func resolved(_ typed: String) throws(PlanError) -> String {
+            if registry.contains(where: { $0.id.lowercased() == typed.lowercased() }) { return typed }
+            if let named = registry.first(where: { $0.name.lowercased() == typed.lowercased() }) { return named.id }
+            let candidates = registry.flatMap { [($0.id, $0.id.lowercased()), ($0.name, $0.name.lowercased())] }
+            let near = candidates.map { ($0.0, ATSKeyCatalog.editDistance($0.1, typed.lowercased(), limit: 2)) }
+                .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+            throw .unknownMigration(typed, near: near)
         }
+        var onlyResolved: [String] = [], skipResolved: [String] = []
+        for id in only { onlyResolved.append(try resolved(id)) }
+        for id in skip { skipResolved.append(try resolved(id)) }
+        let only = onlyResolved, skip = skipResolved
         let onlyIDs = Set(only.map { $0.uppercased() })
         let skipIDs = Set(skip.map { $0.uppercased() })
         let candidates = registry

@@ -338,6 +338,7 @@ public final class Runner {
         }
         if !(options.write && options.paths == ["-"]) && !options.quiet {
             sink.standardError(report.summaryLine() + "\n")
+            for line in report.nextStepLines() { sink.standardError(line + "\n") }
         }
     }
 }

@@ -93,15 +93,15 @@ struct Migrate: ParsableCommand {
             only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
             allowPolicyChange: allowPolicyChange ? true : nil, minimumOS: target.minOS,
             recipes: recipe.isEmpty ? nil : try Self.loadRecipes(recipe))
-        if let to, to < 1 { throw ValidationError("--to \(to) selects no pass: pass versions start at 1 (see `plist-migrate list`)") }
+        if let to, to < 1 { throw Self.usageError("--to \(to) selects no pass: pass versions start at 1 (see `plist-migrate list`)") }
         let plan: MigrationPlan
         do {
             plan = try selection.plan()
         } catch {
-            throw ValidationError(error.description)
+            throw Self.usageError(error.description)
         }
         if plan.selected.isEmpty && plan.heldBack.isEmpty {
-            throw ValidationError("no pass is left to run with these --only/--skip/--to options: nothing would be checked")
+            throw Self.usageError("no pass is left to run with these --only/--skip/--to options: nothing would be checked")
         }
         var options = RunOptions(paths: paths, selection: selection)
         options.write = write
@@ -160,6 +160,16 @@ struct Migrate: ParsableCommand {
         let status = Runner(options: options, sink: streams, readStandardInput: { input }).run()
         let final = streams.finish(status: status)
         if final != 0 { throw ExitCode(final) }
+    }
+
+    /// A usage error found while running (the passes are known once recipes are read): said with
+    /// `migrate`'s own usage line, as one found while parsing is, and exit 64.
+    static func usageError(_ message: String) -> ExitCode {
+        // The subcommand's own message names it alone ("Usage: migrate"): as a user types it.
+        let text = fullMessage(for: ValidationError(message)).replacingOccurrences(of: "Usage: migrate ", with: "Usage: plist-migrate migrate ")
+            .replacingOccurrences(of: "'migrate --help'", with: "'plist-migrate migrate --help'")
+        StandardStreams.writeError(text + "\n")
+        return ExitCode(64)
     }
 
     /// The passes of recipe files; an error in one prints `file:line:column: error: …` and
