@@ -175,7 +175,12 @@ extension LintPlainErrorTests {
             """
         try Data(plist.utf8).write(to: directory.appendingPathComponent("Info.plist"))
         let result = try tool(["lint", "--no-config", "Info.plist"], in: directory)
-        #expect(result.text.contains("Info.plist:2:1: warning: [L011] unknown rule L05 in plist-migrate:disable-next-line"), "\(result.text)")
+        // As written, with the nearest rule, and where the rules are listed.
+        #expect(result.text.contains("Info.plist:2:1: warning: [L011] unknown rule \"L05\" (did you mean \"L005\"?) in plist-migrate:disable-next-line "
+            + "(`plist-migrate rules` lists the rules)"), "\(result.text)")
+        try Data(plist.replacingOccurrences(of: "L05", with: "arbitary-loads").utf8).write(to: directory.appendingPathComponent("Info.plist"))
+        let named = try tool(["lint", "--no-config", "Info.plist"], in: directory)
+        #expect(named.text.contains("unknown rule \"arbitary-loads\" (did you mean \"arbitrary-loads\"?)"), "\(named.text)")
         #expect(!result.text.contains("silences nothing"))
     }
 

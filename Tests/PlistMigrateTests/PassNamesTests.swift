@@ -28,3 +28,22 @@ import Testing
         #expect(byName.status == 0 && byName.stdout == byID.stdout && !byName.stdout.isEmpty, "\(byName.stderr)")
     }
 }
+
+/// `edit`'s names: an option it does not know is named as such, with the nearest, and so is a
+/// command one or two letters from one of PlistBuddy's.
+@Suite struct EditNamesTests {
+    @Test(arguments: [(["--comand", "Print :A"], "unknown option --comand (did you mean --command?)"),
+                      (["--dryrun", "-c", "Print :A"], "unknown option --dryrun (did you mean --dry-run?)"),
+                      (["-c", "Sett :A x"], "unknown command \"Sett\" (did you mean \"Set\"?"),
+                      (["-c", "Delet :A"], "unknown command \"Delet\" (did you mean \"Delete\"?"),
+                      (["-c", "Frobnicate :A"], "unknown command \"Frobnicate\" (edit knows Print, Set, Add and Delete)")])
+    func aMisspeltNameIsSaidWithTheNearestOne(arguments: [String], message: String) throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = try copyFixture("demo/ShopApp/Info.plist", to: root, as: "Info.plist")
+        let before = try Data(contentsOf: file)
+        let result = try tool(["edit", "Info.plist"] + arguments, in: root)
+        #expect(result.status == 64 && result.stderr.contains(message), "\(result.stderr)")
+        #expect(try Data(contentsOf: file) == before)
+    }
+}

@@ -1,3 +1,4 @@
+import Migrations
 import PlistDOM
 /// One PlistBuddy command (`-c`), as `plist-migrate edit` takes it: `Print [entry]`,
 /// `Set entry value`, `Add entry type [value]`, `Delete entry`.
@@ -56,7 +57,9 @@ public enum BuddyCommand: Equatable, Sendable {
             }
             self = .delete(BuddyEntry(parsing: arguments[0]))
         default:
-            throw fail("unknown command \"\(verb)\" (edit knows Print, Set, Add and Delete)")
+            let near = ["Print", "Set", "Add", "Delete"].first { ATSKeyCatalog.editDistance($0.lowercased(), verb.lowercased(), limit: 2) <= 2 }
+            throw fail("unknown command \"\(verb)\"" + (near.map { " (did you mean \"\($0)\"? edit knows Print, Set, Add and Delete)" }
+                ?? " (edit knows Print, Set, Add and Delete)"))
         }
     }
 

@@ -22,6 +22,8 @@ struct LintContext {
         var rules: Set<String>
         var location: SourceLocation
         var text: String
+        /// The rules as the comment writes them, by the id they were read as.
+        var written: [String: String] = [:]
         var used = false
 
         func covers(_ finding: Finding) -> Bool {
@@ -206,7 +208,9 @@ struct LintContext {
             default:
                 scope = .lines(0...0)
             }
-            suppressions.append(Suppression(scope: scope, rules: rules, location: location, text: directive))
+            var written: [String: String] = [:]
+            for word in words.dropFirst() { written[LintRule.id(named: word) ?? word.uppercased()] = word }
+            suppressions.append(Suppression(scope: scope, rules: rules, location: location, text: directive, written: written))
         }
     }
 
@@ -227,9 +231,14 @@ struct LintContext {
         for suppression in suppressions {
             let unknown = suppression.rules.filter { LintRule.severities[$0] == nil }.sorted()
             guard !unknown.isEmpty else { continue }
+            // As written in the comment, each with the nearest rule when there is one.
+            let shown = unknown.map { rule in
+                let written = suppression.written[rule] ?? rule
+                return "\"\(written)\"" + LintRule.suggestion(for: written)
+            }
             kept.append(Finding(ruleID: "L011", severity: .warning, path: path, line: suppression.location.line,
                                 column: suppression.location.column,
-                                message: "unknown rule \(unknown.joined(separator: ", ")) in \(suppression.text) (`plist-migrate lint --format sarif` lists the rules)"))
+                                message: "unknown rule \(shown.joined(separator: ", ")) in \(suppression.text) (`plist-migrate rules` lists the rules)"))
         }
         for suppression in suppressions where !suppression.used && suppression.rules.allSatisfy({ LintRule.severities[$0] != nil })
             && !(!suppression.rules.isEmpty && suppression.rules.allSatisfy(notRun))

@@ -72,7 +72,18 @@ struct Edit: ParsableCommand {
     /// The commands, in the order given.
     var allCommands: [String] { Self.taken + commands }
 
+    /// The long options `edit` takes: another one typed is named, with the nearest of these.
+    static let longOptions = ["--command", "--dry-run", "--check", "--help"]
+
     func validate() throws {
+        // An option edit does not know, said as such (the parser would first say that no -c was
+        // given when the misspelt one was meant to be it).
+        let typed = CommandLine.arguments.dropFirst().prefix { $0 != "--" }
+        if let unknown = typed.first(where: { $0.hasPrefix("--") && !Self.longOptions.contains(String($0.split(separator: "=", maxSplits: 1)[0])) }) {
+            let name = String(unknown.split(separator: "=", maxSplits: 1)[0])
+            let near = Self.longOptions.first { ATSKeyCatalog.editDistance($0, name, limit: 2) <= 2 }
+            throw ValidationError("unknown option \(name)" + (near.map { " (did you mean \($0)?)" } ?? ""))
+        }
         if allCommands.isEmpty { throw ValidationError("give at least one -c COMMAND") }
         for command in allCommands {
             do {
