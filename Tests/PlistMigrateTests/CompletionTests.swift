@@ -29,6 +29,9 @@ import Testing
         #expect(try complete(["plist-migrate", "--o"], script: script) == ["--only", "--output"])
         #expect(try complete(["plist-migrate", "li"], script: script) == ["lint", "list"])
         #expect(try complete(["plist-migrate", "--only", "ATS001", "--wr"], script: script) == ["--write"])
+        // After --only and --skip: the passes, by id and by name, not options.
+        #expect(try complete(["plist-migrate", "--only", "ATS00"], script: script) == Set((1...9).map { "ATS00\($0)" }))
+        #expect(try complete(["plist-migrate", "migrate", "--skip", "third"], script: script) == ["third-party-exception-keys"] as Set)
         // Options only `--help-hidden` lists (`--force-exclude`) are not offered either.
         #expect(try complete(["plist-migrate", "lint", "--fo"], script: script) == ["--format"])
         // The other shells are argument-parser's own, unchanged.

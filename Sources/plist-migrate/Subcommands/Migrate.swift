@@ -25,11 +25,15 @@ struct Migrate: ParsableCommand {
     @Flag(help: "Exit 1 if anything would change (a CI gate).")
     var check = false
 
-    @Option(help: ArgumentHelp("Run only these passes (naming a changesPolicy one opts in to it).", valueName: "ID[,ID...]"))
+    @Option(help: ArgumentHelp("Run only these passes (naming a changesPolicy one opts in to it).", valueName: "ID[,ID...]"),
+            completion: .list(Self.passWords))
     var only: String?
 
-    @Option(help: ArgumentHelp("Never run these passes.", valueName: "ID[,ID...]"))
+    @Option(help: ArgumentHelp("Never run these passes.", valueName: "ID[,ID...]"), completion: .list(Self.passWords))
     var skip: String?
+
+    /// What `--only` and `--skip` complete to: each built-in pass's id and name.
+    static let passWords = MigrationRegistry.all.flatMap { [$0.id, $0.name] }
 
     @Option(help: ArgumentHelp("Run only passes up to this version.", valueName: "VERSION"))
     var to: Int?
