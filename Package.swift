@@ -3,7 +3,7 @@ import PackageDescription
 
 /// `make build` on Linux sets this when the archives are there (`libxml2-dev` ships `libxml2.a`):
 /// libxml2, ICU, zlib, liblzma, libstdc++ and libgcc's unwinder are linked in, so the binary
-/// needs the C library alone (issue #42 §4). `swift build` and `swift test` never set it.
+/// needs the C library alone. `swift build` and `swift test` never set it.
 let staticLibraries = Context.environment["PLIST_MIGRATE_STATIC_LIBRARIES"] == "1"
 /// Where the Makefile puts linker scripts that make `-lstdc++` and `-lgcc_s` mean the archives.
 let staticLibraryScripts = Context.packageDirectory + "/.build/static-libraries"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time and peak memory of a run over each hostile project shape of issue #39 §5 (target: each
+# Time and peak memory of a run over each hostile project shape (target: each
 # under 1 s and 100 MB, exit 0, a one-line note on the file beside the project).
 # usage: Benchmarks/hostile-projects.sh
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: the documented limits of recipes and `edit` (issue #44 §6). Times a recipe pass of
+# Benchmark: the documented limits of recipes and `edit`. Times a recipe pass of
 # N `set` steps into one dict, `edit` with N `-c` commands, and `edit` adding N keys between the
 # N keys of a nearly sorted dict (one key out of place, so each new key goes between its sorted
 # neighbours), at N and 2N: work that grows linearly takes about twice as long at 2N (it took 4x

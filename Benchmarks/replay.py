@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replays people's own Info.plist changes through `plist-migrate edit` (issue #50).
+"""Replays people's own Info.plist changes through `plist-migrate edit`.
 
 For each git repository given, the most recent commits that modify a plist (`--commits`, 60 by
 default) are walked; each modified `*.plist` becomes a pair (the file before the commit, the file

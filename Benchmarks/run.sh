@@ -2,7 +2,7 @@
 # Benchmark: plist-migrate's dry run against the floor (xmllint --noout) and a lossy Python
 # peer, on a deterministic 10,000-file monorepo built from ../shared/corpus.
 # usage: Benchmarks/run.sh [REPETITIONS] [FILE_COUNT]
-# Prints every bar of issue #15 side by side from one run.
+# Prints every target ratio side by side from one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-5}
@@ -82,13 +82,13 @@ peak=$(printf '%s\n' "$r_j1" "$r_j2" "$r_ats" "$r_lint" "$r_posture" | sort -n |
 paired() { paste "$work/$3.$1" "$work/$3.$2" | awk '$2 > 0 { print $1 / $2 }' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 bar() { awk -v name="$1" -v a="$2" -v b="$3" -v p="$(paired "$4" "$5" times)" -v c="$(paired "$4" "$5" cpu)" -v bar="$6" \
     'BEGIN { printf "  %-44s %5.2f   %5.2f   %5.2f   (bar %s)\n", name, a / b, p, c, bar }'; }
-echo "bars (issue #15):                            wall: ratio of medians, median per-round ratio; CPU: median per-round ratio"
+echo "bars:                            wall: ratio of medians, median per-round ratio; CPU: median per-round ratio"
 bar "dry run --jobs 1 / xmllint, whole tree" "$t_j1" "$t_xml" j1 xml "<= 1.0x, stretch 0.75x"
 bar "dry run --jobs 1 / xmllint, ATS files only" "$t_ats" "$t_xml_ats" ats xml_ats "<= 2.0x, stretch 1.5x"
 bar "python plistlib peer / dry run" "$t_py" "$t_j1" py j1 ">= 5x"
 bar "--jobs 2 / --jobs 1" "$t_j2" "$t_j1" j2 j1 "<= 0.6"
 bar "lint --rules checks / dry run, all (2) cores" "$t_lint" "$t_j2" lint j2 "<= 1.5x"
-# Posture findings (issue #34) ask the policy engine per OS era and host: no bar of #15 covers them.
+# Posture findings ask the policy engine per OS era and host: no target ratio covers them.
 bar "lint with posture / dry run, all (2) cores" "$t_posture" "$t_j2" posture j2 "none; measured"
 awk -v many="$t_many" -v peak="$peak" 'BEGIN {
     printf "  peak RSS over the tree runs                  %5.1f MB (bar <= 64 MB)\n", peak / 1024

@@ -15,7 +15,7 @@ public struct TemporaryExceptionKeys: Migration {
         (SecProtocolConfiguration.m) does not read them at all.
         """
     /// Not `spelling`: Apple's open reader never reads the old keys, so on a system that reads
-    /// ATS as it does the renamed setting starts to take effect (issue #52). Where the OS reads
+    /// ATS as it does the renamed setting starts to take effect. Where the OS reads
     /// them as their twins nothing changes; the policy delta shows both readings.
     public let impact = Impact.activatesIntent
     public let intent = PolicyIntent.editedSettingsTakeEffect

@@ -227,8 +227,7 @@ public final class MigrationSession {
     @exclusivity(unchecked) private(set) var dictWalks = 0
 
     /// The entries of `dict` named `name`, in document order. A pass that looks up many names
-    /// in one dict (a recipe of 10,000 `set` steps) uses the index, so it stays linear
-    /// (issue #44 §6).
+    /// in one dict (a recipe of 10,000 `set` steps) uses the index, so it stays linear.
     public func entries(named name: String, in dict: PlistElement) -> [DictEntry] {
         if keyIndexes[dict] == nil {
             lookups[dict, default: 0] += 1

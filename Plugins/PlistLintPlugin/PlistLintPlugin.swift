@@ -8,7 +8,7 @@ import PackagePlugin
 /// resource of the target (and give it a resource bundle).
 ///
 /// It runs on every build, so warnings stay in view: a command with no outputs is still skipped
-/// while its inputs are unchanged (from the third build on, issue #54), so one of its inputs is
+/// while its inputs are unchanged (from the third build on), so one of its inputs is
 /// a stamp file the command itself rewrites each time it runs (`lint --build-stamp`). The
 /// build system reads its inputs before running it, so the next build finds the stamp changed.
 @main
@@ -39,7 +39,7 @@ struct PlistLintPlugin: BuildToolPlugin {
 
     /// The target's sources are inputs too, as SwiftLint's plugin does: with the plists alone, a
     /// build after a change to a Swift file only did not run the command, and the warnings were
-    /// gone from that build (issue #42 §2).
+    /// gone from that build.
     static func command(tool: URL, name: String, plists: [URL], sources: [URL], stamp: URL) -> Command {
         .buildCommand(
             displayName: "plist-migrate lint \(name) (\(plists.count) plist\(plists.count == 1 ? "" : "s"))",

@@ -330,7 +330,7 @@ public struct ATSConfiguration: Sendable, Equatable {
         let entries = element.entries
         // With a key written twice the last copy is the one read (CFPropertyList keeps the last
         // value): when that copy is not a dict, Apple's reader skips it, and an earlier dict
-        // copy is gone with it (issue #52), so no rule comes of either. Only the keys of
+        // copy is gone with it, so no rule comes of either. Only the keys of
         // entries that are no dict (nearly always none) are remembered, with their last place.
         var lastNotADict: [String: Int] = [:]
         for (position, entry) in entries.enumerated() where entry.value.name != "dict" { lastNotADict[entry.name] = position }
@@ -401,7 +401,7 @@ public struct ATSConfiguration: Sendable, Equatable {
         }
         guard !bytes.contains(UInt8(ascii: "*")), key == key.lowercased() else { return .nothing }
         // An address key is looked up by its text, as the system writes addresses: one written
-        // otherwise (`2001:0db8::1`, `010.0.0.1`) matches nothing in Apple's reader (issue #52).
+        // otherwise (`2001:0db8::1`, `010.0.0.1`) matches nothing in Apple's reader.
         if let address = IPAddress(key) {
             return address.text == key ? .address(network: address, prefix: address.isIPv4 ? 32 : 128) : .nothing
         }

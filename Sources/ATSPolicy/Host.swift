@@ -306,8 +306,8 @@ extension String {
 }
 
 /// What is wrong with an exception-domain key that looks like an address, is not ASCII, or can
-/// name no host: such keys match no host, and nobody should believe otherwise (issues #34 §2,
-/// #40 §2). Ranges are judged as Apple's reader reads them (`ReaderCIDR`).
+/// name no host: such keys match no host, and nobody should believe otherwise.
+/// Ranges are judged as Apple's reader reads them (`ReaderCIDR`).
 public enum ExceptionKeyCheck {
     /// Why `key` matches nothing (or matches other than it reads), or `nil` for a key without
     /// such a problem.

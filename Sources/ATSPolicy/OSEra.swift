@@ -62,7 +62,7 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
 
     /// Parses `ios9`, `ios16.4`, `ipados15`, `tvos12`, `visionos1`, `watchos8`, `macos10.11`, `macos14`.
     ///
-    /// watchOS (issue #51): Apple's CT payload page lists watchOS 5.1.1 beside iOS 12.1.1, so
+    /// watchOS: Apple's CT payload page lists watchOS 5.1.1 beside iOS 12.1.1, so
     /// the CT era starts there. For the other eras Apple's ATS key pages list no watchOS at all:
     /// each watchOS release is read as the iOS it shipped with (watchOS 2 with iOS 9, 3 with
     /// 10, 7 with 14, 10 with 17), an inference `watchOSIsInferred` lets callers say.

@@ -314,7 +314,7 @@ public enum PolicyEngine {
     }
 
     /// Two ranges of one prefix length cover the host: Apple's reader keeps the longest prefix
-    /// it meets while visiting the dictionary, whose order is unspecified (issue #52).
+    /// it meets while visiting the dictionary, whose order is unspecified.
     static func equalRangesNote(_ earlier: ATSConfiguration.DomainRule, _ later: ATSConfiguration.DomainRule, host: Host) -> String {
         "NSExceptionDomains › \(earlier.key) (line \(earlier.line)) and \(later.key) (line \(later.line)) both cover \(host.name) "
             + "with the same prefix length: Apple's reader keeps the longest prefix it meets while visiting the dictionary, "
@@ -522,7 +522,7 @@ public enum PolicyEngine {
                 // A public address: Apple's reader lets NSAllowsLocalNetworking through only for a
                 // "direct" connection, and its tests pass public addresses as not direct
                 // (`runAllowsArbitraryLoadsOverrideTestWithATSDictionary`: 203.0.113.1, fe00::1,
-                // 2001:db8::… require TLS), so it is followed (issue #52).
+                // 2001:db8::… require TLS), so it is followed.
                 decision = .atsDefaults
                 why.append(.init(key: local.key, line: local.line, rule: "does not cover \(host.name), a public IP address, in Apple's "
                     + "reader (a connection to it is not \"direct\"; SecProtocolConfiguration.m, "
@@ -538,7 +538,7 @@ public enum PolicyEngine {
                 why.append(.init(key: "(iOS 17+)", line: nil, rule: "connections to IP addresses are subject to ATS unless NSAllowsLocalNetworking is YES"))
                 // Apple's reader lets a "direct" connection through (unless NSAllowsLocalNetworking
                 // is NO), and its caller decides what is direct: its tests pass 127.0.0.1, ::1 and
-                // fe80::1 as direct and other addresses as not (issue #52).
+                // fe80::1 as direct and other addresses as not.
                 // With the key written out as NO the reader requires TLS whatever the caller says
                 // (below): no question then.
                 if host.isLoopbackOrLinkLocal, config.allowsLocalNetworking?.value != false {

@@ -168,7 +168,7 @@ extension IPAddress {
     /// The address as `inet_ntop` writes it: dotted decimal for IPv4, lowercase hex with the
     /// longest run of zero groups (two or more; the first of equal runs) as `::` for IPv6, and
     /// an IPv4-mapped address as `::ffff:a.b.c.d`. Apple's reader looks an address key up by
-    /// this text (issue #52), so a key written otherwise matches nothing.
+    /// this text, so a key written otherwise matches nothing.
     public var text: String {
         if isIPv4 { return bytes[12...].map(String.init).joined(separator: ".") }
         let groups = stride(from: 0, to: 16, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }

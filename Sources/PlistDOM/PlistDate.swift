@@ -1,4 +1,4 @@
-/// A plist `<date>`, read as strictly as Python's plistlib reads it (issue #44 §4): ISO 8601
+/// A plist `<date>`, read as strictly as Python's plistlib reads it: ISO 8601
 /// UTC, `YYYY-MM-DDTHH:MM:SSZ`, with a real calendar date (a month of 1–12, a day the month
 /// has, February 29 only in a leap year) and a real time (hours 0–23, minutes and seconds 0–59).
 public enum PlistDate {

@@ -57,7 +57,7 @@ import PlistDOM
     }
 }
 
-/// `--host` never fails open (issue #34 §2): every form a resolver reads as an IPv4 address is
+/// `--host` never fails open: every form a resolver reads as an IPv4 address is
 /// read as that address, with a note, or refused; it is never taken for an unqualified name.
 @Suite struct HostInputNumericTests {
     @Test(arguments: [
@@ -94,14 +94,14 @@ import PlistDOM
     }
 }
 
-/// Exception keys that match nothing say so (issue #34 §2): uppercase, zone-bearing or invalid
+/// Exception keys that match nothing say so: uppercase, zone-bearing or invalid
 /// IP keys and internationalised names.
 @Suite struct ExceptionKeyCheckTests {
     @Test(arguments: [
         ("2001:DB8::1", "has capital letters"), ("172.16.0.0/33", "has no valid prefix length (0–32"),
         ("2001:db8::/129", "has no valid prefix length (0–128"), ("fe80::1%en0", "carries a zone index"),
         ("bücher.de", "is an internationalised name"), ("300.1.1.1", "is not a valid IP address"), ("10.0.0.0/x", "no valid prefix"),
-        // Issue #40 §2: what Apple's reader makes of a range, and keys no host can match.
+        // What Apple's reader makes of a range, and keys no host can match.
         ("10.0.0.0/08", "read by Apple's reader as prefix 0, not 8"), ("255.255.255.255/32", "not a range Apple's reader accepts"),
         ("10.0.0./8", "not a range Apple's reader accepts"), ("example.com ", "holds white space"),
         (".example.com", "starts with a dot"), ("exa%6dple.com", "holds %"), ("127.0.0.1.", "an address with a trailing dot"),

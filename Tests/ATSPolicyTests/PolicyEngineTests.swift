@@ -73,7 +73,7 @@ import PlistDOM
         #expect(http(config, .ios9, "other.com"))
     }
 
-    /// Issue #40 §2: subdomains are matched as Apple's reader matches them, every parent label
+    /// Subdomains are matched as Apple's reader matches them, every parent label
     /// walked (the page says one label: an open question says which was followed).
     @Test func matchingIsExactLowercaseWithSubdomainsAtAnyDepthAndNoWildcards() throws {
         let config = try configuration("""
@@ -168,7 +168,7 @@ import PlistDOM
     }
 }
 
-/// IP exception keys (issue #13): addresses compared by value, IPv4 and IPv6 ranges, read from
+/// IP exception keys: addresses compared by value, IPv4 and IPv6 ranges, read from
 /// iOS 17/macOS 14 only, and said when ignored.
 @Suite struct AddressKeyTests {
     func configuration(_ keys: [String]) throws -> ATSConfiguration {
@@ -230,8 +230,7 @@ extension HostInput {
     }
 }
 
-/// Open questions are said where Apple is silent, and one decision has one chain of reasons
-/// (issue #13).
+/// Open questions are said where Apple is silent, and one decision has one chain of reasons.
 @Suite struct OpenQuestionTests {
     func decide(_ atsBody: String, _ host: String, _ era: OSEra = .ios17) throws -> Decision {
         let text = "<plist><dict><key>NSAppTransportSecurity</key><dict>\(atsBody)</dict></dict></plist>"
@@ -271,7 +270,7 @@ extension HostInput {
             #expect(decision.openQuestions.contains { $0.contains(question) }, "\(body) \(host): \(decision.openQuestions)")
         }
         #expect(try decide(domains("<key>example.com</key><dict/>"), "example.com").openQuestions.isEmpty, "a plain entry is documented")
-        // Issue #34: only IP addresses changed in iOS 17, so .local and unqualified hosts raise no question there.
+        // Only IP addresses changed in iOS 17, so .local and unqualified hosts raise no question there.
         for host in ["printer.local", "devbox"] {
             let decision = try decide("", host, .ios17)
             #expect(decision.openQuestions.isEmpty && decision.httpAllowed, "\(host): \(decision.openQuestions)")

@@ -2,13 +2,13 @@ import Testing
 import PlistDOM
 @testable import ATSPolicy
 
-/// Apple's reader as oracle (issue #40): the cases of Apple's own tests of its ATS reader
+/// Apple's reader as oracle: the cases of Apple's own tests of its ATS reader
 /// (apple-oss-distributions/Security, `protocol/SecProtocolConfigurationTest.m`:
 /// `testInvalidATSDictionary`, `testIncludesSubdomains`, `testCIDRExceptions`), each
 /// dictionary written here as a plist and each expectation (ATS required, minimum TLS,
 /// forward secrecy) checked against the engine on the newest OS, where the reader's IP keys
 /// are read. `atsRequired` is HTTP blocked. The reader's built-in Apple exceptions are checked
-/// by `testBuiltInExceptions` and `testExceptionOverridesBuiltInException` (issue #52).
+/// by `testBuiltInExceptions` and `testExceptionOverridesBuiltInException`.
 @Suite struct ReaderOracleTests {
     struct Expectation: CustomTestStringConvertible {
         var host: String
@@ -140,7 +140,7 @@ import PlistDOM
     }
 
     /// A domain key written twice: the last copy is the one read, and when it is not a dict the
-    /// reader skips it, so the earlier dict copy does not apply either (issue #52: the first
+    /// reader skips it, so the earlier dict copy does not apply either (the first
     /// copy's dict applied, though the tool's own notes say the last copy is read).
     @Test func aDuplicateDomainWhoseLastCopyIsNoDictIsSkipped() throws {
         let dict = Self.allows("<true/>")
@@ -153,7 +153,7 @@ import PlistDOM
     }
 
     /// An address key is looked up by the text the system writes: `2001:0db8:0012:0000:0000:0000:0000:0034`
-    /// or `010.0.0.1` matches nothing (issue #52: the tool matched them), and says why.
+    /// or `010.0.0.1` matches nothing (the tool matched them), and says why.
     @Test func anAddressKeyWrittenOtherwiseMatchesNothing() throws {
         for (key, host) in [("2001:0db8:0012:0000:0000:0000:0000:0034", "2001:db8:12::34"), ("2001:DB8:12::34", "2001:db8:12::34"),
                             ("2001:db8:12:0:0:0:0:34", "2001:db8:12::34"), ("010.0.0.1", "8.0.0.1")] {
@@ -170,7 +170,7 @@ import PlistDOM
         #expect(IPAddress("0:0:0:0:0:0:0:0")?.text == "::" && IPAddress("2001:db8:1:1:1:1:0:1")?.text == "2001:db8:1:1:1:1:0:1")
     }
 
-    /// Where the reader does not decide, an open question (issue #52): two ranges of one prefix
+    /// Where the reader does not decide, an open question: two ranges of one prefix
     /// length over the host (the reader visits its dictionary in no documented order), and
     /// whether a loopback or link-local address is a "direct" connection (its caller's flag).
     @Test func whatTheReaderLeavesToChanceOrItsCallerIsAnOpenQuestion() throws {

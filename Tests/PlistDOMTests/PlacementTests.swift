@@ -1,7 +1,7 @@
 import Testing
 @testable import PlistDOM
 
-/// Issue #50: what an edit writes is what Xcode and people write. New and renamed keys follow a
+/// What an edit writes is what Xcode and people write. New and renamed keys follow a
 /// sorted dict's order, new items never share a line, text and emptied containers are spelled
 /// as the file spells them.
 @Suite struct PlacementTests {
@@ -184,7 +184,7 @@ import Testing
     // MARK: - Layout of new items
 
     @Test func itemsInsertedOneAfterAnotherBeforeAnItemKeepTheirOwnLines() throws {
-        // Issue #50: `Add :A:0` then `Add :A:1` before an original item came out glued.
+        // `Add :A:0` then `Add :A:1` before an original item came out glued.
         let input = plist("\t<key>A</key>\n\t<array>\n\t\t<string>orig</string>\n\t</array>\n")
         let out = try edited(input) { doc in
             let array = try #require(doc.rootValue[key: "A"])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Yams
 
-/// Issue #54: the GitHub Action's steps, run as `action.yml` writes them (read from the file,
+/// The GitHub Action's steps, run as `action.yml` writes them (read from the file,
 /// their `${{ … }}` expressions filled in as the runner does, each script run by
 /// `bash --noprofile --norc -eo pipefail` as GitHub runs `shell: bash`), for every input. The
 /// build step runs too, with `swift` on the PATH a stand-in that records its arguments (the

@@ -3,7 +3,7 @@ import Foundation
 import PlistDOM
 import Testing
 
-/// Apple's own tests of its ATS reader as a decision table (issue #52):
+/// Apple's own tests of its ATS reader as a decision table:
 /// `Fixtures/engine/apple-reader.tsv`, one row per expectation of
 /// `SecProtocolConfigurationTest.m` (apple-oss-distributions/Security), transcribed by
 /// `Tests/oracle/apple_reader_table.py`. Every row runs through the engine and through

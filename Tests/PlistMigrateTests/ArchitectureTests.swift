@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The arrows of ARCHITECTURE.md, read from every source file's `import` lines: CLI →
-/// PlistMigrate → Migrations/ATSPolicy → PlistDOM → CLibXML2, and nothing back (issue #31).
+/// PlistMigrate → Migrations/ATSPolicy → PlistDOM → CLibXML2, and nothing back.
 @Suite struct ArchitectureTests {
     /// The project's modules each may import; system modules are always allowed.
     static let allowed: [String: Set<String>] = [

@@ -21,7 +21,7 @@ import PlistMigrate
         let modified = try FileManager.default.attributesOfItem(atPath: app.path)[.modificationDate] as? Date
         let result = try tool(["."], in: dir)
         #expect(result.status == 0)
-        // Apple's open reader never reads NSThirdParty… keys: the delta shows both readings (issue #52).
+        // Apple's open reader never reads NSThirdParty… keys: the delta shows both readings.
         #expect(result.text.hasPrefix("""
             # ATS001 third-party-exception-keys (activatesIntent)
             # policy: no policy change if the OS reads NSThirdParty…/NSTemporary… keys as their NSException… twins
@@ -201,8 +201,7 @@ import PlistMigrate
         #expect(missing.stderr.contains("nope.plist: no such file or directory. Nothing was run."), "\(missing.stderr)")
     }
 
-    /// A diagnostic quoting a value with a line break is one line, as lint's findings are
-    /// (issue #42 §5).
+    /// A diagnostic quoting a value with a line break is one line, as lint's findings are.
     @Test func aDiagnosticIsOneLine() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -219,7 +218,7 @@ import PlistMigrate
     }
 
     /// A recipe pass out of scope for a file named on the command line says so in text; for
-    /// walked files it stays quiet (most plists are not an app's Info.plist) (issue #42 §5).
+    /// walked files it stays quiet (most plists are not an app's Info.plist).
     @Test func aRecipeOutOfScopeForANamedFileSaysSo() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -231,7 +230,7 @@ import PlistMigrate
         #expect(!walked.stderr.contains("not applied"), "\(walked.stderr)")
     }
 
-    /// `SOURCE_DATE_EPOCH` makes two identical runs give identical JSON and HTML (issue #42 §5).
+    /// `SOURCE_DATE_EPOCH` makes two identical runs give identical JSON and HTML.
     @Test func sourceDateEpochMakesReportsReproducible() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -254,7 +253,7 @@ import PlistMigrate
     }
 
     /// `--force-exclude` (pre-commit's mode) treats named files as the walk does, and a file a
-    /// config excludes is not counted as checked (issue #42 §5).
+    /// config excludes is not counted as checked.
     @Test func forceExcludeTreatsNamedFilesAsTheWalkDoes() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -277,7 +276,7 @@ import PlistMigrate
         #expect(migrate.status == 0 && migrate.stderr.contains("0 files scanned"), "\(migrate.stderr)")
     }
 
-    /// A typo never runs, let alone writes (issue #42 §1).
+    /// A typo never runs, let alone writes.
     @Test func aTypoNeverRuns() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -300,7 +299,7 @@ import PlistMigrate
         }
         #expect(try tool(["lint", "--reporter=json", "Widget"], in: dir).status == 64)
         #expect(try Data(contentsOf: widget) == before)
-        // The hint names every format there is (github, xcode and markdown were missing, #54).
+        // The hint names every format there is (github, xcode and markdown were once missing).
         let reporter = try tool(["--reporter", "Widget"], in: dir).stderr
         for format in RunOptions.Format.allCases.map(\.rawValue) + LintRunner.Format.allCases.map(\.rawValue) {
             #expect(reporter.contains(format), "\(format): \(reporter)")

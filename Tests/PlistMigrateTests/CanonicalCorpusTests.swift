@@ -3,7 +3,7 @@ import Testing
 import Migrations
 @testable import PlistMigrate
 
-/// Issue #50 §5: a file that is exactly what Apple's serializer writes (sorted keys: Xcode's
+/// A file that is exactly what Apple's serializer writes (sorted keys: Xcode's
 /// order) stays so after every migration, so the next save in Xcode changes nothing. The
 /// oracle is Python's plistlib (Tests/oracle/canonical_oracle.py), which writes the same bytes.
 @Suite struct CanonicalCorpusTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #54: bash completion offers the default subcommand's options as the first word
+/// Bash completion offers the default subcommand's options as the first word
 /// (`plist-migrate --o<TAB>` offered nothing), and still the subcommands and their options.
 /// The script the tool prints is sourced in bash and its completion function called as bash
 /// calls it.

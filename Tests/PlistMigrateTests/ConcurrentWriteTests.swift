@@ -5,8 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// `--write` never loses a concurrent edit, and two runs at once do not trip over each other
-/// (issue #11 §2).
+/// `--write` never loses a concurrent edit, and two runs at once do not trip over each other.
 @Suite(.serialized) struct ConcurrentWriteTests {
     static func tree(files: Int) throws -> (directory: URL, paths: [String]) {
         let directory = try temporaryDirectory(onDisk: true)

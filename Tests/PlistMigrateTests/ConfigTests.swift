@@ -96,7 +96,7 @@ import Testing
     }
 }
 
-/// Issue #33: nested configs inherit from their parents; `--config FILE…` replaces discovery.
+/// Nested configs inherit from their parents; `--config FILE…` replaces discovery.
 @Suite struct ConfigMergeTests {
     let write = ConfigTests().write
 

@@ -3,7 +3,7 @@ import Testing
 import ATSPolicy
 import PlistDOM
 
-/// The project's own decision table (issue #13): `Fixtures/engine/decisions.tsv`, written from
+/// The project's own decision table: `Fixtures/engine/decisions.tsv`, written from
 /// Apple's sentences by an independent model (Tests/oracle/ats_decision_table.py). Every case
 /// runs through the engine and through `explain --format json`.
 @Suite struct DecisionTableTests {
@@ -32,16 +32,16 @@ import PlistDOM
 
     @Test func theTableHasEnoughCasesEachWithItsBasis() {
         #expect(Self.cases.count >= 120)
-        // Issue #40: where the pages are silent, rows cite Apple's reader by file and function.
+        // Where the pages are silent, rows cite Apple's reader by file and function.
         #expect(Self.cases.filter { $0.basis.contains("SecProtocolConfiguration.m") }.count >= 40)
         #expect(Self.cases.allSatisfy { !$0.basis.isEmpty })
     }
 
-    /// Issue #34: a case cites Apple's sentence where Apple documents the rule, an iOS 17 case an
+    /// A case cites Apple's sentence where Apple documents the rule, an iOS 17 case an
     /// iOS 17 sentence, and no basis speaks of the project's own copy of a page.
     @Test func casesCiteTheSentenceApplyWrites() {
         #expect(!Self.cases.contains { $0.basis.contains("stored copy") || $0.basis.contains("AV Foundation") })
-        // A later key the reader does not read (a string) makes nothing ignored (issue #40).
+        // A later key the reader does not read (a string) makes nothing ignored.
         let ignored = Self.cases.filter {
             $0.body.contains("NSAllowsArbitraryLoads</key><true/><key>NSAllows") && !$0.body.contains("<string>") && $0.os != "ios9"
         }

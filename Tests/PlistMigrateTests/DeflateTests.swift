@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// The review page's compressed kinds (issue #41 §2, size): what `Deflate` writes, Python's zlib
+/// The review page's compressed kinds (size): what `Deflate` writes, Python's zlib
 /// (an independent inflater, as a browser's `DecompressionStream("deflate-raw")` is) reads back
 /// byte for byte, and it is much smaller than the text for the page's kind of text.
 @Suite struct DeflateTests {

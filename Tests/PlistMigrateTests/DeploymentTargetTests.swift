@@ -4,7 +4,7 @@ import ATSPolicy
 import PlistDOM
 @testable import PlistMigrate
 
-/// The deployment target (issue #12 §2): `--min-os`, config `minimumOS`, the nearest
+/// The deployment target: `--min-os`, config `minimumOS`, the nearest
 /// `project.pbxproj`, the plist's own keys, else every OS; only its eras count in deltas.
 @Suite struct DeploymentTargetTests {
     /// ATS002 beside NSAllowsArbitraryLoads: its delta names iOS 10+ unless the target is later.
@@ -71,7 +71,7 @@ import PlistDOM
         let directory = try workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
         // Two targets that name other Info.plists: the nearest project's lowest counts, read
-        // through the project model (a project that does not parse is not used: issue #39 §3).
+        // through the project model (a project that does not parse is not used).
         try project(in: directory, """
             // !$*UTF8*$!
             { archiveVersion = 1; objectVersion = 56; objects = {

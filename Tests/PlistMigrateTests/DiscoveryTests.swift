@@ -166,7 +166,7 @@ extension DiscoveryTests {
         let walked = try tool(["."], in: dir)
         #expect(walked.status == 2)
         #expect(walked.stderr.contains("App/Info.plist:1:61: error: Opening and ending tag mismatch: dict line 1 and array"), "\(walked.stderr)")
-        #expect(!walked.stderr.contains("Wide/Root.plist"), "UTF-16 without the key: skipped with its reason (issue #32)")
+        #expect(!walked.stderr.contains("Wide/Root.plist"), "UTF-16 without the key: skipped with its reason")
         for quiet in ["Settings/Root.plist", "Broken/Root.plist", "Evil/Root.plist"] {
             #expect(!walked.stderr.contains(quiet), "\(quiet) cannot hold the ATS key: not parsed")
         }

@@ -62,6 +62,28 @@ import PlistMigrate
         #expect(Self.notesAboutTheWork(in: "on this 2-core VM\nnot tried here (Linux)\nall under 30 MB here\nnot met in these rounds").count == 4)
     }
 
+    /// Code speaks to its readers, who have no tracker: what it does and why, never an issue
+    /// number (every source, script and test file; this file's own examples of what the check
+    /// finds are built from parts).
+    @Test func theCodeNamesNoIssueNumbers() throws {
+        let listed = try git(["ls-files", "Sources", "Plugins", "Migrations", "Benchmarks", "Fuzz", "Tests", ".ci/run", "Package.swift", "Makefile", "action.yml"],
+                             in: Paths.repository).text.split(separator: "\n").map(String.init)
+        let code = listed.filter { file in [".swift", ".sh", ".py", ".yml", ".yaml"].contains { file.hasSuffix($0) } || [".ci/run", "Makefile", "Package.swift"].contains(file) }
+        #expect(code.count > 100)
+        let patterns = [#/(?i)\bissues? #?\d+/#, #/(?:^|[\s(\[,])#\d+\b/#]
+        var found: [String] = []
+        for file in code where file != "Tests/PlistMigrateTests/DocsLinksTests.swift" {
+            let text = (try? String(contentsOf: Paths.repository.appendingPathComponent(file), encoding: .utf8)) ?? ""
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where patterns.contains(where: { line.contains($0) }) {
+                found.append("\(file):\(number + 1)")
+            }
+        }
+        #expect(found.isEmpty, "\(found.prefix(10))")
+        // The check finds what it looks for.
+        let examples = ["// see " + "issue " + "#" + "12", "// fixed in (" + "#" + "12)"]
+        #expect(zip(patterns, examples).allSatisfy { pattern, example in example.contains(pattern) })
+    }
+
     /// Keep a Changelog: what changed for a user, one line per change, grouped by version; the
     /// measurements behind it live under `Benchmarks/`.
     @Test func theChangelogIsForUsers() throws {
@@ -106,7 +128,7 @@ import PlistMigrate
         #expect(broken.isEmpty, "\(broken)")
     }
 
-    /// Every command of the README's `sh` blocks runs (issue #54): `plist-migrate …` lines in a
+    /// Every command of the README's `sh` blocks runs: `plist-migrate …` lines in a
     /// workspace holding the paths they name (`App/`, `path/to/App`, `~/src/repoA` with HOME
     /// there, a second repository's report and a downloaded decision), each ending 0 or 1, never a usage
     /// error or a failure; `swift run plist-migrate …` as the built binary; `swift test` is what

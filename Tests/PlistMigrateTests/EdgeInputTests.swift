@@ -4,7 +4,7 @@ import Migrations
 import PlistDOM
 @testable import PlistMigrate
 
-/// Issue #44 §2 and §3: input bounded everywhere, and `report` never crashes on a report it did
+/// Input bounded everywhere, and `report` never crashes on a report it did
 /// not write.
 @Suite struct BoundedInputTests {
     func shell(_ script: String, in directory: URL) throws -> ProcessResult {
@@ -116,13 +116,13 @@ import PlistDOM
         let result = try merge([document], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.text.hasPrefix("plist-migrate report: 1 report, 1 file scanned, 1 would change, 0 errors"), "\(result.text)")
-        // Plurals right everywhere (issue #41 §3): one of anything is singular.
+        // Plurals right everywhere: one of anything is singular.
         for wrong in ["1 reports", "1 files", "1 items", "1 item need ", "1 kinds", "1 edits", "(1 files)"] {
             #expect(!result.text.contains(wrong), "\(wrong): \(result.text)")
         }
     }
 
-    /// Issue #55: every number in a report is input. An edit count no run could make (more
+    /// Every number in a report is input. An edit count no run could make (more
     /// edits than the largest file the tool reads has bytes, or negative) is refused when the
     /// report is read, in every format: before, three passes of 5·10¹⁸ edits each passed the
     /// per-pass sums and stopped the process (signal 4) adding them up for the review page.
@@ -155,7 +155,7 @@ import PlistDOM
         }
     }
 
-    /// Issue #55 row 7: one file listing the same pass twice in one round was counted twice.
+    /// One file listing the same pass twice in one round was counted twice.
     @Test func aFileListingAPassTwiceInARoundIsRefused() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -186,7 +186,7 @@ import PlistDOM
     }
 }
 
-/// Issue #44 §7: small things said instead of silently taken.
+/// Small things said instead of silently taken.
 @Suite struct SaidNotTakenTests {
     @Test func aConfigThatSaysAKeyTwiceOrAnImpossibleVersionIsRefused() throws {
         let directory = try temporaryDirectory()
@@ -207,7 +207,7 @@ import PlistDOM
         #expect(result.stderr.contains("no pass"), "\(result.stderr)")
     }
 
-    /// Issue #53: a decision naming a kind this run does not have — under `accepted` or
+    /// A decision naming a kind this run does not have — under `accepted` or
     /// `rejected` — is an error (exit 2; with `--write` found before anything is written),
     /// unless `--decision-spans-runs` says it covers several runs; `--check` only warns (an
     /// applied kind is no longer the run's). A field the schema does not allow, or an id that is
@@ -251,7 +251,7 @@ import PlistDOM
     }
 }
 
-/// Issue #44 §4: values written as written.
+/// Values written as written.
 @Suite struct ValuesAsWrittenTests {
     static func recipe(_ value: String) -> String {
         "id: T001\nversion: 1\ntitle: test\nimpact: spelling\nsteps:\n  - set: A\n    value: \(value)\n"
@@ -307,7 +307,7 @@ import PlistDOM
     }
 }
 
-/// Issue #44 §3: `report` knows a file by where it is, not by how a run spelled it.
+/// `report` knows a file by where it is, not by how a run spelled it.
 @Suite struct ReportPlacesTests {
     @Test func theSameFilesFromAnotherWorkingDirectoryOverlap() throws {
         let directory = try temporaryDirectory()
@@ -322,7 +322,7 @@ import PlistDOM
     }
 
     /// Reports made in different directories: the merged base is the directory above them all,
-    /// and each path is relative to it (issue #53: with no base, the page lost every link).
+    /// and each path is relative to it (with no base, the page lost every link).
     @Test func aMergedReportsBaseIsTheDirectoryItsReportsShare() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

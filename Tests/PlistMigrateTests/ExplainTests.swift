@@ -50,7 +50,7 @@ import ATSPolicy
 }
 
 extension ExplainTests {
-    /// Output a program can rely on (issue #13): a schema version, every field present, and a
+    /// Output a program can rely on: a schema version, every field present, and a
     /// malformed host refused instead of answered.
     @Test func explainJSONSaysEveryFieldAndRefusesMalformedHosts() throws {
         let directory = try temporaryDirectory()
@@ -84,7 +84,7 @@ extension ExplainTests {
     }
 }
 
-/// Issue #34 §2: a host `explain` cannot read as ATS does is refused or read with a note.
+/// A host `explain` cannot read as ATS does is refused or read with a note.
 @Suite struct ExplainHostInputTests {
     @Test func anInternationalisedNameAsksForItsPunycode() throws {
         let result = try tool(["explain", "Fixtures/project/App/Info.plist", "--host", "bücher.de"], in: Paths.repository)
@@ -126,7 +126,7 @@ extension ExplainHostInputTests {
     }
 }
 
-/// Issue #52: Apple's built-in exceptions (apple.com and six more, from Apple's open reader)
+/// Apple's built-in exceptions (apple.com and six more, from Apple's open reader)
 /// are among `explain`'s reasons, and an app entry of the same name replaces them.
 @Suite struct BuiltInExceptionExplainTests {
     @Test func explainNamesTheBuiltInExceptionThatDecides() throws {

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// `--write` keeps what makes a file that file (owner, group, mode, extended attributes and
-/// ACLs, hard links) and refuses what it cannot keep (issue #11 §3). Most of these need root:
+/// ACLs, hard links) and refuses what it cannot keep. Most of these need root:
 /// CI runs as root; elsewhere they are skipped, and say why.
 @Suite(.serialized) struct FileIdentityTests {
     static let isRoot = geteuid() == 0

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// Links from the review page to each file at its commit and line, per forge (issue #41 §2).
+/// Links from the review page to each file at its commit and line, per forge.
 @Suite struct ForgeLinksTests {
     @Test func eachForgesFormFromEachRemoteSpelling() {
         let commit = "0123456789abcdef0123456789abcdef01234567"
@@ -38,7 +38,7 @@ import Testing
         #expect(table.components(separatedBy: "<tr><th scope=\"row\">").count - 1 == 2, "one row per repository")
     }
 
-    /// Issue #55 row 6: a report's line numbers are input; the largest one ends the count
+    /// A report's line numbers are input; the largest one ends the count
     /// instead of the process.
     @Test func aHunkAtTheLargestLineNumberIsNoCrash() {
         #expect(ForgeLinks.firstChangedLine("@@ -1 +9223372036854775807 @@\n x\n+y\n") == nil)
@@ -46,7 +46,7 @@ import Testing
         #expect(ForgeLinks.firstChangedLine("@@ -1 +-5 @@\n+y\n") == nil)
     }
 
-    /// Issue #53: reports made one per repository, each in its own directory (as multi-gitter
+    /// Reports made one per repository, each in its own directory (as multi-gitter
     /// runs them), merged: every file keeps its repository (names that need quoting too), its
     /// forge link, and the apply commands name no file.
     @Test func mergedReportsFromEachRepositoryKeepLinksAndCommands() throws {

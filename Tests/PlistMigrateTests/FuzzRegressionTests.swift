@@ -19,8 +19,8 @@ import PlistDOM
         }
     }
 
-    /// Fuzz/regressions/recipe/ and edit/: inputs of the recipe and edit targets (issue #30 §4).
-    /// And project/: inputs of the project readers' target (issue #39 §5): the first found was
+    /// Fuzz/regressions/recipe/ and edit/: inputs of the recipe and edit targets.
+    /// And project/: inputs of the project readers' target: the first found was
     /// a project.yml whose mapping key is a mapping, on which Yams' constructor stopped the process.
     @Test(arguments: ["recipe", "edit", "project"]) func recipeAndEditRegressionsKeepTheInvariants(_ target: String) throws {
         let folder = Paths.repository.appendingPathComponent("Fuzz/regressions/\(target)")
@@ -39,7 +39,7 @@ import PlistDOM
         }
     }
 
-    /// The output target (issue #55) on every place `--output` can name, every run status,
+    /// The output target on every place `--output` can name, every run status,
     /// finished or dropped, written whole or a byte at a time: the invariants hold on today's
     /// `ReportFile`, and nothing is left in its folder.
     /// (Its closed-stream half needs SIGPIPE ignored, which the fuzz process does; ignored here

@@ -4,7 +4,7 @@ import Migrations
 import PlistDOM
 @testable import PlistMigrate
 
-/// Recipes and `edit` held to the standard of plists (issue #30 §2, §3): bounded, never
+/// Recipes and `edit` held to the standard of plists: bounded, never
 /// garbled, every refusal at its place, and "internal error" only for real bugs.
 @Suite struct HardenedRecipeTests {
     static let header = "id: H1\nversion: 1\ntitle: t\nimpact: spelling\nsteps:\n"

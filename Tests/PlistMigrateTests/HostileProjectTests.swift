@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// Issue #39 §5: a hostile repository cannot stop a fleet. Each project shape below is a small
+/// A hostile repository cannot stop a fleet. Each project shape below is a small
 /// file any repository can hold; each used to hang, crash or eat gigabytes. Now the run ends,
 /// exits 0, stays under 100 MB, says one line about that project on the file beside it, and
 /// the rest of the run is untouched. (A watchdog turns a hang into a failure; the time each

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The integration files people expect (issue #14) are well formed: the pre-commit manifest
+/// The integration files people expect are well formed: the pre-commit manifest
 /// (checked by `pre-commit validate-manifest` where pre-commit is installed, by its required
 /// fields otherwise) and the composite GitHub Action.
 @Suite struct IntegrationFilesTests {
@@ -70,7 +70,7 @@ import Testing
         let plain = try step([:])
         #expect(plain.status == 1, "pending changes in the one file: \(plain.stderr)")
         #expect(plain.stderr.contains("1 file scanned, 1 would change"), "\(plain.stderr)")
-        // The inputs for a config, --strict, a baseline and extra arguments (issue #42 §5).
+        // The inputs for a config, --strict, a baseline and extra arguments.
         let only = try step(["PM_ARGS": "--only\nATS005\n", "PM_STRICT": "true"])
         #expect(only.status == 0 && only.stderr.contains("0 would change"), "--only ATS005 leaves the ATS001 file alone: \(only.stderr)")
         try Data(#"{"skip": ["ATS001"]}"#.utf8).write(to: directory.appendingPathComponent("ci.json"))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// Issue #53: one definition of a character a reader cannot see, used alike by paths, the
+/// One definition of a character a reader cannot see, used alike by paths, the
 /// review page (and the PR body, which shows text as the page does) and one-line diagnostics.
 @Suite struct InvisibleCharactersTests {
     /// Each range's ends and a character just outside, from every table the three kept before.

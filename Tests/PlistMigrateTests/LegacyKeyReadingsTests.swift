@@ -5,7 +5,7 @@ import PlistDOM
 import Testing
 @testable import PlistMigrate
 
-/// Issue #52: Apple's open ATS reader (Security, `protocol/SecProtocolConfiguration.m`) never
+/// Apple's open ATS reader (Security, `protocol/SecProtocolConfiguration.m`) never
 /// reads `NSThirdPartyException…` or `NSTemporaryException…` keys, while the engine reads them as
 /// their `NSException…` twins. Both readings are shown wherever the difference matters: the
 /// migrations' policy delta, `explain`, and posture findings (message and security severity).

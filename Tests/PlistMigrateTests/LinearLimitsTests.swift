@@ -4,7 +4,7 @@ import PlistDOM
 @testable import Migrations
 @testable import PlistMigrate
 
-/// At the documented limits the work stays linear (issue #44 §6): a pass looks names up in a
+/// At the documented limits the work stays linear: a pass looks names up in a
 /// dict through an index, not by walking the dict once per step, and `edit` takes thousands of
 /// `-c` commands. (How long it takes is measured by `Benchmarks/limits.sh`, not here.)
 @Suite struct LinearLimitsTests {

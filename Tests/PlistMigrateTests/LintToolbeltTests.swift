@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// A lint a team can tune (issue #14): inline suppressions, config, baseline, strict/quiet,
+/// A lint a team can tune: inline suppressions, config, baseline, strict/quiet,
 /// GitHub annotations, standard input, colour rules.
 @Suite struct LintToolbeltTests {
     static let suppressed = """
@@ -137,7 +137,7 @@ import Testing
     }
 }
 
-/// Issue #33: every file error is one plain line, and an unknown rule id is named.
+/// Every file error is one plain line, and an unknown rule id is named.
 @Suite struct LintPlainErrorTests {
     @Test func aMissingOrBrokenBaselineIsOnePlainLine() throws {
         let directory = try temporaryDirectory()
@@ -198,7 +198,7 @@ extension LintPlainErrorTests {
     }
 }
 
-/// Issue #33: pre-commit names every file; `--force-exclude` holds them to the excludes too.
+/// Pre-commit names every file; `--force-exclude` holds them to the excludes too.
 @Suite struct ForceExcludeTests {
     @Test func aBrokenFixtureUnderAnExcludedFolderFailsNeitherHook() throws {
         let directory = try temporaryDirectory()
@@ -222,7 +222,7 @@ extension LintPlainErrorTests {
     }
 }
 
-/// Issue #33: baseline keys name array items by their content, not their position.
+/// Baseline keys name array items by their content, not their position.
 @Suite struct BaselineArrayItemTests {
     static func plist(_ pins: [String]) -> String {
         let identities = pins.map { "<dict><key>SPKI-SHA256-BASE64</key><string>\($0)</string></dict>" }.joined(separator: "\n")
@@ -250,7 +250,7 @@ extension LintPlainErrorTests {
     }
 }
 
-/// Issue #33: standard input named with `--stdin-path` gets the config of the file it stands for.
+/// Standard input named with `--stdin-path` gets the config of the file it stands for.
 @Suite struct StdinPathConfigTests {
     @Test func lintAndExplainOfStandardInputUseTheConfigOfTheNamedPath() throws {
         let directory = try temporaryDirectory()
@@ -267,7 +267,7 @@ extension LintPlainErrorTests {
     }
 }
 
-/// Issue #33: `plist-migrate rules` lists every rule with its severity and whether the config
+/// `plist-migrate rules` lists every rule with its severity and whether the config
 /// where it is asked leaves it enabled.
 @Suite struct RulesListingTests {
     @Test func textAndJSONFollowTheConfig() throws {
@@ -292,7 +292,7 @@ extension LintPlainErrorTests {
     }
 }
 
-/// Issue #33: `--output FILE` writes the report there; messages stay on standard error.
+/// `--output FILE` writes the report there; messages stay on standard error.
 @Suite struct ReportOutputTests {
     @Test func migrateAndLintWriteTheirReportToTheFile() throws {
         let directory = try temporaryDirectory()
@@ -311,7 +311,7 @@ extension LintPlainErrorTests {
     }
 }
 
-/// Issue #33: the reporters CI systems ingest, each read back by an independent parser.
+/// The reporters CI systems ingest, each read back by an independent parser.
 @Suite struct CIReporterTests {
     static func lint(_ format: String) throws -> ProcessResult {
         let directory = try temporaryDirectory()
@@ -377,7 +377,7 @@ extension LintPlainErrorTests {
     }
 }
 
-/// Issue #33: every output names files from the repository root, wherever in it the tool runs.
+/// Every output names files from the repository root, wherever in it the tool runs.
 @Suite struct RepositoryRelativePathTests {
     func repository() throws -> URL {
         let directory = try temporaryDirectory()

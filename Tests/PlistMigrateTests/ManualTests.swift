@@ -4,7 +4,7 @@ import Testing
 /// What the man page is made of (swift-argument-parser's generate-manual reads the commands'
 /// help): it drops every character that is not ASCII (value names too) and names an option's value after the
 /// option when no value name is given ("--to to"), so every help text is ASCII, every option
-/// taking a value names it, and every subcommand says its exit statuses (issue #42 §5).
+/// taking a value names it, and every subcommand says its exit statuses.
 @Suite struct ManualTests {
     @Test func helpIsASCIIWithValueNamesAndExitStatuses() throws {
         let dump = try tool(["--experimental-dump-help"], in: Paths.repository)
@@ -22,7 +22,7 @@ import Testing
                 if argument["kind"] as? String == "option", let value = argument["valueName"] as? String, names.contains(value) {
                     problems.append("\(path) \(names): the value is named after the option")
                 }
-                // "OS[,OS…]" came out of the man page as "OS[,OS]" (issue #54).
+                // "OS[,OS…]" came out of the man page as "OS[,OS]".
                 if let value = argument["valueName"] as? String, !value.allSatisfy(\.isASCII) {
                     problems.append("\(path) \(names): the value name \(value) is not ASCII")
                 }
@@ -43,7 +43,7 @@ import Testing
     }
 
     /// The man page's EXIT STATUS: generate-manual writes a generic `.Ex -std`; `make man` rewrites
-    /// it from the tool's own help, each subcommand with its codes (issue #42 §5). Checked on a
+    /// it from the tool's own help, each subcommand with its codes. Checked on a
     /// page with generate-manual's section (building the real page takes minutes), with the
     /// Makefile's `man` target shown to run the same script.
     @Test func theManPageListsEachSubcommandsExitStatuses() throws {

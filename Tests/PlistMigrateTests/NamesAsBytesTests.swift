@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// Names are bytes, and every way the tool shows one keeps them apart (issue #44 §5): text,
+/// Names are bytes, and every way the tool shows one keeps them apart: text,
 /// JSON (`path` plus `pathBytes`) and patches use `git diff`'s quoting, which `git apply` reads.
 @Suite struct NamesAsBytesTests {
     /// Directory names, as bytes: two that the old `\xNN` escaping printed alike, control

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #44 §1: `--output` never names a file the run reads, and the report replaces the old
+/// `--output` never names a file the run reads, and the report replaces the old
 /// one only once the run has reported.
 @Suite struct OutputSafetyTests {
     func workspace() throws -> (URL, Data) {
@@ -50,7 +50,7 @@ import Testing
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: directory.path)).contains { $0.contains("plist-migrate-") })
     }
 
-    /// Issue #55 rows 1–3: `--output` is only ever a regular file (or a new one). A FIFO, a
+    /// Rows 1–3: `--output` is only ever a regular file (or a new one). A FIFO, a
     /// socket, a directory, a link to a character device: refused before the run, exit 2, one
     /// line, the node still what it was. Device nodes are never touched: the link points at one
     /// only to be refused (nothing is opened through it).
@@ -121,7 +121,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path("nowhere")))
     }
 
-    /// Issue #55 row 3: one-character names are written, not a crash (`-` is standard output:
+    /// One-character names are written, not a crash (`-` is standard output:
     /// `anOutputOfDashIsStandardOutput`; `./-` is a file named `-`).
     @Test(arguments: ["x", "./-", "./y"])
     func aShortOutputNameIsWritten(_ name: String) throws {
@@ -133,7 +133,7 @@ import Testing
         #expect((json as? [String: Any])?["files"] != nil)
     }
 
-    /// Issue #55 row 4: a write error on standard output or on `--output` (a full disk, a
+    /// A write error on standard output or on `--output` (a full disk, a
     /// closed pipe, a closed descriptor) is exit 2 with a message, never a signal or exit 0 with
     /// the output lost, and leaves no temporary file. The full disk is a 16 KB tmpfs in the
     /// test's own folder.
@@ -173,7 +173,7 @@ import Testing
         #expect(!names.contains { $0.contains("plist-migrate-") }, "no temporary file left: \(names)")
     }
 
-    /// Issue #55 row 5: the file behind standard input and the entries of a `--files-from` list
+    /// The file behind standard input and the entries of a `--files-from` list
     /// are inputs too; `--output` naming one of them is refused before the run, exit 2.
     @Test func anOutputThatAnInputNamesByAnotherRouteIsRefused() throws {
         let (directory, original) = try workspace()

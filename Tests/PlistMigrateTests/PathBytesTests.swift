@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// Paths are bytes (issue #11 §4): names that are not UTF-8 are walked, opened, reported
+/// Paths are bytes: names that are not UTF-8 are walked, opened, reported
 /// (escaped) and written as the bytes they are.
 @Suite struct PathBytesTests {
     @Test func everyByteStringSurvivesTheRoundTrip() {

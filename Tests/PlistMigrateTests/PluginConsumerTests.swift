@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// The SwiftPM plugins as a package that depends on this one uses them (issues #33, #42 §2,
-/// #54). One consumer package, made and resolved once and kept between runs, so the tool is
+/// The SwiftPM plugins as a package that depends on this one uses them.
+/// One consumer package, made and resolved once and kept between runs, so the tool is
 /// compiled for it incrementally. One test walks it through the build-tool plugin, then the command plugins: as
 /// three `.serialized` tests, each one after the first waited for a free thread behind the rest
 /// of the run, and the suite was the last to finish. Each part puts the files it needs in place
@@ -103,11 +103,11 @@ import Testing
         #expect(output.contains("plist-migrate lint Demo (1 plist)"))
         let bundles = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".build/debug").path)
         #expect(!bundles.contains { $0.hasSuffix(".resources") || $0.hasSuffix(".bundle") }, "no resource bundle: \(bundles)")
-        // Nothing changed (issue #54: "build, build again without change, the warning both
+        // Nothing changed ("build, build again without change, the warning both
         // times"): the findings are shown again, not lost to an up-to-date check.
         let again = try Self.build(in: directory)
         #expect(again.status == 0 && (again.text + again.stderr).contains("warning: [P002]"), "rebuild: \(again.text)\(again.stderr)")
-        // A change to a Swift file only (issue #42 §2): the findings are shown again too.
+        // A change to a Swift file only: the findings are shown again too.
         try Data("public let x = 2\n".utf8).write(to: directory.appendingPathComponent("Sources/Demo/Demo.swift"))
         let swiftOnly = try Self.build(in: directory)
         #expect(swiftOnly.status == 0 && (swiftOnly.text + swiftOnly.stderr).contains("warning: [P002]"), "\(swiftOnly.text)\(swiftOnly.stderr)")
@@ -144,7 +144,7 @@ import Testing
         #expect(check.stderr.components(separatedBy: "exited with status 1").count - 1 == 1, "reported once: \(check.stderr)")
     }
 
-    /// Issue #54: on Linux plugins run without a sandbox, so `swift package plist-migrate
+    /// On Linux plugins run without a sandbox, so `swift package plist-migrate
     /// --write` wrote files with no permission asked. The read-only verb now refuses every
     /// command line that writes (`PluginArgumentsTests` has the rest), and `plist-migrate-write`
     /// declares the permission, so SwiftPM stops without `--allow-writing-to-package-directory`

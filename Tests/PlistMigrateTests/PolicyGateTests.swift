@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// A pass may only do what it declares (issue #12 §1): each `Fixtures/gate/NAME.before.plist`
+/// A pass may only do what it declares: each `Fixtures/gate/NAME.before.plist`
 /// migrated with the default passes gives `NAME.after.plist`, and the passes whose delta went
 /// beyond their intent are held back with the reasons in `NAME.heldback` (none when absent).
 @Suite struct PolicyGateTests {

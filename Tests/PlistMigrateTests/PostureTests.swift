@@ -3,7 +3,7 @@ import Testing
 @testable import PlistMigrate
 import ATSPolicy
 
-/// Issue #34: posture findings come from the policy engine, for the eras the app supports.
+/// Posture findings come from the policy engine, for the eras the app supports.
 /// Every posture rule has fixtures under `Fixtures/lint/posture/<RULE>/`: each `must-*.plist`
 /// raises the rule (and its `.expected` holds every posture line exactly), each
 /// `must-not-*.plist` does not.
@@ -51,7 +51,7 @@ import ATSPolicy
 
 /// MobSF (`mobsf/StaticAnalyzer/views/ios/app_transport_security.py`) flags ATS keys by name,
 /// with no model of OS versions. Its categories, and what this tool reports for each: every
-/// real exposure it flags is reported; each of its false positives listed in issue #34 is not.
+/// real exposure it flags is reported; each of its known false positives is not.
 @Suite struct MobSFComparisonTests {
     struct Case: CustomStringConvertible, Sendable {
         var mobsf: String
@@ -77,7 +77,7 @@ import ATSPolicy
         Case(mobsf: "NSExceptionRequiresForwardSecrecy set to NO (high), when it is",
              ats: "<key>NSExceptionDomains</key><dict><key>api.example.com</key><dict><key>NSExceptionRequiresForwardSecrecy</key><false/></dict></dict>",
              minimumOS: "12.0", expected: "P003"),
-        // Issue #40: the real exposure MobSF finds that this tool missed (its check reads the
+        // The real exposure MobSF finds that this tool missed (its check reads the
         // parsed plist, where the last duplicate wins, as on the device), and two it misses.
         Case(mobsf: "AllowsArbitraryLoads is allowed (high), written twice with the last copy true",
              ats: "<key>NSAllowsArbitraryLoads</key><false/><key>NSAllowsArbitraryLoads</key><true/>", minimumOS: "12.0", expected: "P001"),
@@ -220,7 +220,7 @@ import ATSPolicy
         let sarif = try JSONSerialization.jsonObject(with: try tool(["lint", "--format", "sarif", "Info.plist"], in: directory).stdout) as? [String: Any]
         let run = try #require((sarif?["runs"] as? [[String: Any]])?.first)
         let results = try #require(run["results"] as? [[String: Any]])
-        // Reported under its exposure band's descriptor (issue #40 §4).
+        // Reported under its exposure band's descriptor.
         let p001 = try #require(results.first { ($0["ruleId"] as? String)?.hasPrefix("P001/") == true })
         #expect(Double(((p001["properties"] as? [String: Any])?["security-severity"] as? String) ?? "") ?? 0 >= 7)
         let github = try tool(["lint", "--format", "github", "Info.plist"], in: directory).text

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// The progress line never mixes into output (issue #14): it is cleared before anything else
+/// The progress line never mixes into output: it is cleared before anything else
 /// is printed.
 @Suite struct ProgressTests {
     final class RecordingSink: OutputSink, @unchecked Sendable {

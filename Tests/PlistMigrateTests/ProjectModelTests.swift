@@ -5,7 +5,7 @@ import PlistDOM
 import Migrations
 @testable import PlistMigrate
 
-/// Issue #32: projects read as what they are, each Info.plist with its targets and their real
+/// Projects read as what they are, each Info.plist with its targets and their real
 /// deployment target, and recipes that say which files they are for.
 @Suite struct OpenStepParserTests {
     @Test func readsEveryFormProjectFilesUse() throws {

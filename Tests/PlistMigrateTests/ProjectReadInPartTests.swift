@@ -3,7 +3,7 @@ import Testing
 import PlistDOM
 @testable import PlistMigrate
 
-/// Issue #39 §3: never silently wrong. Where the project model cannot read what decides a
+/// Never silently wrong. Where the project model cannot read what decides a
 /// file's targets or deployment target, the file says so (text and JSON), the summary counts
 /// it, conditional settings are evaluated as Xcode does or said, and a project that does not
 /// parse is not used at all.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// `--format markdown`: a pull request's body (issue #41 §2), checked against the JSON report
+/// `--format markdown`: a pull request's body, checked against the JSON report
 /// of the same run.
 @Suite struct PullRequestBodyTests {
     @Test func theBodyHoldsTheSummaryThePassesTheDeltasAndEveryDiff() throws {
@@ -74,7 +74,7 @@ import Testing
         """
     }
 
-    /// Issue #53: long hosts made a body of 100,672 characters (the policy deltas were not
+    /// Long hosts made a body of 100,672 characters (the policy deltas were not
     /// counted): every section counts now, and a 100 KB host's line is cut.
     @Test func longHostsAndManyKindsStayUnderGitHubsLimit() throws {
         let root = try temporaryDirectory()

@@ -3,7 +3,7 @@ import Testing
 @testable import PlistMigrate
 import ATSPolicy
 
-/// Issue #40: ATS read as the OS reads it. Where Apple's pages are silent, the reference is
+/// ATS read as the OS reads it. Where Apple's pages are silent, the reference is
 /// Apple's reader (apple-oss-distributions/Security, `protocol/SecProtocolConfiguration.m`).
 /// Each case goes through the command line: the plist, `explain`'s verdict for one host, and the
 /// posture finding `lint` makes of it; the two must agree.
@@ -95,7 +95,7 @@ import ATSPolicy
         }
     }
 
-    /// §1: a duplicate key never silences the audit. The corpus shape: NSAppTransportSecurity
+    /// A duplicate key never silences the audit. The corpus shape: NSAppTransportSecurity
     /// declared twice, the last copy turning ATS off.
     @Test func aDuplicateATSDictIsStillAudited() throws {
         let directory = try temporaryDirectory()
@@ -133,7 +133,7 @@ import ATSPolicy
     }
 }
 
-/// §3: `--host` read as a URL loader reads it.
+/// `--host` read as a URL loader reads it.
 @Suite struct HostAsALoaderReadsItTests {
     @Test(arguments: [("127.0.0.1.", "127.0.0.1"), ("2130706433.", "127.0.0.1"), ("127.1.", "127.0.0.1"),
                       ("http://example.com\\@evil.com/", "example.com"), ("::ffff:127.0.0.1", "127.0.0.1"),

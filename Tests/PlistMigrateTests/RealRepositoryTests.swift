@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// What real repositories tripped over (issue #12 §4).
+/// What real repositories tripped over.
 @Suite struct RealRepositoryTests {
     @Test func aWalkedPreprocessedInfoPlistIsSkippedAndANamedOneSaysWhere() throws {
         let directory = try temporaryDirectory()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PlistMigrate
 
-/// Real history as oracle (issue #50): each `Fixtures/replay/<name>/` holds a plist before and
+/// Real history as oracle: each `Fixtures/replay/<name>/` holds a plist before and
 /// after a person's commit in a public app repository (`SOURCE` names it and its licence) and
 /// the PlistBuddy commands of the change (as `Benchmarks/replay.py` derives them). Run by
 /// `edit`, the commands give the person's bytes exactly: sorted placement, items inserted in a

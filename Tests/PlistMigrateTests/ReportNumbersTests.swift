@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// Issue #55: `report` reads every number of its input as untrusted. A real report of a fleet
+/// `report` reads every number of its input as untrusted. A real report of a fleet
 /// (repositories, a changed file, a conflict, a file that does not parse, deployment targets)
 /// has each of its integers replaced in turn by the extremes a hand-made file could hold; every
 /// format must then print the page or refuse the file in one line per problem, never stop the

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// The review page's long file lists, written once as front- and back-coded paths (issue #41 §2,
-/// size). Decoded here as the page's script decodes them: every path comes back exactly, emoji
+/// The review page's long file lists, written once as front- and back-coded paths (for the
+/// page's size). Decoded here as the page's script decodes them: every path comes back exactly, emoji
 /// (surrogate pairs, which the coding must not split), `|` and quotes included, and each list's
 /// files in their order.
 @Suite struct ReviewFileListsTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #35 in a real browser: the review page opened in headless Chromium (Debian's
+/// In a real browser: the review page opened in headless Chromium (Debian's
 /// `chromium`, driven by Selenium; `.ci/run` installs both). `Tests/browser/review_page.py`
 /// checks the page against the JSON report of the same run: no console errors, every group,
 /// count and filter, keyboard-only navigation, and the exported decision. These tests skip,
@@ -38,7 +38,7 @@ struct ReviewPageBrowserTests {
         // A folder whose name holds a right-to-left override (it would read "Devexe.gpj"): in
         // Chromium no text node may show it as itself (the page quotes such a name as git does).
         _ = try copyFixture("demo/ShopApp-Dev/Info.plist", to: root, as: "beta/Dev\u{202E}jpg.exe/Info.plist")
-        // A host of 3,000 characters: its policy delta must wrap, not widen the page (issue #53).
+        // A host of 3,000 characters: its policy delta must wrap, not widen the page.
         try Data(PullRequestBodyTests.plist(domain: String(repeating: "long", count: 750) + ".example.com").utf8)
             .write(to: root.appendingPathComponent("beta/Long/Info.plist").creatingParent())
         _ = try tool(["--format", "json", "--output", "report.json", "alpha", "beta"], in: root)
@@ -173,7 +173,7 @@ struct ReviewPageBrowserTests {
 
     /// The benchmark's 10,000-file tree (`Benchmarks/make-monorepo.py` over the shared corpus:
     /// 817 files to change in 240 kinds, 2,955 with a held-back pass): the page stays under
-    /// 300 KB (issue #41), and the kinds and file lists it carries compressed are all there —
+    /// 300 KB, and the kinds and file lists it carries compressed are all there —
     /// every count, filter, search and decision agrees with the JSON report.
     @Test func theBenchmarkTreeMakesASmallPageThatShowsEverything() throws {
         guard FileManager.default.fileExists(atPath: Paths.corpus.path) else {
@@ -191,7 +191,7 @@ struct ReviewPageBrowserTests {
         let page = try tool(["report", "--format", "html", "--output", "page.html", "report.json"], in: root)
         #expect(page.status == 0, "\(page.stderr)")
         let size = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("page.html").path)[.size] as? Int ?? .max
-        #expect(size < 300_000, "the page is \(size) bytes (issue #41: under 300 KB)")
+        #expect(size < 300_000, "the page is \(size) bytes (under 300 KB)")
         let text = try String(contentsOf: root.appendingPathComponent("page.html"), encoding: .utf8)
         #expect(text.contains("id=\"more-kinds\"") && text.contains("id=\"file-lists\""), "this page carries kinds and lists compressed")
         // axe-core's colour contrast computes the style of every text node (most of its 23 s on
@@ -208,7 +208,7 @@ struct ReviewPageBrowserTests {
         print("10,000-file tree: page \(size) bytes, \(summary["height"] ?? 0) px tall at 1280 px, loaded in \(Int(load)) ms, \(summary["groups"] ?? 0) kinds")
     }
 
-    /// Issue #53: the page of reports made one per repository, each in its own directory, and
+    /// The page of reports made one per repository, each in its own directory, and
     /// merged — every count, filter and decision against the merged JSON, at both widths, with
     /// axe-core at 0 violations.
     @Test func theMergedPageOfSeveralRunsHolds() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import PlistMigrate
 import Migrations
 
-/// Issue #35: a fleet's dry run reviewed once per kind of change, reports merged, and exactly
+/// A fleet's dry run reviewed once per kind of change, reports merged, and exactly
 /// what was accepted applied.
 @Suite struct ReviewTests {
     /// Two repositories with a remote and a commit: the same ShopApp plist in each (so the same
@@ -140,7 +140,7 @@ import Migrations
         _ = try tool(["--format", "json", "--output", "recipe.json", "--recipe", Paths.repository.appendingPathComponent("Recipes/drop-armv7.yml").path, "gamma"], in: root)
         let recipe = try tool(["report", "alpha.json", "recipe.json"], in: root)
         #expect(recipe.status == 2 && recipe.stderr.contains("different pass sets") && recipe.stderr.contains("CAP001"), "\(recipe.stderr)")
-        // A run of some passes only (issue #41 §1): merged with a full run, the other
+        // A run of some passes only: merged with a full run, the other
         // repository's other edits would vanish from the page.
         _ = try copyFixture("demo/ShopApp/Info.plist", to: root, as: "delta/Info.plist")
         _ = try tool(["--format", "json", "--output", "only.json", "--only", "ATS009", "delta"], in: root)
@@ -211,7 +211,7 @@ import Migrations
         #expect(try tool(["--accept", "bad.json", "alpha"], in: root).stderr.hasPrefix("bad.json: error: not a review decision"))
     }
 
-    /// Accepting a kind but not the kind it follows in a file (issue #41 §1): ATS006 cleans the
+    /// Accepting a kind but not the kind it follows in a file: ATS006 cleans the
     /// domain keys of the NSExceptionDomains that ATS005 spells right. Without ATS005, ATS006
     /// cannot be applied there, and the run says so per file and fails.
     @Test func anAcceptedKindThatCannotBeAppliedFailsLoudly() throws {
@@ -293,7 +293,7 @@ extension URL {
 /// What a plist or its name holds is text on the review page, never markup or script.
 @Suite struct ReviewPageEscapingTests {
     /// A host with a right-to-left override (U+202E) reads as another domain; zero-width and
-    /// other invisible characters hide a difference. The page shows each as a mark (issue #41 §2).
+    /// other invisible characters hide a difference. The page shows each as a mark.
     @Test func invisibleAndBidirectionalCharactersAreShownAsMarks() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

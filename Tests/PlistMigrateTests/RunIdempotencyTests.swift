@@ -3,7 +3,7 @@ import Testing
 import PlistDOM
 @testable import PlistMigrate
 
-/// One run leaves nothing for the next (issue #11 §1): each reproduction is migrated once, must
+/// One run leaves nothing for the next: each reproduction is migrated once, must
 /// reach its final form with no conflict, and a second run must find nothing to do.
 @Suite struct RunIdempotencyTests {
     static func plist(_ ats: String) -> [UInt8] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// SARIF that GitHub code scanning uses fully (issue #14).
+/// SARIF that GitHub code scanning uses fully.
 @Suite struct SARIFTests {
     static func sarif(_ directory: URL) throws -> [String: Any] {
         let result = try tool(["lint", "--format", "sarif", "."], in: directory)
@@ -14,7 +14,7 @@ import Testing
     }
 
     /// Every finding of a run has its own fingerprint, in SARIF and GitLab's report alike
-    /// (issue #42 §3: two ATS004 findings of the demo, lines 16 and 17, shared one, so GitHub
+    /// (two ATS004 findings of the demo, lines 16 and 17, shared one, so GitHub
     /// and GitLab merged them), over the demo and the whole shared corpus.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: Paths.corpus.path), "needs ../shared/corpus"))
     func everyFindingOfARunHasItsOwnFingerprint() throws {
@@ -67,7 +67,7 @@ import Testing
         let rules = try #require(driver["rules"] as? [[String: Any]])
         for rule in rules {
             let properties = try #require(rule["properties"] as? [String: Any])
-            // Issue #40 §4: only rules about exposure are security alerts.
+            // Only rules about exposure are security alerts.
             let id = rule["id"] as? String ?? ""
             let exposure = id.hasPrefix("P") || id == "L007"
             #expect((properties["tags"] as? [String])?.contains("security") == exposure, "\(id)")
@@ -114,7 +114,7 @@ import Testing
     }
 }
 
-/// Issue #40 §4: GitHub reads `security-severity` from the rule descriptor only, so a posture
+/// GitHub reads `security-severity` from the rule descriptor only, so a posture
 /// finding points at the descriptor of its own exposure band.
 @Suite struct SARIFExposureBandTests {
     func run(_ ats: String, minimumOS: String = "12.0") throws -> (results: [[String: Any]], rules: [[String: Any]]) {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #54: what a team used to SwiftLint types first. Rules by name as well as by id (in a
+/// What a team used to SwiftLint types first. Rules by name as well as by id (in a
 /// config and in a suppression comment), `lint` with no path lints the current directory, and
 /// every run says how many plists it left out, by `--exclude`/`--include` as well as by config.
 @Suite struct SwiftLintHabitsTests {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// Issue #51: every platform a target builds for, with its version. `Fixtures/project-platforms`
+/// Every platform a target builds for, with its version. `Fixtures/project-platforms`
 /// holds the settings of real targets (its README names each source).
 @Suite struct TargetPlatformsTests {
     static let targets: [String: ProjectTarget] = {

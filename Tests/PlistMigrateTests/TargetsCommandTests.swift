@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #39 §4: `plist-migrate targets` shows the model a fleet run will rely on.
+/// `plist-migrate targets` shows the model a fleet run will rely on.
 @Suite struct TargetsCommandTests {
     @Test func eachTargetWithItsInfoPlistAndDeploymentTargetPerConfiguration() throws {
         let result = try tool(["targets", "Fixtures/project"], in: Paths.repository)

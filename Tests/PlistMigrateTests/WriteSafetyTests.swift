@@ -259,7 +259,7 @@ import PlistDOM
 
 /// Another program that replaces the file by renaming its own version over it (editors,
 /// `sed -i`, Xcode) in the last moment before the swap breaks no lease: the swap must notice
-/// that what it took out is not the file read, and put that program's version back (issue #30 §1).
+/// that what it took out is not the file read, and put that program's version back.
 @Suite struct RenameRaceTests {
     static let input = WriteSafetyTests.input
 

@@ -3,7 +3,7 @@ import PlistDOM
 import Testing
 @testable import PlistMigrate
 
-/// Issue #51: xcconfig files read as Xcode 10 and later reads them, and nothing dropped silently.
+/// Xcconfig files read as Xcode 10 and later reads them, and nothing dropped silently.
 @Suite struct XCConfigAssignmentsTests {
     func read(_ files: [String: String], _ name: String = "main.xcconfig") throws -> (BuildSettings, [String]) {
         let directory = try temporaryDirectory()
@@ -118,7 +118,7 @@ import Testing
     }
 }
 
-/// Issue #51: a large project is read lean: the objects the reader never looks into are left
+/// A large project is read lean: the objects the reader never looks into are left
 /// out of the parse, which still reads and checks every byte of them.
 @Suite struct LeanProjectReadTests {
     static let text = """

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// Issue #39 §1: an Xcode 16 project (objectVersion 77) whose targets take their settings from
+/// An Xcode 16 project (objectVersion 77) whose targets take their settings from
 /// xcconfig files inside a synchronized folder (`baseConfigurationReferenceAnchor` +
 /// `baseConfigurationReferenceRelativePath`), with exception sets, a target that generates its
 /// Info.plist and one with a partial `INFOPLIST_FILE`: `Fixtures/project-xcode16/`, shaped on

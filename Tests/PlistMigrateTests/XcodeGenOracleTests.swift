@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// Issue #39 §2: XcodeGen's own test suite as oracle. For every spec in XcodeGen's fixtures
+/// XcodeGen's own test suite as oracle. For every spec in XcodeGen's fixtures
 /// whose generated `.xcodeproj` is committed beside it (`Fixtures/xcodegen-oracle/`, see its
 /// SOURCE.md), reading the spec gives the same target → Info.plist → deployment target as
 /// reading the generated `project.pbxproj`.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// Issue #39 §2: what decides a target's Info.plist and deployment target follows XcodeGen —
+/// What decides a target's Info.plist and deployment target follows XcodeGen —
 /// each feature on a spec of its own, the expected values worked out from XcodeGen's rules.
 @Suite struct XcodeGenSpecTests {
     func read(_ files: [String: String]) throws -> [String: ProjectTarget] {

@@ -54,7 +54,7 @@ def counts(groups, attention, pass_id="", repo=None, impact="", path_query=""):
         if pass_id and g["pass"] != pass_id: continue
         if impact and g["impact"] != impact: continue
         # A search that names the kind keeps all its files; one that names a path keeps the
-        # files whose path holds it, and every count follows (issue #41 §1).
+        # files whose path holds it, and every count follows.
         whole = not path_query or path_query in gid.lower() or path_query in g["pass"].lower()
         kept = [(i, fr) for i, fr in enumerate(g["files"])
                 if (repo is None or fr[1] == repo) and (whole or path_query in fr[0].lower())]
@@ -84,7 +84,7 @@ def ready(driver):
 
 def axe(driver, script, without=(), sample=0):
     """axe-core's violations of the page as it is: none allowed. Its two duplicate-id rules
-    compare every id with every other (7 of 17 s on the 10,000-file page, issue #54); the same
+    compare every id with every other (7 of 17 s on the 10,000-file page); the same
     property, every id on the page unique, is checked here in one pass instead."""
     duplicates = driver.execute_script("""var seen = {}, twice = [];
         document.querySelectorAll('[id]').forEach(function (el) { if (seen[el.id]) { twice.push(el.id); } seen[el.id] = true; });
@@ -154,7 +154,7 @@ def main():
     last = [time.time()]
 
     def mark(phase):
-        """How long each phase took (the suite's time is measured, issue #54)."""
+        """How long each phase took (the suite's time is measured)."""
         now = time.time()
         summary["timings_ms"][phase] = int((now - last[0]) * 1000)
         last[0] = now
@@ -172,7 +172,7 @@ def main():
         report = json.load(open(args.report))
         groups, attention = expected_model(report)
         # Every kind's attributes in one call: one WebDriver round trip per kind and attribute
-        # took 15 s on the 10,000-file page (issue #54).
+        # took 15 s on the 10,000-file page.
         kinds = driver.execute_script("""return Array.prototype.map.call(document.querySelectorAll('article.group'), function (a) {
             return {id: a.id, pass: a.getAttribute('data-pass'), follows: a.getAttribute('data-follows')}; });""")
         if sorted(k["id"] for k in kinds) != sorted(groups):
@@ -253,7 +253,7 @@ def main():
             driver.execute_script("arguments[0].click(); arguments[1].click();", radio(follower, ""), radio(leader, ""))
             if warning.is_displayed(): fail("the warning stays once the decision is undone")
             summary["follows_warning"] = True
-            # Accepted while what it follows is undecided (issue #53): a warning, an offer to
+            # Accepted while what it follows is undecided: a warning, an offer to
             # accept that as well, and the mark in the exported decision.
             driver.execute_script("arguments[0].click();", radio(follower, "accept"))
             if not warning.is_displayed() or "undecided" not in warning.text or first not in warning.text:
@@ -268,7 +268,7 @@ def main():
             summary["undecided_warning"] = True
 
         # Each kind's controls sit under its heading; the index of kinds lists every kind with a
-        # jump link, follows the filters and shows each decision (issue #53).
+        # jump link, follows the filters and shows each decision.
         layout = driver.execute_script("""
             var misplaced = 0;
             document.querySelectorAll('article.group').forEach(function (g) {
@@ -297,7 +297,7 @@ def main():
             }, 50);""")
         if copied[0] != copied[1]: fail("the Copy buttons copied %r, not the runnable commands %r" % (copied[0][:2], copied[1][:2]))
 
-        # Decisions last (issue #41 §2): accept all shown under a filter, an "undecided" filter,
+        # Decisions last: accept all shown under a filter, an "undecided" filter,
         # a visible state on each kind, and the same decisions after a reload.
         first_pass = kinds[0]["pass"]
         Select(driver.find_element(By.ID, "filter-pass")).select_by_value(first_pass)

@@ -228,7 +228,7 @@ CASES = [
     ({"NSExceptionDomains": {"bank.example": {"NSRequiresCertificateTransparency": True}}}, ["bank.example"], ["urlSession"]),
     ({**AAL, "NSExceptionDomains": {"bank.example": {"NSRequiresCertificateTransparency": False}}}, ["bank.example", "other.example"], ["urlSession"]),
     ({"NSAllowsArbitraryLoadsForMedia": True}, ["other.example"], ["urlSession", "media"]),
-    # Issue #40: where the pages are silent, as Apple's reader reads it.
+    # Where the pages are silent, as Apple's reader reads it.
     ({"NSAllowsArbitraryLoads": 1}, ["other.example"], ["urlSession"]),
     ({"NSAllowsArbitraryLoads": 1.0}, ["other.example"], ["urlSession"]),
     ({"NSAllowsArbitraryLoads": 0}, ["other.example"], ["urlSession"]),

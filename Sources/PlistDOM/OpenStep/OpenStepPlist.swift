@@ -42,7 +42,7 @@ public enum OpenStepValue: Sendable, Equatable {
     /// Parses `bytes` as a `project.pbxproj`, leaving out each object whose `isa` is in
     /// `dropping` (`PBXBuildFile`, build phases: most of a large project). Every byte is still
     /// read and checked; what a reader never asks for is just not kept, so a 30 MB project holds
-    /// a fraction of the memory (issue #51).
+    /// a fraction of the memory.
     public init(parsing bytes: [UInt8], dropping: Set<String>, keeping: [String: Set<String>] = [:]) throws(ParseError) {
         var parser = OpenStepParser(bytes)
         parser.dropping = dropping

@@ -1,4 +1,4 @@
-/// The first key that an object of a JSON text holds twice, with its line (issue #44 §7): a
+/// The first key that an object of a JSON text holds twice, with its line: a
 /// decoder keeps one of them silently, so a config that says a thing twice is refused instead.
 /// Reads only what it needs (strings, nesting); the text is valid JSON (decoded first).
 enum JSONDuplicateKeys {

@@ -11,7 +11,7 @@ public enum EditGroup {
     public static func id(pass: String, version: Int, diff: String, policyDelta: [String]) -> String {
         // The same bytes as hashing `lines(of:)` written out (`-line\n` for each removed line,
         // then `+line\n` for each added one), fed to the hash straight from the diff's UTF-8:
-        // every changed file of a run gets an id, so no line strings are made (issue #43).
+        // every changed file of a run gets an id, so no line strings are made.
         var hash = FNV1a.start
         FNV1a.add("\(pass)@\(version)\n".utf8, to: &hash)
         var diff = diff

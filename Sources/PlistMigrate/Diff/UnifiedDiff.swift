@@ -30,7 +30,7 @@ public enum UnifiedDiff {
         let oldLines = Lines(old, window.start..<window.oldEnd)
         let newLines = Lines(new, window.start..<window.newEnd)
         let operations = editScript(from: oldLines, to: newLines)
-        // Names are quoted as `git diff` quotes them, which `git apply` reads (issue #44 §5).
+        // Names are quoted as `git diff` quotes them, which `git apply` reads.
         var out: [UInt8] = Array("--- \(PathBytes.display("a/" + path))\n+++ \(PathBytes.display("b/" + path))\n".utf8)
         // The lines before each hunk are counted on from the hunk before (hunks come in order).
         var counted = (operations: 0, old: window.linesBefore, new: window.linesBefore)

@@ -151,7 +151,7 @@ public enum PlistEditor {
 
     /// The value an entry names; an error at the last element found when it names nothing.
     /// Names are looked up through the session's index of each dict, so thousands of commands
-    /// into one dict stay linear (issue #44 §6); with duplicate keys the last is the one read.
+    /// into one dict stay linear; with duplicate keys the last is the one read.
     static func element(at entry: BuddyEntry, in session: MigrationSession, command: String) throws(FileError) -> PlistElement {
         var current = session.document.rootValue
         var walked: [String] = []

@@ -14,7 +14,7 @@ extension Invariants {
         var writable: Bool { [.newFile, .regularFile, .linkToFile, .fuzzedName].contains(self) }
     }
 
-    /// The report's output path (issue #55) on places anyone can make: the first byte picks what
+    /// The report's output path on places anyone can make: the first byte picks what
     /// is at the path (a new or old file, a directory, FIFO, socket, a link to each, a link to
     /// nothing, a loop, a name made of fuzzed bytes, a file the run reads), the second how the
     /// report is cut into writes, the third the run's status and whether it is finished at all;

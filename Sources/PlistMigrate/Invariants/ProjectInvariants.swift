@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 extension Invariants {
-    /// The project readers on input anyone can write (issue #39 §5). The first byte chooses the
+    /// The project readers on input anyone can write. The first byte chooses the
     /// reader — `project.pbxproj` (0), an `.xcconfig` that a project uses (1), XcodeGen's
     /// `project.yml` (2) — and the rest is the file, stored in `directory`. Each read must end
     /// (libFuzzer's timeout and memory limit catch the rest), and what it says it could not
@@ -41,7 +41,7 @@ extension Invariants {
 }
 
 extension Invariants {
-    /// `plist-migrate report` and `--accept` on bytes anyone can write (issue #44 §3): the input
+    /// `plist-migrate report` and `--accept` on bytes anyone can write: the input
     /// is read as a JSON report (merged with itself and rendered in every format) and as a review
     /// decision. Each must end with a result or an error, never a crash.
     public static func reportViolation(in data: [UInt8], directory: String) -> String? {

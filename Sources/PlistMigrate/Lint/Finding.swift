@@ -51,7 +51,7 @@ public struct Finding: Sendable, Codable, Equatable {
 
 extension Finding {
     /// What identifies each finding across runs, for SARIF's `partialFingerprints` and GitLab's
-    /// `fingerprint` (issue #42 §3): the rule, the file, the entry's key path and the message
+    /// `fingerprint`: the rule, the file, the entry's key path and the message
     /// (line numbers in it left out), so it is stable when unrelated lines move; findings that
     /// are the same in all of these (two entries the same) are told apart by their order.
     /// `location` names the file as the format does (a URI for SARIF).

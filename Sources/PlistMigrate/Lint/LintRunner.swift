@@ -185,8 +185,8 @@ public struct LintRunner {
         let warnings = findings.filter { $0.severity == .warning }.count
         let notes = findings.filter { $0.severity == .note }.count
         if !quiet {
-            // Files left out are not checked, and not counted as checked (issue #42 §5), but said,
-            // whichever way they were left out (issue #54).
+            // Files left out are not checked, and not counted as checked, but said,
+            // whichever way they were left out.
             sink.standardError("plist-migrate lint: \(count(work.count, "file")) checked, \(count(errors, "error")), "
                 + "\(count(warnings, "warning")), \(count(notes, "note"))"
                 + FileDiscovery.excludedClause(byOption: excludedByOption, byConfig: files.count - work.count) + "\n")

@@ -32,7 +32,7 @@ public enum Linter {
         checkRootKeySpelling(document, add)
         // Duplicate keys stop the migrations (which copy would they edit?), never the audit: the
         // system reads such a file, the last copy of each key winning, and the checks and posture
-        // below read it the same way (issue #40 §1).
+        // below read it the same way.
         let duplicates = FileMigrator.duplicateKeyDiagnostics(document)
         for diagnostic in duplicates ?? [] {
             findings.append(Finding(ruleID: "L008", severity: .error, path: path, line: diagnostic.location.line,

@@ -1,7 +1,7 @@
 import Foundation
 import Yams
 
-/// A `project.yml` read with its work bounded (issue #39 §5), since any repository can hold one:
+/// A `project.yml` read with its work bounded, since any repository can hold one:
 /// no larger than `maximumBytes`, and refused before anything is built from it when its
 /// aliases would expand to more than `maximumNodes` nodes (a 673-byte file of nested aliases
 /// otherwise expands to billions). Yams composes aliases as shared nodes, so composing is

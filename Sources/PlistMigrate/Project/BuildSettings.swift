@@ -88,7 +88,7 @@ struct ConditionalSetting: Sendable {
 /// Build settings merged as Xcode merges them, with `$(inherited)` and `$(NAME)` / `${NAME}`
 /// resolved. What cannot be resolved (an unknown variable) is said, never guessed.
 ///
-/// A project file is input anyone can write, so the work is bounded (issue #39 §5): a setting
+/// A project file is input anyone can write, so the work is bounded: a setting
 /// that refers to itself is a cycle, said at once; each setting is expanded once per look-up
 /// (`A = $(B)$(B)` chains cost their length, not two to its power); a look-up stops after
 /// `maximumSteps` expansions or a value of `maximumLength` characters, and says so.
@@ -257,7 +257,7 @@ struct BuildSettings {
 ///
 /// Includes are followed on canonical paths (`./a.xcconfig` including itself is a cycle), with
 /// one visited set for the whole chain and at most `maximumDepth` levels; a symbolic-link loop
-/// is named as one (issue #39 §5).
+/// is named as one.
 enum XCConfig {
     static let maximumDepth = 64
 
@@ -306,7 +306,7 @@ enum XCConfig {
     /// An include not found beside the including file is looked for in the project's folder
     /// (`projectDir`), where Xcode finds it: element-ios's `Riot/Common.xcconfig` includes
     /// `Config/AppIdentifiers.xcconfig`, which exists only at the project's root, and the app
-    /// builds (issue #51). Only where neither has it is it said missing.
+    /// builds. Only where neither has it is it said missing.
     static func read(_ path: String, display: (String) -> String, problems: inout [String], projectDir: String? = nil) -> SettingsLevel {
         var visiting: Set<String> = []
         return read(path, display: display, problems: &problems, visiting: &visiting, depth: 0, projectDir: projectDir)
@@ -316,7 +316,7 @@ enum XCConfig {
         _ path: String, display: (String) -> String, problems: inout [String], visiting: inout Set<String>, depth: Int, projectDir: String?
     ) -> SettingsLevel {
         // `xcconfig/./Base.xcconfig` and `App/../Common.xcconfig` are named as the files they
-        // are (issue #51); symbolic links are kept as written.
+        // are; symbolic links are kept as written.
         let path = FileIO.absolute(path)
         var level = SettingsLevel()
         let canonical: String
@@ -371,7 +371,7 @@ enum XCConfig {
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if value.hasSuffix(";") { value.removeLast() }
             // Xcode 10 and later: a later assignment's `$(inherited)` (or `$(NAME)`) is the value
-            // an earlier assignment in this file or one it includes gave (issue #51).
+            // an earlier assignment in this file or one it includes gave.
             if key == name, let earlier = level.values[String(name)] {
                 value = Self.substitutingEarlier(value, name: String(name), earlier: earlier.value)
             }

@@ -11,7 +11,7 @@ import Foundation
 /// root), is searched for `*.xcodeproj` and XcodeGen specs, read through the same project model
 /// (`ProjectIndex`, each project once per run); the first directory whose projects give a
 /// deployment target gives the lowest over their targets. A project that does not parse is not
-/// used at all (no line scan of it: issue #39 §3). One look-up per directory.
+/// used at all (no line scan of it). One look-up per directory.
 final class ProjectDeploymentTargets: @unchecked Sendable {
     // Only read and written under `lock`: the runtime's exclusivity check would add nothing.
     @exclusivity(unchecked) private var cache: [String: DeploymentTarget?] = [:]

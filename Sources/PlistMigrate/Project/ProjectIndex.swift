@@ -27,7 +27,7 @@ final class ProjectIndex: @unchecked Sendable {
     /// Why no target claims `path`, project by project: one with an error (`path:line:column`),
     /// a Tuist manifest (`Project.swift`, which only Tuist can evaluate), or a project read
     /// whole none of whose targets names the file — with the targets whose `INFOPLIST_FILE`
-    /// could not be resolved, which may be the ones that do (issue #39 §3).
+    /// could not be resolved, which may be the ones that do.
     func notes(forFile path: String, projects: [String]? = nil) -> [String] {
         var notes: [String] = []
         for project in projects ?? projectFiles(aroundFile: path) {

@@ -122,7 +122,7 @@ public struct TargetConfiguration: Sendable, Hashable, Codable {
     public var chain: [String]
     public var unresolved: [String]
     /// Each platform's version and the setting it came from (`macos15.0`, `…pbxproj:82`), where
-    /// a target builds for several (issue #51).
+    /// a target builds for several.
     public var platforms: [PlatformSource] = []
     /// Where `[sdk=…]` conditions give the target's SDKs different Info.plists: each one.
     public var infoPlistsBySDK: [SDKInfoPlist] = []
@@ -149,7 +149,7 @@ public struct PlatformSource: Sendable, Hashable, Codable {
 
 /// Reads `project.pbxproj` into its native targets.
 enum XcodeProjectReader {
-    /// Objects the reader never looks into: left out of the parse (issue #51: a 30 MB
+    /// Objects the reader never looks into: left out of the parse (a 30 MB
     /// project is mostly these).
     static let unread: Set<String> = [
         "PBXBuildFile", "PBXSourcesBuildPhase", "PBXResourcesBuildPhase", "PBXFrameworksBuildPhase", "PBXHeadersBuildPhase",
@@ -273,8 +273,8 @@ enum XcodeProjectReader {
                 // A configuration whose deployment target is unknown may be the lowest: none is claimed.
                 infoPlists: infoPlists, deploymentTarget: unknownTarget ? nil : ProjectSettings.lowest(found, target: name),
                 unresolved: { var seen = Set<String>(); return problems.filter { seen.insert($0).inserted } }())
-            // Every platform it builds for, as its deployment targets name them (issue #51:
-            // `ios, macos` for an app whose SUPPORTED_PLATFORMS add macOS), else its SDK's.
+            // Every platform it builds for, as its deployment targets name them
+            // (`ios, macos` for an app whose SUPPORTED_PLATFORMS add macOS), else its SDK's.
             read.platform = read.deploymentTarget.map(ProjectTarget.platformNames) ?? platform
             read.configurations = described
             if !unknownTarget { read.deploymentTargetByInfoPlist = byPlist.compactMapValues { ProjectSettings.lowest($0, target: name) } }
@@ -340,8 +340,8 @@ enum ProjectSettings {
             }
         }
         var targets: [DeploymentTarget] = []
-        // The platforms the target builds for: SUPPORTED_PLATFORMS when it is set (issue #51:
-        // `iphoneos iphonesimulator macosx` is iOS and macOS whatever SDKROOT says), else SDKROOT's
+        // The platforms the target builds for: SUPPORTED_PLATFORMS when it is set
+        // (`iphoneos iphonesimulator macosx` is iOS and macOS whatever SDKROOT says), else SDKROOT's
         // (every platform for `auto` or none).
         func builds(for sdkName: String) -> Bool {
             supported.isEmpty ? sdk.isEmpty || sdk == "auto" || sdk.hasPrefix(sdkName) : supported.contains(sdkName)
@@ -506,7 +506,7 @@ private final class FileReferencePaths {
 
     func path(_ id: String) -> String? { path(id, depth: 0) }
 
-    /// Why `path(id)` gives none (issue #51: it used to be silent).
+    /// Why `path(id)` gives none (it used to be silent).
     func whyNoPath(_ id: String) -> String {
         guard byID[id] != nil else { return "names no object of the project" }
         var seen: Set<String> = [id]
@@ -537,7 +537,7 @@ private final class FileReferencePaths {
 }
 
 /// Where each object and each of its settings is written in a `project.pbxproj`, for a
-/// setting's `file:line` (issue #39 §3). Xcode writes an object's entries one a line; for an
+/// setting's `file:line`. Xcode writes an object's entries one a line; for an
 /// object written on one line, its settings are placed on that line. Found by one pass over the
 /// lines, without a second parse.
 struct PbxprojLines {
@@ -552,7 +552,7 @@ struct PbxprojLines {
             lineNumber += 1
             var index = line.startIndex
             // Each `key = value;` of the line: Xcode writes one a line, but a line may hold
-            // several (`A = 1; B = 2;`), and each is on that line (issue #51).
+            // several (`A = 1; B = 2;`), and each is on that line.
             while index < line.endIndex {
                 while index < line.endIndex, line[index] == 0x09 || line[index] == 0x20 { index += 1 }
                 let start = index

@@ -2,7 +2,7 @@ import ATSPolicy
 import Foundation
 
 /// `plist-migrate targets`: what the tool believes of the projects under some paths, before a
-/// fleet run relies on it (issue #39 §4). Each project (Xcode, XcodeGen, Tuist), its targets
+/// fleet run relies on it. Each project (Xcode, XcodeGen, Tuist), its targets
 /// (name, product type, platform), each target's Info.plist and deployment target per
 /// configuration with the chain of settings it came from, and everything not understood. A
 /// project that cannot be read is said, never a failure: the command exits 0.
@@ -108,7 +108,7 @@ public struct TargetsReport: Sendable {
     static func projectFiles(_ paths: [String]) -> [String] {
         var found: [String] = []
         func add(_ path: String) { if !found.contains(path) { found.append(path) } }
-        // Names as bytes (`PathBytes`): a folder whose name is not UTF-8 is walked too (issue #51).
+        // Names as bytes (`PathBytes`): a folder whose name is not UTF-8 is walked too.
         func walk(_ directory: String, depth: Int) {
             guard depth < 64, let handle = opendir(PathBytes.c(directory)) else { return }
             var names: [String] = []

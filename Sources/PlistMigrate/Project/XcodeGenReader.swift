@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads XcodeGen's `project.yml` (or `.json`) into the targets XcodeGen would generate, with
 /// what decides each target's Info.plist and deployment target done as XcodeGen does it (read
-/// from its source to learn, re-expressed here; issue #39 §2):
+/// from its source to learn, re-expressed here):
 /// - `include:` files (strings or `{path, relativePaths, enable}`), merged under the including
 ///   spec (dicts deeply, lists appended, `KEY:REPLACE` replacing), paths in an included file
 ///   relative to it unless `relativePaths: false`;
@@ -61,7 +61,7 @@ enum XcodeGenReader {
             let specName = target[Self.specNameKey] as? String ?? name
             let destinations = (target["supportedDestinations"] as? [Any])?.compactMap { ($0 as? String)?.lowercased() } ?? []
             let platform = (target["platform"] as? String)?.lowercased() ?? (destinations.isEmpty ? nil : "auto")
-            // A legacy target (a build tool, no product) has no type: it is named so (issue #51).
+            // A legacy target (a build tool, no product) has no type: it is named so.
             let written = target["type"] as? String ?? ""
             let type = written.isEmpty && target["legacy"] != nil ? "legacy" : written
             var problems = loader.problems
@@ -344,7 +344,7 @@ struct SpecLoader {
     let rootDirectory: String
     var problems: [String] = []
     /// Which spec file last wrote each key path a source names (`options.deploymentTarget`,
-    /// `targets.App.settings`, …): a value from an included `base.yml` names that file (issue #51).
+    /// `targets.App.settings`, …): a value from an included `base.yml` names that file.
     private(set) var origins: [String: String] = [:]
     private var merged: Set<String> = []
     private var inProgress: Set<String> = []

@@ -1,6 +1,6 @@
 /// Raw DEFLATE (RFC 1951) with the fixed Huffman codes and LZ77 matches found through hash
 /// chains: what a browser's `DecompressionStream("deflate-raw")` reads. The review page of a
-/// large fleet carries most of its kinds this way (issue #41: a page under 300 KB for a
+/// large fleet carries most of its kinds this way (a page under 300 KB for a
 /// 10,000-file tree); its HTML, made of many near-identical kinds, shrinks about tenfold.
 /// A few dozen lines of ours rather than zlib: `libxml2-dev` does not bring zlib's header
 /// everywhere, and the page needs only the encoder.

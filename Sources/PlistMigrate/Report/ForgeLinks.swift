@@ -1,7 +1,7 @@
 import Foundation
 
 /// Links to a file at a commit and line on its forge, from the repository's remote URL
-/// (issue #41 §2): GitHub's `blob/COMMIT/PATH#L12`, GitLab's `-/blob/COMMIT/PATH#L12`,
+///: GitHub's `blob/COMMIT/PATH#L12`, GitLab's `-/blob/COMMIT/PATH#L12`,
 /// Bitbucket's `src/COMMIT/PATH#lines-12`. `nil` where the forge is not known from the remote
 /// (the page then shows the plain path).
 enum ForgeLinks {
@@ -61,7 +61,7 @@ enum ForgeLinks {
             }
             guard let current = line else { continue }
             if text.hasPrefix("+") || text.hasPrefix("-") { return current }
-            // A report is input: its line numbers may be anything (issue #55 row 6).
+            // A report is input: its line numbers may be anything.
             let (next, overflow) = current.addingReportingOverflow(1)
             guard !overflow else { return nil }
             line = next

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `--format markdown` and `plist-migrate report --format markdown`: what a reviewer of one
-/// repository's pull request wants to read (issue #41 §2), as GitHub-flavoured Markdown for a
+/// repository's pull request wants to read, as GitHub-flavoured Markdown for a
 /// multi-gitter PR body or a job summary (`>> $GITHUB_STEP_SUMMARY`): a summary line, a table of
 /// the passes that changed something, the policy deltas, what needs a person, and each file's
 /// diffs folded in `<details>`. Made from the JSON report, like the review page.

@@ -279,7 +279,7 @@ struct Report {
 
     func exitStatus(check: Bool, strict: Bool = false) -> Int32 {
         // An accepted kind that cannot be applied: the decision is not what gets written. `--check`
-        // counts it as pending (exit 1, as docs/usage.md says); any other run fails (issue #41 §1).
+        // counts it as pending (exit 1, as docs/usage.md says); any other run fails.
         let unapplied = (summary.acceptedNotApplied ?? 0) > 0 || (summary.changedSinceReview ?? 0) > 0
         if summary.errors > 0 || summary.conflicts > 0 || (unapplied && !check) { return 2 }
         if check && (summary.changed > 0 || unapplied || (strict && summary.heldBack > 0)) { return 1 }

@@ -56,7 +56,7 @@ public struct ReportMerge {
             throw FileError("made by a plist-migrate older than \(ToolVersion.current) (no tool version or pass list): run it again with this version")
         }
         try checkFieldLengths(document)
-        // Every number is input (issue #55): a pass cannot make more edits than its file has
+        // Every number is input: a pass cannot make more edits than its file has
         // bytes, so a count beyond the largest file the tool reads is not a report it wrote,
         // and every sum of counts the page and summaries make stays far from overflowing.
         for file in document.files {
@@ -126,7 +126,7 @@ public struct ReportMerge {
         merged.summary = Report.Summary()
         // Reports made in different directories (one run per repository): each path is made
         // relative to the directory all of them share, so that the page finds every file's
-        // repository, links and apply command (issue #53).
+        // repository, links and apply command.
         let bases = inputs.compactMap(\.document.base)
         let sharedBase = bases.count == inputs.count && Set(bases).count > 1 ? Self.commonDirectory(bases) : nil
         for (name, document) in inputs {
@@ -167,7 +167,7 @@ public struct ReportMerge {
                     }
                     file.plan = planIndex[index]
                 }
-                // A pass applies at most once a round: twice would count the file twice (#55 row 7).
+                // A pass applies at most once a round: twice would count the file twice.
                 var applications = Set<String>()
                 for pass in file.passes where !applications.insert("\(pass.id) \(pass.round)").inserted {
                     throw FileError("\(name): \(file.path) lists \(pass.id) twice in round \(pass.round): not a report this tool wrote")
@@ -186,7 +186,7 @@ public struct ReportMerge {
                     }
                 }
                 // Where the file is, whatever directory the run was started in: `repoA/Info.plist`
-                // from above and `Info.plist` from inside are one file (issue #44 §3).
+                // from above and `Info.plist` from inside are one file.
                 let raw = PathBytes.unquoted(file.path) ?? file.path
                 let absolute = document.base.map { base in
                     raw.hasPrefix("/") ? raw : ((base == "/" ? "" : base) + "/" + raw as NSString).standardizingPath
@@ -206,7 +206,7 @@ public struct ReportMerge {
                 }
                 merged.files.append(file)
             }
-            // Counts are worked out from the files, never taken from the report (issue #44 §3).
+            // Counts are worked out from the files, never taken from the report.
             try merged.summary.add(try Report.Summary(files: document.files, mode: document.mode), from: name)
             if let options = document.options, name != first.name, var combined = merged.options {
                 combined.paths += options.paths.filter { !combined.paths.contains($0) }

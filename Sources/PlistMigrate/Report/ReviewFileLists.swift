@@ -1,6 +1,6 @@
 import Foundation
 
-/// The review page's long file lists, kept out of its HTML (issue #41 §2: a 10,000-file fleet's
+/// The review page's long file lists, kept out of its HTML (a 10,000-file fleet's
 /// page was 0.8 MB, most of it lists of thousands of paths nobody reads one by one). A list of
 /// more than `shownInHTML` files shows its first ones in the HTML, for a reader without the
 /// script, and the whole list goes to one compact JSON block the page's script reads:

@@ -69,7 +69,7 @@ struct ReviewModel {
                                            message: error.message, files: [place]))
             }
             // Identical conflicts (the same pass and message, line numbers aside) are one item
-            // with every file where they occur, as kinds of change are (issue #41 §2).
+            // with every file where they occur, as kinds of change are.
             for diagnostic in file.diagnostics {
                 let location = Self.location(file.path, diagnostic.line, diagnostic.column)
                 var place = place
@@ -191,7 +191,7 @@ struct ReviewModel {
     /// `nil` for a line that is not a change (`no policy change`, or a form this does not know).
     /// Whether a policy delta blocks something that was allowed (HTTP allowed → blocked, a
     /// higher minimum TLS, a requirement switched on): a kind with such a line can break loads
-    /// that work today, whatever its impact says (issue #41 §2).
+    /// that work today, whatever its impact says.
     static func tightens(_ lines: [String]) -> Bool {
         lines.compactMap(deltaRow).contains { row in
             row.changes.contains { change in

@@ -7,7 +7,7 @@ import Foundation
 /// it the page is complete and says how to write the decision by hand.
 enum ReviewPage {
     /// A page larger than this carries the kinds after its first `kindsInHTML` bytes of them,
-    /// and its long file lists, compressed (issue #41: under 300 KB for a 10,000-file tree).
+    /// and its long file lists, compressed (under 300 KB for a 10,000-file tree).
     static let compressAbove = 250_000
     static let kindsInHTML = 90_000
 
@@ -56,7 +56,7 @@ enum ReviewPage {
     /// Markup characters as references (the same escaping as the XML reports: HTML reads it
     /// alike), and characters a reader cannot see as visible marks (`⟦U+202E⟧`): bidirectional
     /// controls would make a host read as another domain, and invisible ones hide a difference
-    /// (issue #41 §2). Used for every key, host, value and path the page shows.
+    ///. Used for every key, host, value and path the page shows.
     static func html(_ text: String) -> String { XMLText.escape(visible(text)) }
 
     /// Element text (not attributes): only `&` and `<` escaped (`>` and quotes mean nothing
@@ -133,7 +133,7 @@ enum ReviewPage {
     // MARK: repositories
 
     /// One row per repository: what the run found there, and the one command that applies the
-    /// decision to its reviewed files (issue #41 §2).
+    /// decision to its reviewed files.
     static func repositoriesSection(_ model: ReviewModel) -> String {
         guard let repositories = model.document.repositories, !repositories.isEmpty else { return "" }
         var out = "<section id=\"repositories\" aria-labelledby=\"repositories-title\">\n<h2 id=\"repositories-title\">Repositories</h2>\n"
@@ -174,7 +174,7 @@ enum ReviewPage {
     /// The directories an apply command names for a repository's changed files (paths relative
     /// to its root): each file's folder, less those inside another; past `directoriesInCommand`
     /// of them, the one folder above them all. Never the files themselves: 817 paths made a
-    /// table cell no one could read (issue #53). Files there that were not reviewed are safe:
+    /// table cell no one could read. Files there that were not reviewed are safe:
     /// their kinds are not in the decision, so `--accept` holds them back.
     static func applyDirectories(_ files: [String]) -> [String] {
         let folders = Set(files.map { path -> String in
@@ -265,7 +265,7 @@ enum ReviewPage {
         var out = "<ul class=\"files\"" + (number.map { " data-list=\"\($0)\"" } ?? "") + ">"
         let several = (model.document.repositories?.count ?? 0) > 1
         // With several repositories the files are grouped by repository, each group under its
-        // name, instead of the remote repeated on every line (issue #53).
+        // name, instead of the remote repeated on every line.
         var shownFiles = Array(files.prefix(ReviewFileLists.shownInHTML).enumerated())
         if several { shownFiles = shownFiles.sorted { ($0.element.repository ?? -1, $0.offset) < ($1.element.repository ?? -1, $1.offset) } }
         var lastRepository: Int?? = nil
@@ -360,7 +360,7 @@ enum ReviewPage {
 
     /// One kind, under its pass's heading. The search reads the kind's own text from the page
     /// (its heading, diff and policy delta), and each file's path from the list, so a search
-    /// for a folder shows only the files in it (issue #41 §1); nothing is written twice for it.
+    /// for a folder shows only the files in it; nothing is written twice for it.
     static func groupArticle(_ group: ReviewModel.Group, _ model: ReviewModel, _ lists: ReviewFileLists) -> String {
         let repos = Set(group.files.compactMap(\.repository)).sorted().map(String.init).joined(separator: " ")
         // The kind's id is its element's id (what anchors, the script and the decision use).

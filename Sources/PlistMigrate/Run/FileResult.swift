@@ -64,7 +64,7 @@ public struct FileResult: Sendable {
     /// One-line remarks for stderr (`path: note: …`).
     public var notes: [String] = []
     /// What could not be read of the projects around the file (also in `notes`): the reason the
-    /// file's targets or deployment target may be incomplete (issue #39 §3).
+    /// file's targets or deployment target may be incomplete.
     public var projectNotes: [String] = []
 
     public var hasConflict: Bool { !diagnostics.isEmpty }
@@ -88,7 +88,7 @@ public struct FileResult: Sendable {
     public var named = false
     /// With `--accept`: accepted kinds this file has (in a run without the decision) that could
     /// not be applied, each with the kinds before it here that the decision did not accept
-    /// (issue #41 §1). Each is an error of the file.
+    ///. Each is an error of the file.
     public var acceptedNotApplied: [AcceptedKindNotApplied] = []
     /// Applying a review plan: the file is not as reviewed (its bytes, or what the passes do to
     /// them); `error` says how. Counted apart in the summary.

@@ -18,7 +18,7 @@ extension Runner {
         var review: (plan: PlanApplication, file: PlanApplication.PlannedFile)? = nil
 
         /// The project files around the file, looked up once for the three questions below
-        /// (issue #43): most files of a monorepo have none, and then nothing else is asked.
+        ///: most files of a monorepo have none, and then nothing else is asked.
         let around = ProjectsAround()
 
         private func projectFiles() -> [String] {

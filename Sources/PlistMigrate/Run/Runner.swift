@@ -102,7 +102,7 @@ public final class Runner {
             for error in errors.errors { sink.standardError(error.line + "\n") }
             return 2
         }
-        // Left out by --exclude/--include or by a config's exclude: said in the summary (#54).
+        // Left out by --exclude/--include or by a config's exclude: said in the summary.
         report.excluded = (byOption: excludedByOption, byConfig: files.count - jobs.count)
         // Reviewed files whose repository is not here: errors of the run, said with the rest.
         for (path, reason) in options.reviewPlan?.notHere ?? [] {
@@ -259,7 +259,7 @@ public final class Runner {
 
     private func emit(_ produced: consuming FileResult) {
         // The path as shown is quoted where a name needs it (`"Dev\342\200\256gpj.exe/…"`):
-        // the repository is looked up by the name itself (issue #53).
+        // the repository is looked up by the name itself.
         let onDisk = PathBytes.unquoted(produced.path) ?? produced.path
         // Taken over, not copied: the caller is done with it.
         var result = consume produced
@@ -327,8 +327,8 @@ public final class Runner {
         let closing = reporter.finish(report)
         if !closing.isEmpty { sink.standardOutput(closing) }
         // Decided ids that are no kind of change of this run: a decision for another tree, or
-        // one made before a pass's version changed (issue #44 §7), an error unless the decision
-        // says it spans several runs (issue #53). `--check` asks whether accepted edits are left,
+        // one made before a pass's version changed, an error unless the decision
+        // says it spans several runs. `--check` asks whether accepted edits are left,
         // and an applied kind is no longer one of the run's: there it is a warning.
         let unmatched = unmatchedDecisionIDs(met: seenGroups)
         if !unmatched.isEmpty {

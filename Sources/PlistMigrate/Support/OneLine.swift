@@ -1,6 +1,6 @@
 /// Messages quote values, and a value can hold a line break or a terminal escape: one message
 /// is one line on stderr, so those are written escaped (`\n`, `\r`, `\x1B`), in migrate's
-/// diagnostics as in lint's findings (issue #42 §5); so are the other characters a reader cannot
+/// diagnostics as in lint's findings; so are the other characters a reader cannot
 /// see (`InvisibleCharacters`: `⟦U+202E⟧`, the mark every output a person reads uses), so that a
 /// value reads as what it is.
 public enum OneLine {

@@ -106,7 +106,7 @@ public enum PathBytes {
     }
 
     /// The path for people, in text, JSON and diff headers alike: one escaping that no two
-    /// names share (issue #44 §5). A name that is printable UTF-8 without `"` or `\` is shown
+    /// names share. A name that is printable UTF-8 without `"` or `\` is shown
     /// as it is; any other is quoted the way `git diff` quotes it (`"dir\377/a\tb"`): in
     /// double quotes, `\"` `\\` `\a` `\b` `\t` `\n` `\v` `\f` `\r` for those characters,
     /// and three octal digits for every other control byte, every byte that is not UTF-8 and

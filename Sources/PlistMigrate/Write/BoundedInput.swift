@@ -5,7 +5,7 @@ import Darwin
 #endif
 import PlistDOM
 
-/// Standard input and `--files-from` lists read with their size bounded (issue #44 §2): `yes |
+/// Standard input and `--files-from` lists read with their size bounded: `yes |
 /// plist-migrate -` used to grow to 14.7 GB before saying the input was too large.
 public enum BoundedInput {
     /// Standard input, read up to `limit` bytes; `nil` when there is more (nothing more is read).

@@ -10,7 +10,7 @@ import Darwin
 /// old file as it was. `refusal(output:option:reading:)` and `refusal(output:option:readingFound:)`
 /// refuse, before any work, a destination that is a file the run reads.
 ///
-/// Only a regular file, or a new one, is ever written (issue #55): a device, FIFO, socket or
+/// Only a regular file, or a new one, is ever written: a device, FIFO, socket or
 /// directory would be replaced by the report or never receive it, and a symbolic link is
 /// followed to the file it names (a link to nothing is refused: writing through it would
 /// create a file wherever it points). Every refusal and failure is one line naming the path;
@@ -202,7 +202,7 @@ public final class ReportFile {
 
     /// `path` split at its last `/`: the directory (`.` when there is none) and the name after it.
     /// Plain string work: Foundation's path methods stopped the process on some one-character
-    /// names (issue #55).
+    /// names.
     public static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])

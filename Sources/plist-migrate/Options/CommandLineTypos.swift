@@ -9,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Typos caught before anything runs (issue #42 §1): `plist-migrate lnt --write Widget` took
+/// Typos caught before anything runs: `plist-migrate lnt --write Widget` took
 /// `lnt` for a path of the default `migrate`, wrote `Widget`, and only then said "no such file".
 enum CommandLineTypos {
     /// SwiftLint's spellings, and ours.

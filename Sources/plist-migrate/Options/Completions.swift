@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// Shell completion where argument-parser's own falls short: its bash script offers only the
 /// subcommands' names as the first word, so `plist-migrate --o<TAB>` offered nothing, though
-/// `migrate` is the default subcommand and takes `--only` and `--output` there (issue #54).
+/// `migrate` is the default subcommand and takes `--only` and `--output` there.
 enum Completions {
     /// The bash script for `--generate-completion-script bash`; `nil` for anything else, which
     /// argument-parser answers as before.

@@ -7,11 +7,11 @@ import PlistMigrate
 ///
 /// `--output FILE` is written to a temporary file beside FILE and renamed over it by `finish()`
 /// once the run has reported: a run that dies, or that fails before reporting anything, leaves
-/// the old report as it was (issue #44 §1).
+/// the old report as it was.
 final class StandardStreams: OutputSink {
     private let file: ReportFile?
     /// The first error writing to standard output (`errno`): later writes are skipped, and
-    /// `finish` turns it into a message and exit 2 (issue #55: never a signal, never lost output).
+    /// `finish` turns it into a message and exit 2 (never a signal, never lost output).
     private var failure: Int32?
 
     init() {

@@ -35,7 +35,7 @@ struct Edit: ParsableCommand {
 
     /// Takes every `-c COMMAND` (or `--command COMMAND`, `--command=COMMAND`) of an `edit`
     /// command line out of the arguments in one pass
-    /// (issue #44 §6): the argument parser handles a repeated option in time that grows with
+    ///: the argument parser handles a repeated option in time that grows with
     /// the square of its count (10,000 `-c` took 7.9 s, 20,000 about 45 s). Arguments after `--`
     /// are left to the parser, and so is every `-c` when one's value starts with `-`.
     static func takingCommands(from arguments: [String]) -> [String] {
@@ -115,7 +115,7 @@ struct Edit: ParsableCommand {
             throw fail(error)
         }
         // Written without stdio's buffer, so that a failed write (a full disk, a closed pipe) is
-        // exit 2 instead of output lost with exit 0 (issue #55).
+        // exit 2 instead of output lost with exit 0.
         for text in outcome.printed { try StandardStreams.standardOutputOrExit(Array((text + "\n").utf8)) }
         guard outcome.output != bytes else { return }
         if dryRun || check {

@@ -251,7 +251,7 @@
     var reviewed = [];
     groups.forEach(function (g) { reviewed.push(g.id); });
     var result = { schemaVersion: plan ? 2 : 1, toolVersion: version, accepted: accepted, rejected: rejected, reviewed: reviewed };
-    // Accepted kinds whose prerequisites are undecided, marked in the file (issue #53).
+    // Accepted kinds whose prerequisites are undecided, marked in the file.
     var open = {};
     groups.forEach(function (g) {
       if (accepted.indexOf(g.id) < 0 || !g.dataset.follows) { return; }
