@@ -57,8 +57,9 @@ man:
 	else echo "make: no python3: the man page's EXIT STATUS stays generic (each subcommand's help lists its codes)"; fi
 
 # The manual first: generate-manual builds the product its own way (dynamically linked) into
-# .build/release; the release build after it only relinks that binary statically, and that one
-# is installed, with its completions.
+# .build/release; the release build after it compiles every module again (the static build's
+# settings differ, so none of the first build's objects is reused) and links the binary that is
+# installed, with its completions.
 install: man
 	$(MAKE) build
 	install -d $(BINDIR) $(MANDIR) $(COMPDIR_BASH) $(COMPDIR_ZSH) $(COMPDIR_FISH)

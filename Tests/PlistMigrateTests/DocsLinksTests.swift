@@ -149,8 +149,9 @@ import PlistMigrate
         for place in ["path/to/App/Info.plist", "src/repoA/App/Info.plist", "src/repoB/App/Info.plist"] {
             _ = try copyFixture("demo/ShopApp/Info.plist", to: home, as: place)
         }
-        // `edit`'s example sets CFBundleVersion, so its plist has one (and an ATS dict).
         _ = try copyFixture("ENC001/comments.before.plist", to: home, as: "App/Info.plist")
+        // `edit`'s example works on the bundled demo, as a fresh clone has it.
+        _ = try copyFixture("demo/ShopApp/Info.plist", to: home, as: "Fixtures/demo/ShopApp/Info.plist")
         #expect(try tool(["--format", "json", "--output", "repoB.json", "src/repoB"], in: home).status == 0)
         // The decision as the page downloads it, where browsers save it: the plan of src/repoA's review.
         let decision = try ReviewPlanTests.review(["src/repoA"], in: home, options: []) { _ in "accept" }
@@ -169,6 +170,9 @@ import PlistMigrate
                 let shell = "export HOME='\(home.path)' PATH='\(Paths.executable.deletingLastPathComponent().path)':\"$PATH\"; " + line
                 let result = try run(URL(fileURLWithPath: "/bin/bash"), ["-c", shell], in: directory)
                 #expect(result.status <= 1, "\(command): exit \(result.status): \(result.stderr)")
+                if line.hasPrefix("plist-migrate edit ") {
+                    #expect(result.status == 0 && result.text.contains("+\t<string>Shop Beta</string>"), "\(command): \(result.text)")
+                }
             }
         }
         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("review.html").path), "the fleet example made its page")
