@@ -28,3 +28,20 @@ import Testing
         #expect(!done.stderr.contains("to write"), "nothing left to write: \(done.stderr)")
     }
 }
+
+/// A project whose CocoaPods configuration files are not there yet (a fresh clone, before
+/// `pod install`): one sentence per target saying so, why, and what it means for the result,
+/// not a list of every missing file.
+@Suite struct CocoaPodsNoteTests {
+    @Test func missingPodsSettingsAreOneSentence() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("project-conditions/universal-monorepo"), to: root.appendingPathComponent("app"))
+        let result = try tool(["--no-config", "app"], in: root)
+        let notes = result.stderr.split(separator: "\n").filter { $0.contains("CocoaPods") }
+        #expect(notes.count == 2, "one per target's Info.plist: \(result.stderr)")
+        #expect(notes.allSatisfy { $0.contains("its CocoaPods settings are not here (2 configuration files under Pods/Target Support Files/, which `pod install` makes)") }, "\(notes)")
+        #expect(!result.stderr.contains(".debug.xcconfig cannot be read"), "the files are not listed one by one: \(result.stderr)")
+        #expect(notes.allSatisfy { $0.count < 400 }, "shorter than the list of files it replaces: \(notes.map(\.count))")
+    }
+}

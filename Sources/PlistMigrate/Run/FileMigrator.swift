@@ -137,7 +137,7 @@ public struct FileMigrator: Sendable {
         result.targets = context.lookups.claimingTargets()
         if hasATS, result.targets.isEmpty { result.projectNotes += context.lookups.projectNotes() }
         for target in result.targets where !target.unresolved.isEmpty {
-            result.projectNotes.append("target \(target.name) (\(target.project)): cannot resolve \(target.unresolved.joined(separator: "; "))")
+            result.projectNotes += Self.unresolvedNotes(target)
         }
         result.notes += result.projectNotes
         for target in result.targets where hasATS {
@@ -146,6 +146,26 @@ public struct FileMigrator: Sendable {
         result.deploymentTarget = hasATS ? deploymentTarget(context, claimedBy: result.targets, root: root) : nil
         return result.deploymentTarget
     }
+
+    /// What could not be read of a target's settings, as sentences: CocoaPods' generated
+    /// configuration files (missing in a fresh clone until `pod install`) in one, whatever their
+    /// number; anything else as it was found.
+    static func unresolvedNotes(_ target: ProjectTarget) -> [String] {
+        let podsMissing = target.unresolved.filter { $0.contains(Self.podsFolder) && $0.hasSuffix(".xcconfig cannot be read") }
+        let other = target.unresolved.filter { !podsMissing.contains($0) }
+        var notes: [String] = []
+        if !podsMissing.isEmpty {
+            notes.append("target \(target.name) (\(target.project)): its CocoaPods settings are not here (\(podsMissing.count) "
+                + "configuration file\(podsMissing.count == 1 ? "" : "s") under \(Self.podsFolder), which `pod install` makes), "
+                + "so what they set is not read: the deployment target is taken from the rest of the project")
+        }
+        if !other.isEmpty {
+            notes.append("target \(target.name) (\(target.project)): cannot resolve \(other.joined(separator: "; "))")
+        }
+        return notes
+    }
+
+    static let podsFolder = "Pods/Target Support Files/"
 
     /// The plan's passes that run on this file: not those that may edit a dict with duplicate
     /// keys, nor recipe passes whose scope leaves the file out (said in `outOfScope`) or holds
