@@ -280,7 +280,9 @@ public enum Linter {
 
 /// `an integer`, `a string`.
 func article(_ noun: String) -> String {
-    (noun.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + noun
+    // A Boolean's element is its value: `<true/>`, not "a true".
+    if noun == "true" || noun == "false" { return "<\(noun)/>" }
+    return (noun.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + noun
 }
 
 enum Base64Check {
