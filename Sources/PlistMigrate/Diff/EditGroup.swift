@@ -26,9 +26,10 @@ public enum EditGroup {
         }
         // Each line of the policy delta after a `=` (a changed line could start with `-` or
         // `+` too, but never with `=`), so that no delta can pass for diff lines.
-        for line in policyDelta {
+        // Read in place (a file of many domains has megabytes of them).
+        for var line in policyDelta {
             FNV1a.add(CollectionOfOne(UInt8(ascii: "=")), to: &hash)
-            FNV1a.add(line.utf8, to: &hash)
+            line.withUTF8 { FNV1a.add($0, to: &hash) }
             FNV1a.add(CollectionOfOne(UInt8(ascii: "\n")), to: &hash)
         }
         let text = String(hash, radix: 16)
