@@ -10,11 +10,16 @@ public struct DeploymentTarget: Sendable, Hashable {
     public var source: String
 
     /// `iOS 15/macOS 12`, as people write it.
-    public var spelled: String {
+    public var spelled: String { spelled(suffix: "") }
+
+    /// `iOS 15+/macOS 12+`: each platform from its version on.
+    public var spelledOnward: String { spelled(suffix: "+") }
+
+    private func spelled(suffix: String) -> String {
         platforms.map { item in
             let (platform, version) = Self.split(item)
             let name = ["ios": "iOS", "ipados": "iPadOS", "macos": "macOS", "tvos": "tvOS", "visionos": "visionOS", "watchos": "watchOS"][platform] ?? platform
-            return name + " " + version.map(String.init).joined(separator: ".")
+            return name + " " + version.map(String.init).joined(separator: ".") + suffix
         }.joined(separator: "/")
     }
 

@@ -17,3 +17,17 @@ import Testing
         #expect(!lint.contains("a true") && !lint.contains("a false"), "\(lint)")
     }
 }
+
+extension PrintedLinesTests {
+    /// A deployment target of several platforms keeps the "+" of each: every one of them is
+    /// supported from its version on.
+    @Test(arguments: [("ios17,macos14", "iOS 17+/macOS 14+"), ("ios17.0,macos14.0", "iOS 17.0+/macOS 14.0+"), ("ios15", "iOS 15+")])
+    func everyPlatformOfADeploymentTargetIsOnward(minOS: String, label: String) throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict></dict></plist>\n".utf8)
+            .write(to: root.appendingPathComponent("Info.plist"))
+        let lint = try tool(["lint", "--no-config", "--min-os", minOS, "Info.plist"], in: root).text
+        #expect(lint.contains("all loads on \(label) (NSAllowsArbitraryLoads"), "\(lint)")
+    }
+}

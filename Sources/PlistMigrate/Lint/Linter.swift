@@ -68,7 +68,7 @@ public enum Linter {
             // The engine places its findings by line; the key's column is looked up only for a file
             // that has one.
             var columns: [Int: Int]?
-            Posture.findings(configuration, eras: target?.supportedEras ?? OSEra.allCases, floor: target?.spelled,
+            Posture.findings(configuration, eras: target?.supportedEras ?? OSEra.allCases, floor: target?.spelledOnward,
                              atsLine: ats.location?.line ?? 1) { rule, line, message, score in
                 if columns == nil { columns = keyColumns(ats) }
                 findings.append(Finding(ruleID: rule, severity: Posture.severity(score), path: path, line: line,

@@ -61,7 +61,7 @@ enum Posture {
         }
     }
 
-    /// - Parameter floor: the deployment target as people write it (`iOS 15`), for a run of eras
+    /// - Parameter floor: the deployment target as people write it, each platform onward (`iOS 15+/macOS 12+`), for a run of eras
     ///   that starts at the oldest supported one and goes on to the newest.
     ///
     /// A finding that rests on a legacy `NSThirdPartyException…`/`NSTemporaryException…` key
@@ -273,7 +273,7 @@ enum Posture {
             while last + 1 < observations.count, Set(observations[last + 1].kinds) == kinds,
                 observations[last + 1].era == observations[last].era.successor { last += 1 }
             let first = observations[index].era, final = observations[last].era
-            let label = if let floor, first == floor.era, final == OSEra.allCases.last { floor.text + "+" }
+            let label = if let floor, first == floor.era, final == OSEra.allCases.last { floor.text }
                 else { OSEra.label(from: first, through: final) }
             parts.append(kindsText(kinds) + " on " + label)
             index = last + 1
