@@ -136,7 +136,8 @@ import PlistDOM
         let directory = try workspace(minimum: "15.0")
         defer { try? FileManager.default.removeItem(at: directory) }
         let table = try tool(["explain", "App/Info.plist"], in: directory)
-        #expect(table.text.contains("deployment target ios15.0 (from the plist's MinimumOSVersion): older OS versions are not shown"))
+        #expect(table.text.contains("deployment target ios15.0 (from the plist's MinimumOSVersion): each row's OS is a band of versions "
+            + "that ATS treats alike; the first, iOS 14–16/macOS 11–13, holds the deployment target, and older bands are not shown"), "\(table.text)")
         #expect(table.text.contains("iOS 14–16/macOS 11–13") && !table.text.contains("iOS 10–13"))
         let flag = try tool(["explain", "--min-os", "ios9", "--format", "json", "App/Info.plist"], in: directory)
         #expect(flag.text.contains("\"deploymentTargetSource\" : \"--min-os\""))

@@ -31,3 +31,18 @@ extension PrintedLinesTests {
         #expect(lint.contains("all loads on \(label) (NSAllowsArbitraryLoads"), "\(lint)")
     }
 }
+
+extension PrintedLinesTests {
+    /// `explain` on an iOS 16.4 target shows the iOS 14–16 band: it says the rows are bands and
+    /// that the first holds the target, not that older versions are left out.
+    @Test func explainSaysItsRowsAreBands() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsLocalNetworking</key><true/></dict></dict></plist>\n".utf8)
+            .write(to: root.appendingPathComponent("Info.plist"))
+        let text = try tool(["explain", "--min-os", "ios16.4", "Info.plist"], in: root).text
+        #expect(text.contains("deployment target ios16.4 (from --min-os): each row's OS is a band of versions that ATS treats alike; "
+            + "the first, iOS 14–16/macOS 11–13, holds the deployment target, and older bands are not shown"), "\(text)")
+        #expect(text.contains("iOS 14–16/macOS 11–13") && !text.contains("older OS versions are not shown"))
+    }
+}

@@ -154,7 +154,11 @@ public struct Explainer: Sendable {
     public func text(_ report: Report) -> String {
         var out = "\(report.path)\n"
         if era == nil, let target = report.deploymentTarget {
-            out += "deployment target \(target) (from \(report.deploymentTargetSource ?? "?")): older OS versions are not shown\n"
+            // The rows are bands of versions ATS treats alike: the first may begin before the
+            // target (16.4 lies in iOS 14–16), which the line says rather than hide.
+            let first = report.rows.first.map { "; the first, \($0.os), holds the deployment target" } ?? ""
+            out += "deployment target \(target) (from \(report.deploymentTargetSource ?? "?")): each row's OS is a band of versions "
+                + "that ATS treats alike\(first), and older bands are not shown\n"
         }
         if !report.hasAppTransportSecurity { out += "no NSAppTransportSecurity: the ATS defaults apply everywhere\n" }
         for note in report.hostNotes { out += "note: \(note)\n" }
