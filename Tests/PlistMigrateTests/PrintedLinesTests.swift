@@ -46,3 +46,23 @@ extension PrintedLinesTests {
         #expect(text.contains("iOS 14–16/macOS 11–13") && !text.contains("older OS versions are not shown"))
     }
 }
+
+extension PrintedLinesTests {
+    /// An exception domain `local` (with its subdomains, plain HTTP) opens `.local` names, not
+    /// unqualified ones: P004 says `.local` names only, as `explain` (and Apple's reader, which
+    /// matches an exception key against the name's own labels) answers for each.
+    @Test func aLocalExceptionOpensDotLocalNamesOnly() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let plist = "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>local</key><dict>"
+            + "<key>NSIncludesSubdomains</key><true/><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict></dict></plist>\n"
+        try Data(plist.utf8).write(to: root.appendingPathComponent("Info.plist"))
+        let lint = try tool(["lint", "--no-config", "Info.plist"], in: root).text
+        #expect(lint.contains("[P004] plain HTTP is allowed to .local names: all loads on iOS 9/macOS 10.11"), "\(lint)")
+        #expect(!lint.contains("unqualified"), "\(lint)")
+        for (host, http) in [("printer.local", "HTTP allowed"), ("printer", "HTTP blocked")] {
+            let explain = try tool(["explain", "Info.plist", "--host", host, "--os", "ios9", "--kind", "urlSession"], in: root).text
+            #expect(explain.contains(http), "\(host): \(explain)")
+        }
+    }
+}

@@ -24,6 +24,7 @@ enum Posture {
     /// The hosts that stand for a class (parsed once).
     static let unlistedHost = Host("a.unlisted-host.invalid")
     static let localName = Host("printer.local")
+    static let unqualifiedName = Host("printer")
     static let localAddress = Host("192.168.0.10")
 
     /// One scope the engine is asked about: a class of host, and the rule that names it.
@@ -109,6 +110,30 @@ enum Posture {
         // keys, so its own HTTP allowance is always reported.
         var everywhereHTTP = [Bool](repeating: false, count: (OSEra.allCases.last!.rawValue + 1) * LoadKind.allCases.count)
         func point(_ era: OSEra, _ kind: Int) -> Int { era.rawValue * LoadKind.allCases.count + kind }
+        // Local names are asked about as `.local` names and as unqualified names, which an
+        // exception domain `local` tells apart (NSAllowsLocalNetworking does not): where both give
+        // the same finding it is one finding about both, else each is said for what it is.
+        var dotLocal: [Found] = []
+        func emit(_ finding: Found) {
+            switch finding.key.scope {
+            case Self.dotLocalLabel: dotLocal.append(finding)
+            case Self.unqualifiedLabel:
+                if let at = dotLocal.firstIndex(where: { Self.sameLocalFinding($0, finding) }) {
+                    var both = dotLocal.remove(at: at)
+                    both.key.scope = Self.localNamesLabel
+                    both.message = both.message.replacingOccurrences(of: Self.dotLocalLabel, with: Self.localNamesLabel)
+                    add(both)
+                } else {
+                    add(finding)
+                }
+            default:
+                // The `.local` findings with no unqualified twin, said once that scope is done.
+                for alone in dotLocal { add(alone) }
+                dotLocal = []
+                add(finding)
+            }
+        }
+        defer { for alone in dotLocal { add(alone) } }
         for scope in scopes(configuration) {
             // A handful of weaknesses at most: arrays, searched in place, in a fixed order.
             var seen: [(weakness: Weakness, observations: [Observation])] = []
@@ -160,10 +185,19 @@ enum Posture {
                 let line = causes.compactMap(\.line).first ?? scope.line ?? atsLine
                 let rule = ruleID(weakness, scope)
                 let message = describe(weakness, scope) + ": " + erasText(observations, floor: floor.map { ($0, eras[0]) }) + causeText(causes)
-                add(Found(key: .init(rule: rule, scope: scope.label, weakness: weakness), line: line, message: message,
-                          score: score(weakness, scope, observations, supported: eras.count), causes: causes))
+                emit(Found(key: .init(rule: rule, scope: scope.label, weakness: weakness), line: line, message: message,
+                           score: score(weakness, scope, observations, supported: eras.count), causes: causes))
             }
         }
+    }
+
+    static let dotLocalLabel = ".local names", unqualifiedLabel = "unqualified names", localNamesLabel = ".local and unqualified names"
+
+    /// The same finding about `.local` names (`a`) and unqualified names (`b`): the same rule,
+    /// weakness, line and words but for the scope's name.
+    private static func sameLocalFinding(_ a: Found, _ b: Found) -> Bool {
+        a.key.rule == b.key.rule && a.key.weakness == b.key.weakness && a.line == b.line
+            && a.message.replacingOccurrences(of: dotLocalLabel, with: "") == b.message.replacingOccurrences(of: unqualifiedLabel, with: "")
     }
 
     /// Every host without an exception, the local network, and each listed domain (with one
@@ -171,7 +205,8 @@ enum Posture {
     static func scopes(_ configuration: ATSConfiguration) -> [Scope] {
         var scopes = [
             Scope(kind: .everywhere, label: "every host without an exception", hosts: [Self.unlistedHost], line: nil),
-            Scope(kind: .local, label: ".local and unqualified names", hosts: [Self.localName], line: nil),
+            Scope(kind: .local, label: Self.dotLocalLabel, hosts: [Self.localName], line: nil),
+            Scope(kind: .local, label: Self.unqualifiedLabel, hosts: [Self.unqualifiedName], line: nil),
             Scope(kind: .local, label: "local IP addresses", hosts: [Self.localAddress], line: nil),
         ]
         for (rules, kind) in [(configuration.exceptionDomains, Scope.Kind.domain), (configuration.pinnedDomains, .pinned)] {
