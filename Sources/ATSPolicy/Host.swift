@@ -191,6 +191,22 @@ public struct HostInput: Sendable, Equatable {
     /// `host` does: another case, a trailing dot, another spelling of the address.
     public var isReadDifferently: Bool { asWritten != (IPAddress(host)?.text ?? host) }
 
+    /// Why `text` is refused rather than read otherwise than Apple's reader reads it, or `nil`:
+    /// white space around it (the reader looks the text up with it, and matches nothing), or a
+    /// bracketed address outside a URL (brackets are a URL's; the reader looks the text up with
+    /// them, and finds no address).
+    public static func refusal(_ text: String) -> String? {
+        if text != text.trimmingWhitespace {
+            return "has white space around it, which Apple's reader would look up with it and match nothing; give it without"
+        }
+        if text.hasPrefix("["), !text.contains("://") {
+            let inside = text.dropFirst().prefix { $0 != "]" }
+            return "is in brackets, as in a URL; Apple's reader looks the text up with them and finds no address: give the address ("
+                + inside + ") or a URL (http://" + text + "/)"
+        }
+        return nil
+    }
+
     public init?(_ text: String) {
         var rest = Substring(text.trimmingWhitespace)
         var notes: [String] = []

@@ -66,3 +66,22 @@ extension PrintedLinesTests {
         }
     }
 }
+
+extension PrintedLinesTests {
+    /// Host text the tool would read otherwise than Apple's reader (white space around it, an
+    /// address in brackets outside a URL) is refused, saying why, never rewritten silently into a
+    /// more permissive answer; the same address in a URL is read as a URL loader reads it.
+    @Test(arguments: [(" example.com", "has white space around it"), ("example.com\t", "has white space around it"),
+                      ("[2001:db8::1]", "is in brackets, as in a URL"), ("[::1]:8080", "is in brackets, as in a URL")])
+    func hostTextReadOtherwiseIsRefused(host: String, reason: String) throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let plist = "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsLocalNetworking</key><false/><key>NSExceptionDomains</key>"
+            + "<dict><key>example.com</key><dict><key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict></dict></plist>\n"
+        try Data(plist.utf8).write(to: root.appendingPathComponent("Info.plist"))
+        let result = try tool(["explain", "Info.plist", "--host", host], in: root)
+        #expect(result.status == 64 && result.stderr.contains(reason), "\(result.stderr)")
+        let url = try tool(["explain", "Info.plist", "--host", "http://[2001:db8::1]/", "--os", "ios17", "--kind", "urlSession"], in: root)
+        #expect(url.status == 0 && url.text.contains("HTTP blocked"), "\(url.text)")
+    }
+}

@@ -45,6 +45,9 @@ struct Explain: ParsableCommand {
         for host in host where !host.allSatisfy(\.isASCII) {
             throw ValidationError("--host \"\(host)\" is an internationalised name: give its punycode form (xn--…), the one ATS compares")
         }
+        for host in host {
+            if let refusal = HostInput.refusal(host) { throw ValidationError("--host \"\(host)\" \(refusal)") }
+        }
         for host in host where HostInput(host) == nil {
             throw ValidationError("--host \"\(host)\" is neither a host name nor an IP address (a URL or host:port is also taken)")
         }
