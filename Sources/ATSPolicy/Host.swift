@@ -189,7 +189,11 @@ public struct HostInput: Sendable, Equatable {
 
     /// Whether Apple's reader, looking `asWritten` up by its text, may answer otherwise than
     /// `host` does: another case, a trailing dot, another spelling of the address.
-    public var isReadDifferently: Bool { asWritten != (IPAddress(host)?.text ?? host) }
+    public var isReadDifferently: Bool { asWritten != readAs }
+
+    /// The host as this tool reads it, an address in its shortest form (`::1` for
+    /// `0:0:0:0:0:0:0:1`).
+    public var readAs: String { IPAddress(host)?.text ?? host }
 
     /// Why `text` is refused rather than read otherwise than Apple's reader reads it, or `nil`:
     /// white space around it (the reader looks the text up with it, and matches nothing), or a

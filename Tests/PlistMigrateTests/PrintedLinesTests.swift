@@ -85,3 +85,16 @@ extension PrintedLinesTests {
         #expect(url.status == 0 && url.text.contains("HTTP blocked"), "\(url.text)")
     }
 }
+
+extension PrintedLinesTests {
+    /// An address written long is named in its shortest form when its reading is said:
+    /// "as for ::1", never "0:0:0:0:0:0:0:1 is answered as for 0:0:0:0:0:0:0:1".
+    @Test func anAddressIsNamedInItsShortestForm() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsLocalNetworking</key><true/></dict></dict></plist>\n".utf8)
+            .write(to: root.appendingPathComponent("Info.plist"))
+        let text = try tool(["explain", "Info.plist", "--host", "0:0:0:0:0:0:0:1", "--os", "ios17", "--kind", "urlSession"], in: root).text
+        #expect(text.contains("note: Apple's reader, looking 0:0:0:0:0:0:0:1 up as written, answers as for ::1, the address it names"), "\(text)")
+    }
+}

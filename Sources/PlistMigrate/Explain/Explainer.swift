@@ -99,7 +99,10 @@ public struct Explainer: Sendable {
             let differing = readerRows(hostClass, asWritten: written, eras: eras, kinds: kinds, decider: decider)
             asWritten = (asWritten ?? []) + differing
             if differing.isEmpty {
-                notes.append("Apple's reader, looking \(written) up as written, answers as for \(hostClass.label)")
+                // An address is named in its shortest form: "as for 0:0:0:0:0:0:0:1" says nothing.
+                let readAs = HostInput(hostClass.label)?.readAs ?? hostClass.label
+                notes.append("Apple's reader, looking \(written) up as written, answers as for \(readAs)"
+                    + (readAs != hostClass.label ? ", the address it names" : ""))
             } else {
                 let question = Self.readingQuestion(written: written, readHere: hostClass.label, rows: differing)
                 if asked.insert(question).inserted { questions.append(question) }
