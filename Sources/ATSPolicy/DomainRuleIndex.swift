@@ -12,6 +12,9 @@ final class DomainRuleIndex: Sendable {
     private let byName: [String: Int]
     private let buildTime: [Int]
     private let addresses: [Int]
+    /// Keys that match nothing, by their text: what Apple's reader finds for a host looked up
+    /// as written (the last one written of a text).
+    private let unmatchedByText: [String: Int]
     /// Keys that match nothing, by the host they seem meant for; wildcard ones apart.
     private let unmatchedByMeant: [String: [Int]]
     private let unmatchedWildcardsByMeant: [String: [Int]]
@@ -25,6 +28,7 @@ final class DomainRuleIndex: Sendable {
         var byName: [String: Int] = [:]
         var buildTime: [Int] = [], addresses: [Int] = []
         var unmatchedByMeant: [String: [Int]] = [:], unmatchedWildcardsByMeant: [String: [Int]] = [:]
+        var unmatchedByText: [String: Int] = [:]
         // Sized once for many rules: a table that grows hashes every key in it again.
         if rules.count > 16 {
             let names = rules.count { $0.matcher == .name }, unmatched = rules.count { $0.matcher == .nothing }
@@ -34,6 +38,7 @@ final class DomainRuleIndex: Sendable {
         for (position, rule) in rules.enumerated() {
             switch rule.matcher {
             case .nothing:
+                unmatchedByText[rule.key] = position
                 unmatchedByMeant[rule.meantHost, default: []].append(position)
                 if rule.key.hasPrefix("*.") { unmatchedWildcardsByMeant[rule.meantHost, default: []].append(position) }
             case .resolvedAtBuildTime:
@@ -45,6 +50,7 @@ final class DomainRuleIndex: Sendable {
             }
         }
         self.byName = byName
+        self.unmatchedByText = unmatchedByText
         var lengths: [Bool]? = []
         for key in byName.keys {
             guard key.utf8AllSatisfy({ $0 < 0x80 }) else { lengths = nil; break }
@@ -75,21 +81,27 @@ final class DomainRuleIndex: Sendable {
     private func nameRule(_ host: Host, depth: inout Int) -> ATSConfiguration.DomainRule? {
         var name = host.name
         // Walked as bytes: a `.` is ASCII, so each parent domain starts on a character.
+        // A host taken as written also finds, by its text, a key that matches nothing here.
+        let byText = host.isAsWritten && !unmatchedByText.isEmpty ? unmatchedByText : nil
+        func position(_ key: String) -> Int? {
+            guard let byText else { return byName[key] }
+            return [byName[key], byText[key]].compactMap { $0 }.max()
+        }
         return name.withUTF8 { bytes -> ATSConfiguration.DomainRule? in
             var lengths = nameKeyLengths
-            if lengths != nil, bytes.contains(where: { $0 >= 0x80 }) { lengths = nil }
+            if lengths != nil, byText != nil || bytes.contains(where: { $0 >= 0x80 }) { lengths = nil }
             func mayBeAKey(_ count: Int) -> Bool {
                 guard let lengths else { return true }
                 return count < lengths.count && lengths[count]
             }
-            if mayBeAKey(bytes.count), let exact = byName[host.name] { return rules[exact] }
+            if mayBeAKey(bytes.count), let exact = position(host.name) { return rules[exact] }
             var start = 0
             while let dot = bytes[start...].firstIndex(of: UInt8(ascii: ".")) {
                 start = dot + 1
                 depth += 1
                 guard mayBeAKey(bytes.count - start) else { continue }
                 let parent = String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
-                if let position = byName[parent], rules[position].includesSubdomains?.value == true { return rules[position] }
+                if let found = position(parent), rules[found].includesSubdomains?.value == true { return rules[found] }
             }
             return nil
         }

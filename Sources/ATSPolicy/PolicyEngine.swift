@@ -286,8 +286,10 @@ public enum PolicyEngine {
             }
         }
         if host.isIPAddress { return exactAddress ?? range }
+        // Apple's reader looks the text it is given up among every key as written: a host taken
+        // as written finds a key this tool counts as matching nothing (`Example.org`) by its text.
         func named(_ name: Substring) -> ATSConfiguration.DomainRule? {
-            rules.last { $0.matcher == .name && $0.key.utf8.elementsEqual(name.utf8) }
+            rules.last { ($0.matcher == .name || (host.isAsWritten && $0.matcher == .nothing)) && $0.key.utf8.elementsEqual(name.utf8) }
         }
         if let exact = named(Substring(host.name)) { return exact }
         var suffix = Substring(host.name), depth = 0

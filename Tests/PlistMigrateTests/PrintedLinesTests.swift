@@ -98,3 +98,20 @@ extension PrintedLinesTests {
         #expect(text.contains("note: Apple's reader, looking 0:0:0:0:0:0:0:1 up as written, answers as for ::1, the address it names"), "\(text)")
     }
 }
+
+extension PrintedLinesTests {
+    /// A key `Example.org` (which this tool counts as matching nothing) and `--host Example.org`:
+    /// Apple's reader finds that key by its text and allows HTTP. The output gives that reading
+    /// beside this tool's, and never says the reader answers as for `example.org`.
+    @Test func theReaderFindsAKeyByItsText() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let plist = "<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSExceptionDomains</key><dict><key>Example.org</key><dict>"
+            + "<key>NSExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict></dict></plist>\n"
+        try Data(plist.utf8).write(to: root.appendingPathComponent("Info.plist"))
+        let text = try tool(["explain", "Info.plist", "--host", "Example.org", "--os", "ios17", "--kind", "urlSession"], in: root).text
+        #expect(!text.contains("answers as for example.org"), "\(text)")
+        #expect(text.contains("If Apple's reader looks the host up as written") && text.contains("Example.org, iOS 17+/macOS 14+, urlSession: HTTP allowed"), "\(text)")
+        #expect(text.contains("because NSExceptionDomains › Example.org (line 1)"), "\(text)")
+    }
+}
