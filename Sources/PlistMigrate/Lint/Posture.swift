@@ -135,6 +135,10 @@ enum Posture {
         }
         defer { for alone in dotLocal { add(alone) } }
         for scope in scopes(configuration) {
+            // Unqualified names are open only where `.local` names are: NSAllowsLocalNetworking opens
+            // both, an exception key `local` only the latter, and a key without a dot is reported
+            // as a domain of its own. So they are asked about only then.
+            if scope.label == Self.unqualifiedLabel, dotLocal.isEmpty { continue }
             // A handful of weaknesses at most: arrays, searched in place, in a fixed order.
             var seen: [(weakness: Weakness, observations: [Observation])] = []
             for era in eras {
