@@ -100,6 +100,9 @@ import PlistMigrate
             }
         }
         #expect(continued.isEmpty, "a change takes more than one line: \(continued)")
+        // One short line a change: a reader scans a list, a paragraph is a page's job.
+        let long = lines.filter { $0.hasPrefix("- ") && $0.count > 200 }.map { String($0.prefix(60)) }
+        #expect(long.isEmpty, "changes over 200 characters: \(long)")
         #expect(changes > 100, "the changes are found")
         let sections = lines.filter { $0.hasPrefix("## [") }
         #expect(sections.first == "## [Unreleased]", "\(sections)")
