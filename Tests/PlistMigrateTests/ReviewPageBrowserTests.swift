@@ -172,7 +172,7 @@ struct ReviewPageBrowserTests {
     }
 
     /// The benchmark's 10,000-file tree (`Benchmarks/make-monorepo.py` over the shared corpus:
-    /// 817 files to change in 240 kinds, 2,955 with a held-back pass): the page stays under
+    /// 817 files to change in 444 kinds, 2,955 with a held-back pass): the page stays under
     /// 300 KB, and the kinds and file lists it carries compressed are all there —
     /// every count, filter, search and decision agrees with the JSON report.
     @Test func theBenchmarkTreeMakesASmallPageThatShowsEverything() throws {
@@ -197,7 +197,7 @@ struct ReviewPageBrowserTests {
         // axe-core's colour contrast computes the style of every text node (most of its 23 s on
         // this page); the page's classes and colours are those of the fleet page, checked there
         // at both widths and in dark mode. Its kinds are made by one piece of code from the
-        // page's data: the audit keeps the first and last 20 of the 248 (all of them took it 14 s)
+        // page's data: the audit keeps the first and last 20 of the 444 (248 of them took it 14 s)
         // with the whole page around them, after every count and filter was checked on all.
         let axe = Self.axeScript.map { ["--axe", $0, "--axe-without", "color-contrast", "--axe-sample", "20"] } ?? []
         let summary = try Self.browse(["page.html", "report.json", "--search", "app001", "--skip-keyboard"] + axe, in: root)

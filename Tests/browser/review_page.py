@@ -95,7 +95,7 @@ def axe(driver, script, without=(), sample=0):
     driver.set_script_timeout(180)
     # `sample`: the page keeps only its first and last `sample` kinds for the audit, the last
     # step of a run (each kind is made by the same code from the page's data; axe-core took
-    # 14 s over the 248 kinds of the 10,000-file page).
+    # 14 s over the 248 kinds the 10,000-file page had once).
     result = driver.execute_async_script("""var done = arguments[arguments.length - 1], sample = arguments[1];
         var rules = {'duplicate-id': {enabled: false}, 'duplicate-id-aria': {enabled: false}};
         arguments[0].forEach(function (rule) { rules[rule] = {enabled: false}; });

@@ -9,7 +9,7 @@ enum ReviewPage {
     /// A page larger than this carries the kinds after its first `kindsInHTML` bytes of them,
     /// and its long file lists, compressed (under 300 KB for a 10,000-file tree).
     static let compressAbove = 250_000
-    static let kindsInHTML = 90_000
+    static let kindsInHTML = 60_000
 
     static func render(_ document: Report.Document) -> [UInt8] {
         let model = ReviewModel(document)
