@@ -198,7 +198,7 @@ struct Report {
         if result.hasConflict { summary.conflicts += 1 }
         if result.notWritten { summary.notWritten += 1 }
         if !result.heldBack.isEmpty { summary.heldBack += 1 }
-        if result.heldBack.contains(where: { (result.heldBackReasons[$0] ?? "").hasSuffix(Report.allowPolicyChangeIncludesIt) }) {
+        if result.heldBack.contains(where: { (result.heldBackReasons[$0] ?? "").hasSuffix(FileMigrator.allowPolicyChangeIncludesIt) }) {
             heldBackForPolicy += 1
         }
         if !result.acceptedNotApplied.isEmpty { summary.acceptedNotApplied = (summary.acceptedNotApplied ?? 0) + 1 }
@@ -320,9 +320,6 @@ struct Report {
     func json() -> [UInt8] {
         Self.encode(document())
     }
-
-    /// How the reason of a pass held back ends when `--allow-policy-change` would include it.
-    static let allowPolicyChangeIncludesIt = "--allow-policy-change includes it"
 
     /// What to run next, after a dry run's summary: how to write what it showed, and how to
     /// include the passes it held back for their policy change. `nil` when there is nothing to say.

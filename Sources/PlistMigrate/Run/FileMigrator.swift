@@ -206,7 +206,7 @@ public struct FileMigrator: Sendable {
         result.heldBack = duplicates == nil
             ? heldBackThatWouldChange(rounds.document, appTransportSecurity: rounds.ats, outline: rounds.outline()) : []
         for id in result.heldBack {
-            result.heldBackReasons[id] = "changes the effective policy (changesPolicy); --allow-policy-change includes it"
+            result.heldBackReasons[id] = "changes the effective policy (changesPolicy); " + Self.allowPolicyChangeIncludesIt
         }
         // In the plan's order; most files have none to say (then the plan is not walked).
         for migration in rounds.heldBack.isEmpty ? [] : plan.selected where rounds.heldBack[migration.id] != nil {
@@ -579,7 +579,7 @@ public struct FileMigrator: Sendable {
         let verb = migration.intent == .provablyNoPolicyChange ? "would change" : "would also change"
         let remedy = migration.intent == .provablyNoPolicyChange
             ? "it runs only where the policy stays the same on every supported OS"
-            : "--allow-policy-change includes it"
+            : Self.allowPolicyChangeIncludesIt
         return "\(verb) \(shown)\(unknown); \(remedy)"
     }
 
@@ -614,6 +614,10 @@ public struct FileMigrator: Sendable {
     /// costs more than reading every domain again.
     static let bytesWorthARuleCache = 16_384
     #endif
+
+    /// How the reason of a pass held back ends when `--allow-policy-change` would include it
+    /// (the summary's next step counts those files by it).
+    static let allowPolicyChangeIncludesIt = "--allow-policy-change includes it"
 
     /// How a pass held back by `accepted` ends its reason.
     static let notAcceptedReason = "was not accepted in review"
