@@ -1,4 +1,3 @@
-import Migrations
 import PlistDOM
 /// One PlistBuddy command (`-c`), as `plist-migrate edit` takes it: `Print [entry]`,
 /// `Set entry value`, `Add entry type [value]`, `Delete entry`.
@@ -57,7 +56,7 @@ public enum BuddyCommand: Equatable, Sendable {
             }
             self = .delete(BuddyEntry(parsing: arguments[0]))
         default:
-            let near = ["Print", "Set", "Add", "Delete"].first { ATSKeyCatalog.editDistance($0.lowercased(), verb.lowercased(), limit: 2) <= 2 }
+            let near = NearestName.nearest(to: verb, among: ["Print", "Set", "Add", "Delete"])
             throw fail("unknown command \"\(verb)\"" + (near.map { " (did you mean \"\($0)\"? edit knows Print, Set, Add and Delete)" }
                 ?? " (edit knows Print, Set, Add and Delete)"))
         }

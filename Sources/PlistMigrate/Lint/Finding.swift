@@ -101,12 +101,8 @@ public struct LintRule: Sendable, Equatable {
     /// ` (did you mean "arbitrary-loads"?)` for a rule name or id one or two edits from a known
     /// one, else empty.
     public static func suggestion(for text: String) -> String {
-        let typed = text.lowercased()
-        let names = all.flatMap { [$0.name, $0.id.lowercased()] } + groups
-        guard let near = names.map({ ($0, ATSKeyCatalog.editDistance($0, typed, limit: 2)) }).filter({ $0.1 <= 2 })
-            .min(by: { $0.1 < $1.1 })?.0 else { return "" }
-        let shown = all.first { $0.id.lowercased() == near }?.id ?? near
-        return " (did you mean \"\(shown)\"?)"
+        guard let near = NearestName.nearest(to: text, among: all.flatMap { [$0.name, $0.id] } + groups) else { return "" }
+        return " (did you mean \"\(near)\"?)"
     }
 
     public static func group(of id: String) -> String { id.hasPrefix("P") || id == "L007" ? "posture" : "checks" }

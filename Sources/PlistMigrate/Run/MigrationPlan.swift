@@ -50,10 +50,7 @@ public struct MigrationPlan: Sendable {
         func resolved(_ typed: String) throws(PlanError) -> String {
             if registry.contains(where: { $0.id.lowercased() == typed.lowercased() }) { return typed }
             if let named = registry.first(where: { $0.name.lowercased() == typed.lowercased() }) { return named.id }
-            let candidates = registry.flatMap { [($0.id, $0.id.lowercased()), ($0.name, $0.name.lowercased())] }
-            let near = candidates.map { ($0.0, ATSKeyCatalog.editDistance($0.1, typed.lowercased(), limit: 2)) }
-                .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
-            throw .unknownMigration(typed, near: near)
+            throw .unknownMigration(typed, near: NearestName.nearest(to: typed, among: registry.flatMap { [$0.id, $0.name] }))
         }
         var onlyResolved: [String] = [], skipResolved: [String] = []
         for id in only { onlyResolved.append(try resolved(id)) }

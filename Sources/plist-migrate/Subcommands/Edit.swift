@@ -81,7 +81,7 @@ struct Edit: ParsableCommand {
         let typed = CommandLine.arguments.dropFirst().prefix { $0 != "--" }
         if let unknown = typed.first(where: { $0.hasPrefix("--") && !Self.longOptions.contains(String($0.split(separator: "=", maxSplits: 1)[0])) }) {
             let name = String(unknown.split(separator: "=", maxSplits: 1)[0])
-            let near = Self.longOptions.first { ATSKeyCatalog.editDistance($0, name, limit: 2) <= 2 }
+            let near = NearestName.nearest(to: name, among: Self.longOptions)
             throw ValidationError("unknown option \(name)" + (near.map { " (did you mean \($0)?)" } ?? ""))
         }
         if allCommands.isEmpty { throw ValidationError("give at least one -c COMMAND") }
