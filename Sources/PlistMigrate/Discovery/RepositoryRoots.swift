@@ -66,15 +66,25 @@ public struct ReportPaths: Sendable {
     }
 
     private static func root(holding workingDirectory: String) -> String {
+        gitRoot(holding: workingDirectory) ?? workingDirectory
+    }
+
+    /// The root of the git repository holding `path` (absolute): the nearest directory, from it
+    /// up, with a `.git`; `nil` outside any.
+    static func gitRoot(holding path: String) -> String? {
         // As DirectoryFacts spells them: `/` is the empty string.
-        var directory = workingDirectory == "/" ? "" : workingDirectory
+        var directory = path == "/" ? "" : path
         while true {
-            var info = stat()
-            if lstat(PathBytes.c(directory + "/.git"), &info) == 0 { return directory.isEmpty ? "/" : directory }
-            guard let parent = DirectoryFacts.parent(of: directory) else { break }
+            if isGitRoot(directory) { return directory.isEmpty ? "/" : directory }
+            guard let parent = DirectoryFacts.parent(of: directory) else { return nil }
             directory = parent
         }
-        return workingDirectory
+    }
+
+    /// Whether `directory` holds a `.git` (a folder, or the file of a work tree or submodule).
+    static func isGitRoot(_ directory: String) -> Bool {
+        var info = stat()
+        return lstat(PathBytes.c(directory + "/.git"), &info) == 0
     }
 
     /// `path` as reports name it; `-` (standard input) and names outside the root unchanged.

@@ -240,12 +240,19 @@ struct Report {
 
     /// The root, and what git says of its `origin` remote and checked-out commit.
     static func repositoryRecord(_ root: String) -> RepositoryRecord {
-        func git(_ arguments: [String]) -> String? {
-            guard let output = Subprocess.run("git", ["-C", root] + arguments) else { return nil }
-            let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            return text.isEmpty ? nil : text
-        }
-        return RepositoryRecord(root: root, remote: git(["config", "--get", "remote.origin.url"]), commit: git(["rev-parse", "--verify", "-q", "HEAD"]))
+        RepositoryRecord(root: root, remote: remote(of: root), commit: git(["rev-parse", "--verify", "-q", "HEAD"], in: root))
+    }
+
+    /// The `origin` remote of the repository at `root`, as git says it.
+    static func remote(of root: String) -> String? {
+        git(["config", "--get", "remote.origin.url"], in: root)
+    }
+
+    /// What `git -C root ARGUMENTS` prints, trimmed; `nil` when it fails or prints nothing.
+    private static func git(_ arguments: [String], in root: String) -> String? {
+        guard let output = Subprocess.run("git", ["-C", root] + arguments) else { return nil }
+        let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
     }
 
     /// The deployment target of a file that has an ATS dict (changed or unchanged).

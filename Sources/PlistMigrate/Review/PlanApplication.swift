@@ -66,13 +66,11 @@ public struct PlanApplication: Sendable {
         let working = FileIO.absolute(".")
         var checkouts: [String: String] = [:]
         for place in scope?.map(FileIO.absolute) ?? [working] {
-            let roots = gitRoot(holding: place).map { [$0] }
+            let roots = ReportPaths.gitRoot(holding: place).map { [$0] }
                 ?? ((try? FileManager.default.contentsOfDirectory(atPath: place)) ?? []).sorted()
-                    .map { (place == "/" ? "" : place) + "/" + $0 }.filter { isGitRoot($0) }
+                    .map { (place == "/" ? "" : place) + "/" + $0 }.filter(ReportPaths.isGitRoot)
             for root in roots {
-                guard let remote = Subprocess.run("git", ["-C", root, "config", "--get", "remote.origin.url"])
-                    .map({ String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }), !remote.isEmpty
-                else { continue }
+                guard let remote = Report.remote(of: root) else { continue }
                 if checkouts[remote] == nil { checkouts[remote] = root }
             }
         }
@@ -92,7 +90,7 @@ public struct PlanApplication: Sendable {
             scopes = scope.map(FileIO.absolute)
         } else if let current = located.compactMap({ $0 }).filter({ inside(working, $0) }).max(by: { $0.count < $1.count }) {
             scopes = [current]
-        } else if let here = gitRoot(holding: working) {
+        } else if let here = ReportPaths.gitRoot(holding: working) {
             // In a repository the review did not cover, applying every other one is surely not
             // what was meant.
             throw FileError("the repository here (\(here)) is none the decision reviewed (it reviewed "
@@ -135,21 +133,6 @@ public struct PlanApplication: Sendable {
                                explicitConfig: used.first.flatMap { configs[$0] },
                                files: files, accepted: Set(decision.accepted), rejected: Set(decision.rejected), paths: paths,
                                notHere: notHere)
-    }
-
-    private static func isGitRoot(_ directory: String) -> Bool {
-        var info = stat()
-        return lstat(PathBytes.c(directory + "/.git"), &info) == 0
-    }
-
-    /// The root of the git repository holding `path`, if any.
-    private static func gitRoot(holding path: String) -> String? {
-        var directory = path
-        while true {
-            if isGitRoot(directory == "/" ? "" : directory) { return directory }
-            guard directory != "/", let slash = directory.lastIndex(of: "/") else { return nil }
-            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
-        }
     }
 
     /// The reviewed file at `path` (as the run names it), if it is one.
