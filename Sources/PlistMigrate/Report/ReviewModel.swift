@@ -161,8 +161,13 @@ struct ReviewModel {
     /// A report's path (as shown: quoted names are read back to their bytes) relative to a
     /// repository's root; `nil` when it is not below it.
     func pathInRepository(_ shown: String, root: String) -> String? {
+        Self.pathInRepository(shown, root: root, base: document.base)
+    }
+
+    /// The same, for a report whose paths are relative to `base`.
+    static func pathInRepository(_ shown: String, root: String, base: String?) -> String? {
         let raw = PathBytes.unquoted(shown) ?? shown
-        let absolute = raw.hasPrefix("/") ? raw : (document.base.map { ($0 == "/" ? "" : $0) + "/" + raw } ?? raw)
+        let absolute = raw.hasPrefix("/") ? raw : (base.map { ($0 == "/" ? "" : $0) + "/" + raw } ?? raw)
         let root = root == "/" ? "" : root
         return absolute.hasPrefix(root + "/") ? String(absolute.dropFirst(root.count + 1)) : nil
     }

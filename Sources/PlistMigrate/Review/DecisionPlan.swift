@@ -26,18 +26,15 @@ struct DecisionPlan: Encodable {
             guard let digest = file.digest, let run = file.plan, plans.indices.contains(run),
                 file.passes.allSatisfy({ $0.result != nil && $0.group != nil })
             else { continue }
-            let raw = PathBytes.unquoted(file.path) ?? file.path
-            let absolute = raw.hasPrefix("/") ? raw : ((document.base ?? FileIO.absolute(".")) as NSString).appendingPathComponent(raw)
             let root: ReviewDecision.Repository
             if let index = file.repository, known.indices.contains(index) {
                 root = ReviewDecision.Repository(root: known[index].root, remote: known[index].remote, commit: known[index].commit)
             } else {
                 root = ReviewDecision.Repository(root: document.base ?? "/")
             }
-            let prefix = root.root == "/" ? "/" : root.root + "/"
-            guard absolute.hasPrefix(prefix) else { continue }
+            guard let path = ReviewModel.pathInRepository(file.path, root: root.root, base: document.base) else { continue }
             files.append(ReviewDecision.File(
-                run: run, repository: repository(root), path: String(absolute.dropFirst(prefix.count)), digest: digest,
+                run: run, repository: repository(root), path: path, digest: digest,
                 passes: file.passes.map { ReviewDecision.Application(kind: $0.group!, result: $0.result!) }))
         }
     }
