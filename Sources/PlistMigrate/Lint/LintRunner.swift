@@ -122,8 +122,9 @@ public struct LintRunner {
         // Links a walk found are not followed; lint reads the files themselves.
         let files = found.filter { !$0.isLink }
         // Nothing the run reads is replaced: every file it writes is checked against the walk.
+        let read = files.map(\.path)
         for (output, option) in [(reportOutput, "--output"), (writeBaseline, "--write-baseline"), (buildStamp, "--build-stamp")] {
-            guard let output, let refusal = ReportFile.refusal(output: output, option: option, readingFound: files.map(\.path)) else { continue }
+            guard let output, let refusal = ReportFile.refusal(output: output, option: option, readingFound: read) else { continue }
             sink.standardError(refusal.line + "\n")
             return 2
         }

@@ -67,12 +67,9 @@ public final class Runner {
         let planner = JobPlanner(options: options, directories: directories)
         var (files, missing, temporaryFiles, excludedByOption) = discovery.discoverAll(options.paths)
         // A killed run's temporary files: removed by a write, named by any other run.
-        for temp in temporaryFiles where FileIO.isStaleTemporaryFile(temp) && !options.quiet {
+        for temp in temporaryFiles where FileIO.isStaleTemporaryFile(temp) {
             let removed = options.write && FileIO.removeStaleTemporaryFile(temp)
-            sink.standardError(FileIO.leftoverNote(temp, removed: removed) + "\n")
-        }
-        if options.write, options.quiet {
-            for temp in temporaryFiles { FileIO.removeStaleTemporaryFile(temp) }
+            if !options.quiet { sink.standardError(FileIO.leftoverNote(temp, removed: removed) + "\n") }
         }
         for raw in options.listedPaths {
             let path = FileDiscovery.displayPath(raw)
