@@ -83,10 +83,8 @@ final class DomainRuleIndex: Sendable {
         // Walked as bytes: a `.` is ASCII, so each parent domain starts on a character.
         // A host taken as written also finds, by its text, a key that matches nothing here.
         let byText = host.isAsWritten && !unmatchedByText.isEmpty ? unmatchedByText : nil
-        func position(_ key: String) -> Int? {
-            guard let byText else { return byName[key] }
-            return [byName[key], byText[key]].compactMap { $0 }.max()
-        }
+        // A text is either a valid name key or not: it is in one table or the other.
+        func position(_ key: String) -> Int? { byName[key] ?? byText?[key] }
         return name.withUTF8 { bytes -> ATSConfiguration.DomainRule? in
             var lengths = nameKeyLengths
             if lengths != nil, byText != nil || bytes.contains(where: { $0 >= 0x80 }) { lengths = nil }
