@@ -103,11 +103,16 @@ public struct ReportMerge {
 
     /// The options choosing the passes that differ between two reports (`--only (ATS009 / all)`),
     /// or `nil` when they ran the same passes.
+    /// A list of pass ids as a message shows it: upper case, sorted, joined by commas; `none`
+    /// for an empty list, `not given` for none at all.
+    static func idList(_ ids: [String]?) -> String {
+        ids.map { $0.isEmpty ? "none" : $0.map { $0.uppercased() }.sorted().joined(separator: ",") } ?? "not given"
+    }
+
     static func passSelectionDifference(_ a: Report.OptionsRecord?, _ b: Report.OptionsRecord?) -> String? {
-        func list(_ ids: [String]?) -> String { ids.map { $0.isEmpty ? "none" : $0.map { $0.uppercased() }.sorted().joined(separator: ",") } ?? "not given" }
         var differ: [String] = []
-        if list(a?.only) != list(b?.only) { differ.append("--only (\(list(a?.only)) / \(list(b?.only)))") }
-        if list(a?.skip) != list(b?.skip) { differ.append("--skip (\(list(a?.skip)) / \(list(b?.skip)))") }
+        if idList(a?.only) != idList(b?.only) { differ.append("--only (\(idList(a?.only)) / \(idList(b?.only)))") }
+        if idList(a?.skip) != idList(b?.skip) { differ.append("--skip (\(idList(a?.skip)) / \(idList(b?.skip)))") }
         if a?.to != b?.to { differ.append("--to (\(a?.to.map(String.init) ?? "not given") / \(b?.to.map(String.init) ?? "not given"))") }
         if (a?.allowPolicyChange ?? false) != (b?.allowPolicyChange ?? false) {
             differ.append("--allow-policy-change (\(a?.allowPolicyChange ?? false ? "given" : "not given") / \(b?.allowPolicyChange ?? false ? "given" : "not given"))")

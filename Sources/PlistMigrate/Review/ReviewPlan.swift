@@ -62,7 +62,7 @@ public struct ReviewPlan: Codable, Equatable, Hashable, Sendable {
     /// The options of this plan that `given` (a command line's) contradicts, each as
     /// `--min-os ios12 (reviewed: ios15)`; empty when it says nothing else.
     func contradictions(_ given: Selection, recipes: [String], configs: [String], noConfig: Bool) -> [String] {
-        func list(_ ids: [String]?) -> String { ids.map { $0.map { $0.uppercased() }.sorted().joined(separator: ",") } ?? "not given" }
+        let list = ReportMerge.idList
         var found: [String] = []
         if let only = given.only, list(only) != list(self.only) { found.append("--only \(list(only)) (reviewed: \(list(self.only)))") }
         if let skip = given.skip, list(skip) != list(self.skip) { found.append("--skip \(list(skip)) (reviewed: \(list(self.skip)))") }
