@@ -5,22 +5,14 @@ import Migrations
 /// the options of the run that reviewed it, and, per file, what must hold before anything is
 /// written (`migrate(_:_:planned:migrator:)`).
 public struct PlanApplication: Sendable {
-    /// One reviewed file: what the review saw and which of its kinds were accepted.
-    struct PlannedFile: Sendable {
-        var reviewed: ReviewDecision.File
-        /// Where it is now (absolute).
-        var location: String
-    }
-
-    let decision: ReviewDecision
     /// Each run's selection, in `decision.runs` order.
     let selections: [Selection]
     /// Whether the runs read the configs found beside the files, and their `--config` files
     /// (the same for every run of one decision).
     public let useConfig: Bool
     public let explicitConfig: Config?
-    /// The reviewed files in scope that are here, by absolute path.
-    let files: [String: PlannedFile]
+    /// What the review saw of each file in scope that is here, by its absolute path now.
+    let files: [String: ReviewDecision.File]
     let accepted: Set<String>
     let rejected: Set<String>
     /// The files to run, as the command line would name them (relative to the working
@@ -98,7 +90,7 @@ public struct PlanApplication: Sendable {
         } else {
             scopes = ["/"]
         }
-        var files: [String: PlannedFile] = [:], paths: [String] = [], notHere: [(String, String)] = []
+        var files: [String: ReviewDecision.File] = [:], paths: [String] = [], notHere: [(String, String)] = []
         for file in reviewedFiles {
             let repository = repositories[file.repository]
             let reviewedAt = (repository.root == "/" ? "" : repository.root) + "/" + file.path
@@ -112,7 +104,7 @@ public struct PlanApplication: Sendable {
             }
             let location = (root == "/" ? "" : root) + "/" + file.path
             guard scopes.contains(where: { inside(location, $0) }) else { continue }
-            files[location] = PlannedFile(reviewed: file, location: location)
+            files[location] = file
             paths.append(inside(location, working) && working != "/" ? String(location.dropFirst(working.count + 1)) : location)
         }
         if files.isEmpty && notHere.isEmpty {
@@ -121,7 +113,7 @@ public struct PlanApplication: Sendable {
                 + "(the review saw \(repositories.map(\.root).joined(separator: ", ")))")
         }
         // One run of the tool reads one set of configs: the runs applied together must agree.
-        let used = Set(files.values.map(\.reviewed.run)).sorted()
+        let used = Set(files.values.map(\.run)).sorted()
         func configsOf(_ run: ReviewPlan) -> String {
             run.configs.isEmpty ? (run.useConfig ? "the configs found" : "no config") : run.configs.map(\.path).joined(separator: " + ")
         }
@@ -129,14 +121,14 @@ public struct PlanApplication: Sendable {
             throw FileError("the reviewed runs read different configs (\(configsOf(runs[first])), \(configsOf(runs[other]))): "
                 + "apply the decision to each run's files apart, naming their folders")
         }
-        return PlanApplication(decision: decision, selections: selections, useConfig: used.first.map { runs[$0].useConfig } ?? true,
+        return PlanApplication(selections: selections, useConfig: used.first.map { runs[$0].useConfig } ?? true,
                                explicitConfig: used.first.flatMap { configs[$0] },
                                files: files, accepted: Set(decision.accepted), rejected: Set(decision.rejected), paths: paths,
                                notHere: notHere)
     }
 
     /// The reviewed file at `path` (as the run names it), if it is one.
-    func planned(_ path: String) -> PlannedFile? {
+    func planned(_ path: String) -> ReviewDecision.File? {
         files.isEmpty ? nil : files[FileIO.absolute(path)]
     }
 

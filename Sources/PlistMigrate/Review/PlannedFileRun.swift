@@ -8,14 +8,14 @@ extension PlanApplication {
     /// - its bytes are what the accepted kinds leave: it was applied already (nothing to do);
     /// - anything else: it changed since the review, an error of the file, nothing written.
     func migrate<Lookups: FileLookups>(
-        _ bytes: [UInt8], _ context: FileContext<Lookups>, planned: PlannedFile, migrator: FileMigrator
+        _ bytes: [UInt8], _ context: FileContext<Lookups>, planned: ReviewDecision.File, migrator: FileMigrator
     ) -> FileResult {
-        let applications = planned.reviewed.passes
+        let applications = planned.passes
         let applied = applications.prefix { accepted.contains($0.kind) }.count
         let digest = SHA256.digest(bytes)
         var context = context
         context.recordsResults = true
-        guard digest == planned.reviewed.digest else {
+        guard digest == planned.digest else {
             var result = FileResult(path: context.path, status: .unchanged)
             result.original = bytes
             result.output = bytes

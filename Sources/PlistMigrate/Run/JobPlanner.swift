@@ -15,7 +15,7 @@ extension Runner {
         /// directory).
         var repositories: RepositoryRoots
         /// Applying a review plan: the plan, and what the review saw of this file.
-        var review: (plan: PlanApplication, file: PlanApplication.PlannedFile)? = nil
+        var review: (plan: PlanApplication, file: ReviewDecision.File)? = nil
 
         /// The project files around the file, looked up once for the three questions below
         ///: most files of a monorepo have none, and then nothing else is asked.
@@ -86,7 +86,7 @@ extension Runner {
         func job(for file: DiscoveredFile) -> Result<Job?, Config.ConfigError> {
             // A reviewed file runs with the options of the run that reviewed it.
             let review = options.reviewPlan.flatMap { plan in plan.planned(file.path).map { (plan, $0) } }
-            let given = review.map { $0.0.selections[$0.1.reviewed.run] } ?? options.selection
+            let given = review.map { $0.0.selections[$0.1.run] } ?? options.selection
             var selection = given
             var targetSource = "--min-os"
             if options.useConfig, file.path != "-" {
