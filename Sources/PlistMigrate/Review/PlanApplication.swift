@@ -32,7 +32,7 @@ public struct PlanApplication: Sendable {
         var selections: [Selection] = [], configs: [Config?] = []
         for run in runs {
             for input in run.recipes + run.configs {
-                let now = (try? FileIO.load(input.path).bytes).map(SHA256.digest)
+                let now = ReviewPlan.digest(ofFileAt: input.path)
                 guard now == input.digest else {
                     throw FileError("\(input.path) " + (now == nil ? "cannot be read" : "changed since the review")
                         + ": the review ran with it as it was then; review again")
@@ -44,7 +44,7 @@ public struct PlanApplication: Sendable {
             do { config = try Config.loading(run.configs.map(\.path)) } catch { throw FileError(error.line) }
             let selection = Selection(only: run.only, skip: run.skip, to: run.to, allowPolicyChange: run.allowPolicyChange ? true : nil,
                                       minimumOS: run.minimumOS, recipes: recipes.isEmpty ? nil : recipes)
-            let passes = ((try? selection.plan())?.selected ?? []).map { "\($0.id)@\($0.version)" }
+            let passes = ReviewPlan.passes(of: selection)
             guard passes == run.passes else {
                 throw FileError("the reviewed run's passes (\(run.passes.joined(separator: ", "))) are not those these options select now "
                     + "(\(passes.joined(separator: ", "))): review again")

@@ -35,7 +35,7 @@ public struct ReviewPlan: Codable, Equatable, Hashable, Sendable {
     /// command line (read again here for their digests).
     init(options: RunOptions) {
         let selection = options.selection
-        passes = ((try? selection.plan())?.selected ?? []).map { "\($0.id)@\($0.version)" }
+        passes = Self.passes(of: selection)
         only = selection.only
         skip = selection.skip
         to = selection.to
@@ -47,8 +47,18 @@ public struct ReviewPlan: Codable, Equatable, Hashable, Sendable {
         digest = computedDigest()
     }
 
+    /// The passes `selection` runs, as a plan lists them (`ATS001@1`).
+    static func passes(of selection: Selection) -> [String] {
+        ((try? selection.plan())?.selected ?? []).map { "\($0.id)@\($0.version)" }
+    }
+
     static func inputFile(_ path: String) -> InputFile {
-        InputFile(path: FileIO.absolute(path), digest: (try? FileIO.load(path).bytes).map(SHA256.digest) ?? "unreadable")
+        InputFile(path: FileIO.absolute(path), digest: digest(ofFileAt: path) ?? "unreadable")
+    }
+
+    /// The digest of the file at `path` as it is now; `nil` when it cannot be read.
+    static func digest(ofFileAt path: String) -> String? {
+        (try? FileIO.load(path).bytes).map(SHA256.digest)
     }
 
     func computedDigest() -> String {

@@ -62,7 +62,7 @@ struct Apply: ParsableCommand {
         options.quiet = quiet
         options.reportOutput = report.file
         options.progress = isatty(STDERR_FILENO) == 1
-        try Self.run(loaded, named: decision, scope: paths.isEmpty ? nil : paths, options: options, output: report.file)
+        try Self.run(loaded, named: decision, scope: paths.isEmpty ? nil : paths, options: options)
     }
 
     /// The decision at `path`, or its one-line error and exit 2.
@@ -76,8 +76,8 @@ struct Apply: ParsableCommand {
     }
 
     /// Applies a decision that carries its plan: its reviewed files under `scope`, each with the
-    /// options of its run; `options` says how (write, check, format).
-    static func run(_ decision: ReviewDecision, named name: String, scope: [String]?, options given: RunOptions, output: String?) throws {
+    /// options of its run; `options` says how (write, check, format, the report's file).
+    static func run(_ decision: ReviewDecision, named name: String, scope: [String]?, options given: RunOptions) throws {
         let plan: PlanApplication
         do {
             plan = try PlanApplication.prepare(decision, scope: scope)
@@ -91,7 +91,7 @@ struct Apply: ParsableCommand {
         options.reviewPlan = plan
         options.useConfig = plan.useConfig
         options.explicitConfig = plan.explicitConfig
-        let streams = try StandardStreams(output: output)
+        let streams = try StandardStreams(output: options.reportOutput)
         let status = Runner(options: options, sink: streams).run()
         let final = streams.finish(status: status)
         if final != 0 { throw ExitCode(final) }

@@ -141,7 +141,7 @@ struct Migrate: ParsableCommand {
                     throw ExitCode(2)
                 }
                 options.progress = isatty(STDERR_FILENO) == 1
-                try Apply.run(decision, named: accept, scope: paths, options: options, output: report.file)
+                try Apply.run(decision, named: accept, scope: paths, options: options)
                 return
             }
             FileHandle.standardError.write(Data(("plist-migrate: warning: \(OneLine.escaped(accept)) lists kinds without the plan they were reviewed in "
