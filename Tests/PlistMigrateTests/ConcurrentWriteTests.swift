@@ -16,6 +16,27 @@ import Glibc
         return (directory, paths)
     }
 
+    /// `count` runs of `--write --jobs 1 .` in `directory`, started together; each one's exit
+    /// status and error lines once all have ended.
+    static func writeRunsAtOnce(_ count: Int, in directory: URL) throws -> [(status: Int32, errorLines: [Substring])] {
+        let runs = (0..<count).map { _ -> (Process, Pipe, ExitSignal) in
+            let process = Process()
+            process.executableURL = Paths.executable
+            process.arguments = ["--write", "--no-config", "--jobs", "1", "."]
+            process.currentDirectoryURL = directory
+            process.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
+            return (process, errors, ExitSignal(process))
+        }
+        for (process, _, _) in runs { try process.run() }
+        return runs.map { process, errors, exited in
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            exited.wait()
+            return (process.terminationStatus, stderr.split(separator: "\n").filter { $0.contains("error:") })
+        }
+    }
+
     static func append(_ text: String, to path: String) -> Bool {
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { return false }
@@ -66,22 +87,8 @@ import Glibc
     @Test func twoWriteRunsAtOnceAgree() throws {
         let (directory, paths) = try Self.tree(files: 400)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let runs = (0..<2).map { _ -> (Process, Pipe, ExitSignal) in
-            let process = Process()
-            process.executableURL = Paths.executable
-            process.arguments = ["--write", "--no-config", "--jobs", "1", "."]
-            process.currentDirectoryURL = directory
-            process.standardOutput = FileHandle.nullDevice
-            let errors = Pipe()
-            process.standardError = errors
-            return (process, errors, ExitSignal(process))
-        }
-        for (process, _, _) in runs { try process.run() }
-        for (process, errors, exited) in runs {
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            exited.wait()
-            let errorLines = stderr.split(separator: "\n").filter { $0.contains("error:") }
-            #expect(process.terminationStatus == 0 && errorLines.isEmpty, "\(errorLines.joined(separator: "\n"))")
+        for run in try Self.writeRunsAtOnce(2, in: directory) {
+            #expect(run.status == 0 && run.errorLines.isEmpty, "\(run.errorLines.joined(separator: "\n"))")
         }
         let migrated = try Data(contentsOf: Paths.fixtures.appendingPathComponent("ATS001/tabs.after.plist"))
         for path in paths { #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == migrated) }
@@ -99,21 +106,8 @@ import Glibc
         for _ in 0..<20 {
             let (directory, paths) = try Self.tree(files: 12)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let runs = (0..<10).map { _ -> (Process, Pipe, ExitSignal) in
-                let process = Process()
-                process.executableURL = Paths.executable
-                process.arguments = ["--write", "--no-config", "--jobs", "1", "."]
-                process.currentDirectoryURL = directory
-                process.standardOutput = FileHandle.nullDevice
-                let errors = Pipe()
-                process.standardError = errors
-                return (process, errors, ExitSignal(process))
-            }
-            for (process, _, _) in runs { try process.run() }
-            for (process, errors, exited) in runs {
-                let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                exited.wait()
-                if process.terminationStatus != 0 { failures.append(stderr.split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "; ")) }
+            for run in try Self.writeRunsAtOnce(10, in: directory) where run.status != 0 {
+                failures.append(run.errorLines.joined(separator: "; "))
             }
             for path in paths where try Data(contentsOf: URL(fileURLWithPath: path)) != migrated { failures.append("\(path) not migrated") }
         }
