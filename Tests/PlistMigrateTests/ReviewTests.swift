@@ -10,15 +10,7 @@ import Migrations
     /// edits), another plist in `beta`, and a file that cannot be parsed.
     static func fleet() throws -> URL {
         let root = try temporaryDirectory()
-        for name in ["alpha", "beta"] {
-            let repository = root.appendingPathComponent(name)
-            _ = try copyFixture("demo/ShopApp/Info.plist", to: repository, as: "App/Info.plist")
-            _ = try copyFixture("demo/ShopApp-Dev/Info.plist", to: repository, as: "Dev/Info.plist")
-            #expect(try git(["init", "-q"], in: repository).status == 0)
-            _ = try git(["remote", "add", "origin", "https://example.com/\(name).git"], in: repository)
-            _ = try git(["add", "-A"], in: repository)
-            _ = try git(["commit", "-qm", "init"], in: repository)
-        }
+        for name in ["alpha", "beta"] { _ = try ReviewPlanTests.repository(in: root, named: name) }
         _ = try copyFixture("ATS001/tabs.before.plist", to: root, as: "beta/Widget/Info.plist")
         try Data("<plist><dict><key>NSAppTransportSecurity</key><dict>".utf8).write(to: root.appendingPathComponent("beta/Broken/Info.plist").creatingParent())
         return root
