@@ -25,12 +25,7 @@ final class StandardStreams: OutputSink {
             file = nil
             return
         }
-        switch ReportFile.open(path) {
-        case .success(let opened): file = opened
-        case .failure(let refusal):
-            Self.writeError(refusal.line + "\n")
-            throw ExitCode(2)
-        }
+        file = try WrittenFile.opened(path, option: "--output")
     }
 
     /// The report in place once the run ended with `status` (see `ReportFile.finish`).
@@ -88,6 +83,11 @@ enum WrittenFile {
             StandardStreams.writeError(refusal.line + "\n")
             throw ExitCode(2)
         }
+        return try opened(path, option: option)
+    }
+
+    /// `path` opened through `ReportFile`, or its refusal on one line and exit 2.
+    static func opened(_ path: String, option: String) throws -> ReportFile {
         switch ReportFile.open(path, option: option) {
         case .success(let file): return file
         case .failure(let refusal):
