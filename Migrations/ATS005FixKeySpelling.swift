@@ -10,7 +10,7 @@ public struct FixKeySpelling: Migration {
     public let id = "ATS005"
     public let version = 5
     public let name = "fix-key-spelling"
-    public let title = "Correct misspelled or miscased ATS keys"
+    public let title = "Correct misspelled or miscased ATS keys; remove a misspelled twin of an equal entry"
     public let rationale = """
         Apple's NSAppTransportSecurity reference lists each key by its exact name; a key spelled \
         or cased differently is not read, so the exception it was meant to express never applies.
@@ -39,7 +39,7 @@ public struct FixKeySpelling: Migration {
                         continue
                     }
                     if PlistValue(present.value) == PlistValue(entry.value) {
-                        session.remove(entry, from: dict)
+                        session.removeRedundant(entry, twinOf: present, from: dict)
                     } else {
                         session.conflict(at: entry.key,
                             "conflict: \(entry.name) looks like a misspelling of \(correct), but \(present.name) is already present "

@@ -7,6 +7,9 @@ public final class MigrationSession {
     /// How many entries were renamed, inserted, removed or changed.
     public var editCount: Int { storedEditCount }
     public var diagnostics: [Diagnostic] { storedDiagnostics }
+    /// What a reader of the diff should be told beside it: an entry a rename removed because a
+    /// twin with the same value was already there (`removeRedundant`).
+    public var notes: [String] { storedNotes }
     /// The value-level meaning of every edit made through this session, in order.
     public var plannedEdits: [PlannedEdit] { storedPlannedEdits }
     /// Where each planned edit happens in the parsed file (same order as `plannedEdits`).
@@ -15,6 +18,7 @@ public final class MigrationSession {
     // runtime's exclusivity check whatever the attribute says.
     @exclusivity(unchecked) private var storedEditCount = 0
     @exclusivity(unchecked) private var storedDiagnostics: [Diagnostic] = []
+    @exclusivity(unchecked) private var storedNotes: [String] = []
     @exclusivity(unchecked) private var storedPlannedEdits: [PlannedEdit] = []
     @exclusivity(unchecked) private var storedEditLocations: [SourceLocation] = []
 
@@ -185,6 +189,16 @@ public final class MigrationSession {
         }
     }
 
+    /// Removes `entry`, which a rename would make a copy of `twin` (same value), and says so
+    /// beside the diff: a pass titled as a rename or correction is seen to delete a key.
+    public func removeRedundant(_ entry: DictEntry, twinOf twin: DictEntry, from dict: PlistElement) {
+        guard willEdit() else { return }
+        let line = { (element: PlistElement) in element.location.map { " (line \($0.line))" } ?? "" }
+        storedNotes.append("removes \(entry.name)\(line(entry.key)): a redundant twin of \(twin.name)\(line(twin.key)), "
+            + "which has the same value")
+        remove(entry, from: dict)
+    }
+
     public func conflict(at element: PlistElement, _ message: String) {
         storedDiagnostics.append(Diagnostic(
             migrationID: migration.id,
@@ -202,7 +216,7 @@ public final class MigrationSession {
             return
         }
         if PlistValue(oldEntry.value) == PlistValue(twin.value) {
-            remove(oldEntry, from: dict)
+            removeRedundant(oldEntry, twinOf: twin, from: dict)
         } else {
             conflict(at: oldEntry.key, "conflict: \(old) = \(Self.describe(oldEntry.value)) "
                 + "but \(new) = \(Self.describe(twin.value)) (line \(twin.key.location?.line ?? 0)); "
@@ -282,7 +296,7 @@ public final class MigrationSession {
             return true
         }
         if (intended() ?? PlistValue(entry.value)) == PlistValue(existing.value) {
-            remove(entry, from: domains)
+            removeRedundant(entry, twinOf: existing, from: domains)
         } else {
             conflict(at: entry.key,
                 "conflict: \"\(entry.name)\" becomes \"\(name)\", which already exists with different settings "

@@ -104,6 +104,11 @@ import PlistMigrate
         let long = lines.filter { $0.hasPrefix("- ") && $0.count > 200 }.map { String($0.prefix(60)) }
         #expect(long.isEmpty, "changes over 200 characters: \(long)")
         #expect(changes > 100, "the changes are found")
+        // What only the tool's developers see (its fuzzers, benchmarks and tests) is in the history, not here.
+        let developerOnly = lines.filter { line in
+            ["- `Fuzz/", "- Fuzz ", "- `Benchmarks/", "- `swift test`", "- `.ci/", "- Tests "].contains { line.hasPrefix($0) }
+        }
+        #expect(developerOnly.isEmpty, "changes only developers see: \(developerOnly.map { $0.prefix(60) })")
         let sections = lines.filter { $0.hasPrefix("## [") }
         #expect(sections.first == "## [Unreleased]", "\(sections)")
     }

@@ -108,7 +108,9 @@ enum PullRequestBody {
             out.add("### Changes\n\n")
             for (shown, file) in changed.enumerated() {
                 // Diffs as the page shows them: a character nobody can see becomes a mark.
-                let diffs = ReviewPage.visible(file.passes.map { "# \($0.id) \($0.name) (\($0.impact))\n" + $0.diff }.joined())
+                let diffs = ReviewPage.visible(file.passes.map { pass in
+                    "# \(pass.id) \(pass.name) (\(pass.impact))\n" + (pass.notes ?? []).map { "# note: \($0)\n" }.joined() + pass.diff
+                }.joined())
                 let fence = String(repeating: "`", count: max(3, longestRun(of: "`", in: diffs) + 1))
                 // Inside HTML, Markdown is not read: the summary is HTML, escaped.
                 let block = "<details><summary><code>\(ReviewPage.html(file.path))</code>: \(file.passes.map(\.id).joined(separator: ", "))</summary>\n\n"

@@ -18,6 +18,8 @@ struct Report {
         var editCount: Int
         var diff: String
         var policyDelta: [String]
+        /// What the diff does beyond its pass's title (an entry removed as a redundant twin).
+        var notes: [String]? = nil
         var round: Int
         /// The kind of change (`EditGroup.id`) a review accepts or rejects.
         var group: String?
@@ -223,7 +225,7 @@ struct Report {
             error: result.error.map { DiagnosticRecord(migration: nil, line: $0.location?.line, column: $0.location?.column, message: $0.message) },
             passes: result.passes.map {
                 PassRecord(id: $0.id, version: $0.version, name: $0.name, impact: $0.impact.rawValue, editCount: $0.editCount,
-                           diff: $0.diff, policyDelta: $0.policyDelta, round: $0.round, group: $0.group.isEmpty ? nil : $0.group,
+                           diff: $0.diff, policyDelta: $0.policyDelta, notes: $0.notes.isEmpty ? nil : $0.notes, round: $0.round, group: $0.group.isEmpty ? nil : $0.group,
                            result: $0.result)
             },
             diagnostics: result.diagnostics.map {

@@ -35,6 +35,11 @@ struct TextRunReporter: RunReporter {
             text.reserveCapacity(pass.diff.utf8.count + 64 * (pass.policyDelta.count + 1))
             text += pass.label
             text += "\n"
+            for note in pass.notes {
+                text += "# note: "
+                text += note
+                text += "\n"
+            }
             for line in pass.policyDelta {
                 text += "# policy: "
                 text += line

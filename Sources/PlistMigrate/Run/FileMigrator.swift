@@ -533,7 +533,7 @@ public struct FileMigrator: Sendable {
                     id: migration.id, version: migration.version, name: migration.name,
                     impact: migration.impact, editCount: session.editCount, diff: diff,
                     // No snapshot means the pass edited behind its session's back; verify rejects that.
-                    policyDelta: policyDelta,
+                    policyDelta: policyDelta, notes: session.notes,
                     round: round, group: group, result: context.recordsResults ? SHA256.digest(next) : nil))
             }
             configuration = changed

@@ -13,6 +13,9 @@ public struct PassResult: Sendable {
     public var diff: String
     /// What the pass does to the effective ATS policy (`["no policy change"]` when nothing).
     public var policyDelta: [String] = []
+    /// What the diff does that its pass's title does not say (an entry removed as a redundant
+    /// twin), printed under the header.
+    public var notes: [String] = []
     /// Which round of the run applied it: 1, or more when a later pass produced something an
     /// earlier one fixes (the passes repeat until a round changes nothing).
     public var round = 1
