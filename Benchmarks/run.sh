@@ -29,7 +29,7 @@ ats_count=$(wc -l < "$work/ats-list")
 python3 Benchmarks/many-domains.py "$work/many-domains.plist" 10000
 
 echo "tree: $count files, $size, $ats_count with NSAppTransportSecurity; $reps rounds (every command once per round), median wall time"
-echo "dry run says: $("$bin" --no-config "$work/monorepo" 2>&1 >/dev/null | tail -1)"
+echo "dry run says: $("$bin" --no-config "$work/monorepo" 2>&1 >/dev/null | grep -m1 ' files\? scanned')"
 # Rounds: each command runs once per round, in turn, so that the machine's slow spells hit
 # every command alike; each gets the median of its wall times and its largest peak RSS (KB).
 declare -A command=(

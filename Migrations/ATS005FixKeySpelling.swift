@@ -3,14 +3,14 @@ import PlistDOM
 /// Corrects misspelled or miscased ATS keys (`NSExceptionAllowInsecureHTTPLoads`,
 /// `NSIncludesSubdomain`, `NSAllowsAritraryLoads`, …) to the documented key, when the close
 /// candidates all spell one setting (a deprecated alias counts as its documented key). When the
-/// setting is already present, an equal value makes the misspelled entry redundant (removed) and
-/// a different one is a conflict. The system reads keys by exact name, so a misspelled key is
+/// setting is already present, an equal value makes the misspelled entry redundant: it is
+/// removed, and a note under the pass's header says so. A different value is a conflict. The system reads keys by exact name, so a misspelled key is
 /// silently ignored.
 public struct FixKeySpelling: Migration {
     public let id = "ATS005"
     public let version = 5
     public let name = "fix-key-spelling"
-    public let title = "Correct misspelled or miscased ATS keys; remove a misspelled twin of an equal entry"
+    public let title = "Correct misspelled or miscased ATS keys"
     public let rationale = """
         Apple's NSAppTransportSecurity reference lists each key by its exact name; a key spelled \
         or cased differently is not read, so the exception it was meant to express never applies.

@@ -43,22 +43,21 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
         }
     }
 
-    /// `iOS 10–16/macOS 10.12–13`, `iOS 17+/macOS 14+`, `iOS 9/macOS 10.11`.
+    /// `iOS 10–16/macOS 10.12–13`, `iOS 17+/macOS 14+`, `iOS 9/macOS 10.11`: the label for iOS
+    /// and macOS (`EraLabels` names the platforms an app is built for).
     public static func label(from first: OSEra, through last: OSEra) -> String {
-        let ios = rangeText(first.iosFirstText, last.iosLastText, same: first == last)
-        let mac = rangeText(first.macRange.first, last.macRange.last, same: first == last)
-        return "iOS \(ios)/macOS \(mac)"
+        EraLabels.iosAndMacOS.label(from: first, through: last)
     }
 
-    private static func rangeText(_ first: String, _ last: String?, same: Bool) -> String {
+    static func rangeText(_ first: String, _ last: String?, same: Bool) -> String {
         guard let last else { return first + "+" }
         return first == last ? first : "\(first)–\(last)"
     }
 
     public var label: String { Self.label(from: self, through: self) }
 
-    private var iosFirstText: String { self == .ios12 ? "12.1.1" : String(iosRange.first) }
-    private var iosLastText: String? { self == .ios10 ? "12.1" : iosRange.last.map(String.init) }
+    var iosFirstText: String { self == .ios12 ? "12.1.1" : String(iosRange.first) }
+    var iosLastText: String? { self == .ios10 ? "12.1" : iosRange.last.map(String.init) }
 
     /// Parses `ios9`, `ios16.4`, `ipados15`, `tvos12`, `visionos1`, `watchos8`, `macos10.11`, `macos14`.
     ///
@@ -119,4 +118,72 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
 /// What is being loaded: ATS has separate switches for media and web content.
 public enum LoadKind: String, CaseIterable, Sendable, Codable {
     case urlSession, media, webView
+}
+
+/// How an era is named for the platforms an app is built for: `iOS 17+/macOS 14+` when nothing
+/// says which (ATS's eras are dated by iOS and macOS releases), `watchOS 10+` for a watch app,
+/// `iOS 15+` alone for an iOS app. tvOS and iPadOS follow iOS's numbers; watchOS's releases are
+/// those that shipped with each iOS (`OSEra(os:)`); visionOS exists from the last era on.
+public struct EraLabels: Sendable, Hashable {
+    public enum Platform: String, CaseIterable, Sendable {
+        case ios, ipados, macos, tvos, visionos, watchos
+
+        var name: String {
+            switch self {
+            case .ios: "iOS"
+            case .ipados: "iPadOS"
+            case .macos: "macOS"
+            case .tvos: "tvOS"
+            case .visionos: "visionOS"
+            case .watchos: "watchOS"
+            }
+        }
+
+        /// The platform's first and last release in `era`; `nil` where it did not exist.
+        func range(_ era: OSEra) -> (first: String, last: String?)? {
+            switch self {
+            case .ios, .ipados, .tvos: (era.iosFirstText, era.iosLastText)
+            case .macos: era.macRange
+            case .visionos: era == .ios17 ? ("1", nil) : nil
+            case .watchos:
+                switch era {
+                case .ios9: ("2", "2")
+                case .ios10: ("3", "5.1")
+                case .ios12: ("5.1.1", "6")
+                case .ios14: ("7", "9")
+                case .ios17: ("10", nil)
+                }
+            }
+        }
+    }
+
+    /// In this order, each once.
+    public let platforms: [Platform]
+
+    public static let iosAndMacOS = EraLabels(platforms: [.ios, .macos])
+
+    public init(platforms: [Platform]) {
+        let named = Set(platforms)
+        self.platforms = Platform.allCases.filter(named.contains)
+    }
+
+    /// The platforms `target` names (`ios15,macos12`); iOS and macOS when there is none.
+    public init(_ target: DeploymentTarget?) {
+        let named = target?.platforms.compactMap { Platform(rawValue: DeploymentTarget.split($0).platform) } ?? []
+        self = named.isEmpty ? .iosAndMacOS : EraLabels(platforms: named)
+    }
+
+    /// `iOS 14–16/macOS 11–13`: each platform from its first release in `first` (or the first
+    /// era it exists in) through its last in `last`; a platform that did not exist yet is left out.
+    public func label(from first: OSEra, through last: OSEra) -> String {
+        let parts = platforms.compactMap { platform -> String? in
+            guard let start = OSEra.allCases.first(where: { $0 >= first && $0 <= last && platform.range($0) != nil }),
+                let from = platform.range(start), let through = platform.range(last)
+            else { return nil }
+            return platform.name + " " + OSEra.rangeText(from.first, through.last, same: start == last)
+        }
+        return parts.isEmpty ? Self.iosAndMacOS.label(from: first, through: last) : parts.joined(separator: "/")
+    }
+
+    public func label(_ era: OSEra) -> String { label(from: era, through: era) }
 }

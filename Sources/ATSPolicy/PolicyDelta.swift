@@ -130,10 +130,10 @@ public enum PolicyDelta {
     ///   - eras: the OS eras to consider (the app's supported ones).
     ///   - include: which host and kind of load to consider (all, by default).
     public static func lines(
-        before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases,
+        before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases, labels: EraLabels = .iosAndMacOS,
         include: (Host, LoadKind) -> Bool = { _, _ in true }
     ) -> [String] {
-        Changes(before: before, after: after, eras: eras).lines(include: include)
+        Changes(before: before, after: after, eras: eras, labels: labels).lines(include: include)
     }
 
     /// The changes between two configurations under both readings of the legacy
@@ -144,13 +144,14 @@ public enum PolicyDelta {
         public var asTwins: Changes
         public var ignoringLegacyKeys: Changes?
 
-        public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases) {
+        public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases, labels: EraLabels = .iosAndMacOS) {
             // Both readings have the same rules (ignoring a key leaves its domain in place), so
             // the same host classes: listed once, by the first reading that needs them.
             var classes: [HostClass]?
-            asTwins = Changes(before: before, after: after, eras: eras, hostClasses: &classes)
+            asTwins = Changes(before: before, after: after, eras: eras, labels: labels, hostClasses: &classes)
             ignoringLegacyKeys = before.decidesByLegacyKeys || after.decidesByLegacyKeys
-                ? Changes(before: before.ignoringLegacyKeys(), after: after.ignoringLegacyKeys(), eras: eras, hostClasses: &classes) : nil
+                ? Changes(before: before.ignoringLegacyKeys(), after: after.ignoringLegacyKeys(), eras: eras, labels: labels, hostClasses: &classes)
+                : nil
         }
 
         /// Whether neither reading changes any load.
@@ -195,14 +196,17 @@ public enum PolicyDelta {
         private(set) var templates: [[Change]] = []
         /// Per host class with changes, in order, the template its changes follow.
         private(set) var perHost: [(hostClass: HostClass, template: Int)] = []
+        /// How the lines name the eras: for the platforms the app is built for.
+        let labels: EraLabels
 
-        public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases) {
+        public init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra] = OSEra.allCases, labels: EraLabels = .iosAndMacOS) {
             var classes: [HostClass]?
-            self.init(before: before, after: after, eras: eras, hostClasses: &classes)
+            self.init(before: before, after: after, eras: eras, labels: labels, hostClasses: &classes)
         }
 
         /// `hostClasses`: those of `[before, after]` when known, else worked out and given back.
-        init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra], hostClasses known: inout [HostClass]?) {
+        init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra], labels: EraLabels, hostClasses known: inout [HostClass]?) {
+            self.labels = labels
             if before.isPolicyEquivalent(to: after) { return }
             let indexedBefore = PolicyEngine.Indexed(before), indexedAfter = PolicyEngine.Indexed(after)
             let sameGlobal = before.hasSameGlobalSettings(as: after)
@@ -330,7 +334,7 @@ public enum PolicyDelta {
             for (hostClass, template) in perHost {
                 let kept = LoadKind.allCases.map { include(hostClass.host, $0) }
                 let key = LinesKey(template: template, kept: kept)
-                let pattern = known[key] ?? Self.lines(of: templates[template], kept: kept)
+                let pattern = known[key] ?? Self.lines(of: templates[template], kept: kept, labels: labels)
                 known[key] = pattern
                 output += pattern.map { $0.head + hostClass.label + $0.tail }
             }
@@ -344,7 +348,7 @@ public enum PolicyDelta {
 
         /// One host's lines for `changes` and the kinds `kept` (in `LoadKind.allCases` order),
         /// as the text before and after the host's label.
-        private static func lines(of changes: [Change], kept: [Bool]) -> [(head: String, tail: String)] {
+        private static func lines(of changes: [Change], kept: [Bool], labels: EraLabels) -> [(head: String, tail: String)] {
             // Per era: the change (head, tail) → the kinds that changed that way, in kind order.
             var perEra: [(era: OSEra, head: String, tail: String, kinds: [LoadKind])] = []
             var index = 0
@@ -364,7 +368,7 @@ public enum PolicyDelta {
                 }
                 perEra += grouped.map { (era, $0.head, $0.tail, $0.kinds) }
             }
-            return merged(perEra)
+            return merged(perEra, labels: labels)
         }
     }
 
@@ -393,7 +397,9 @@ public enum PolicyDelta {
 
     /// Joins adjacent eras with the same change and kinds into one line (with a hole for the
     /// host's label between `head` and `tail`).
-    private static func merged(_ changes: [(era: OSEra, head: String, tail: String, kinds: [LoadKind])]) -> [(head: String, tail: String)] {
+    private static func merged(
+        _ changes: [(era: OSEra, head: String, tail: String, kinds: [LoadKind])], labels: EraLabels
+    ) -> [(head: String, tail: String)] {
         struct Group { var head: String; var tail: String; var kinds: [LoadKind]; var eras: [OSEra] }
         var groups: [Group] = []
         for item in changes {
@@ -415,7 +421,7 @@ public enum PolicyDelta {
                     runEnd = era
                     continue
                 }
-                lines.append((runStart, ("\(OSEra.label(from: runStart, through: runEnd)): " + group.head, tail)))
+                lines.append((runStart, ("\(labels.label(from: runStart, through: runEnd)): " + group.head, tail)))
                 if let era { runStart = era; runEnd = era }
             }
         }

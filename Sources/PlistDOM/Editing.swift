@@ -43,9 +43,10 @@ extension PlistDocument {
         detachChildren(of: index)
         let made = value.made
         nodes[Int(index)].kind = made.kind
-        nodes[Int(index)].isSelfClosing = made.fragment.endTag == nil
+        let fragment = spelledAsTheFile(made)
+        nodes[Int(index)].isSelfClosing = fragment.endTag == nil
         setText(made.text, of: index)
-        fragments[index] = spelledAsTheFile(made)
+        fragments[index] = fragment
         nodes[Int(index)].hasFragment = true
         let node = nodes[Int(index)]
         if node.hasSource {
@@ -121,6 +122,7 @@ extension PlistDocument {
     public func remove(_ entry: DictEntry, from dict: PlistElement) throws(EditError) {
         let key = entry.key.index, value = entry.value.index
         guard nodes[Int(key)].parent == dict.index, nodes[Int(value)].parent == dict.index else { throw .notInThisDict }
+        noteOrderBeforeRemoval(from: dict)
         noteEdit()
         removeRun(from: key, through: value)
         writeEmptiedAsTheFileDoes(dict.index)
@@ -278,10 +280,11 @@ extension PlistDocument {
 
     func makeNode(_ made: MadeElement, indent: [UInt8]?) -> Int32 {
         let index = Int32(nodes.count)
-        var node = Node(kind: made.kind, isSelfClosing: made.fragment.endTag == nil, start: -1, startTagEnd: -1, endTagStart: -1, end: -1)
+        let fragment = spelledAsTheFile(made)
+        var node = Node(kind: made.kind, isSelfClosing: fragment.endTag == nil, start: -1, startTagEnd: -1, endTagStart: -1, end: -1)
         node.hasFragment = true
         nodes.append(node)
-        fragments[index] = spelledAsTheFile(made)
+        fragments[index] = fragment
         setText(made.text, of: index)
         if let indent { indentHints[index] = indent }
         return index
@@ -498,12 +501,16 @@ extension PlistDocument {
     }
 
     /// An element an edit makes, as the file spells it: its text's quotes, and a Boolean closed
-    /// as the file closes its own (`<true />` where every one is so).
+    /// as the file writes its own (`<true />` or `<true></true>` where every one is so).
     func spelledAsTheFile(_ made: MadeElement) -> Fragment {
         guard made.kind == .true || made.kind == .false else { return spelledAsTheFile(made.fragment) }
-        guard let space = spelling.booleanTagSpace else { return made.fragment }
+        let name = made.kind == .true ? "true" : "false"
         var fragment = made.fragment
-        fragment.startTag = Array("<\(made.kind == .true ? "true" : "false")".utf8) + space + Array("/>".utf8)
+        switch spelling.booleans {
+        case nil: return made.fragment
+        case .selfClosing(let space): fragment.startTag = Array("<\(name)".utf8) + space + Array("/>".utf8)
+        case .open: (fragment.startTag, fragment.endTag) = (Array("<\(name)>".utf8), Array("</\(name)>".utf8))
+        }
         return fragment
     }
 

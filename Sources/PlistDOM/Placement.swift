@@ -75,6 +75,7 @@ extension PlistDocument {
     /// an edit other than these placements changes its keys.
     public func keysAreSorted(_ dict: PlistElement, excluding: PlistElement? = nil) -> Bool {
         if sortedDicts.contains(dict.index) { return true }
+        if unsortedBeforeRemovals.contains(dict.index) { return false }
         // One walk, no list: each key against the one before it.
         var previous: Int32 = -1, count = 0
         var child = nodes[Int(dict.index)].firstChild
@@ -91,6 +92,13 @@ extension PlistDocument {
         let sorted = isMadeByEdits(dict.index) ? keysSortedThroughout : count >= 2 || keysSortedThroughout
         if sorted, excluding == nil { sortedDicts.insert(dict.index) }
         return sorted
+    }
+
+    /// Before a key of `dict` is removed: a dict out of order stays so for the keys placed after
+    /// (deleting `b` from `b a c` does not make a sorted dict of what the owners left unsorted).
+    func noteOrderBeforeRemoval(from dict: PlistElement) {
+        guard !sortedDicts.contains(dict.index), !unsortedBeforeRemovals.contains(dict.index), !keysAreSorted(dict) else { return }
+        unsortedBeforeRemovals.insert(dict.index)
     }
 
     /// Whether the element `index` was made by an edit (not read from the file, nor moved).

@@ -28,6 +28,9 @@ public final class PlistDocument {
     @exclusivity(unchecked) var movedFrom: [Int32: Int32] = [:]
     /// Dicts found sorted by `keysAreSorted`, until an edit that may unsort them.
     @exclusivity(unchecked) var sortedDicts: Set<Int32> = []
+    /// Dicts whose keys were out of Apple's order before a removal: what a removal leaves is not
+    /// how the file's owners wrote it, so it does not make them sorted.
+    @exclusivity(unchecked) var unsortedBeforeRemovals: Set<Int32> = []
     /// A sorted dict's entries as `sortedAnchor` last halved them, valid at `revision`: kept up
     /// to date by `insertFollowingOrder`, so inserting thousands of keys into one dict does not
     /// list its entries again for each. Node indexes, not `DictEntry`s: an entry holds its
@@ -142,6 +145,7 @@ public final class PlistDocument {
         indentHints = other.indentHints
         movedFrom = other.movedFrom
         sortedDicts = other.sortedDicts
+        unsortedBeforeRemovals = other.unsortedBeforeRemovals
         splices = other.splices
         afterValueSplice = other.afterValueSplice
         afterValueOffsets = other.afterValueOffsets

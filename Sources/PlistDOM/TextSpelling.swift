@@ -8,16 +8,21 @@ struct TextSpelling {
     /// An emptied dict or array is written `<dict></dict>`-style: the file writes its empty
     /// containers so and none as `<dict/>` (which Xcode writes, and is the rule otherwise).
     var emptyContainersOpen = false
-    /// How the file closes its Booleans, where every one is written alike and not as
-    /// `<true/>`: the bytes between the name and `/>` (`<true />` gives `" "`).
-    var booleanTagSpace: [UInt8]? = nil
+    /// How a file writes its Booleans where every one is written alike and not as `<true/>`.
+    enum BooleanSpelling: Equatable {
+        /// `<true/>` with these bytes between the name and `/>` (`<true />` gives `" "`).
+        case selfClosing(space: [UInt8])
+        /// `<true></true>`: a start and an end tag with nothing between them.
+        case open
+    }
+    var booleans: BooleanSpelling? = nil
 
     /// How the file's own text spells quotes, and how it writes empty containers.
     init(source: [UInt8], nodes: [Node]) {
         var raw = (quote: false, apostrophe: false), entity = (quote: false, apostrophe: false)
         var empty = (open: false, selfClosing: false)
-        // The Booleans' own spelling: one space run before `/>` shared by all, or none.
-        var space: [UInt8]?, booleansAlike = true, sawBoolean = false
+        // The Booleans' own spelling: one shared by all, or none.
+        var booleanSpelling: BooleanSpelling?, booleansAlike = true, sawBoolean = false
         // Nearly no file spells a quote as an entity: then no text needs reading.
         let entities = source[...].firstOffset(of: Self.quoteEntity) != nil || source[...].firstOffset(of: Self.apostropheEntity) != nil
         for node in nodes where node.hasSource {
@@ -43,23 +48,32 @@ struct TextSpelling {
                 }
             case .true, .false:
                 guard booleansAlike else { continue }
-                let tag = source[Int(node.start)..<Int(node.startTagEnd)]
-                let name = node.kind == .true ? 5 : 6  // `<true` / `<false`
-                guard node.wasSelfClosingInSource, tag.count >= name + 2, tag.suffix(2).elementsEqual("/>".utf8) else {
-                    booleansAlike = false
-                    continue
-                }
-                let between = Array(tag.dropFirst(name).dropLast(2))
-                if !sawBoolean { space = between } else if space != between { booleansAlike = false }
+                let spelled = Self.booleanSpelling(of: node, in: source)
+                if !sawBoolean { booleanSpelling = spelled } else if booleanSpelling != spelled { booleansAlike = false }
                 sawBoolean = true
             default:
                 continue
             }
         }
-        if sawBoolean, booleansAlike, let space, !space.isEmpty, space.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { booleanTagSpace = space }
+        if sawBoolean, booleansAlike, let booleanSpelling, booleanSpelling != .selfClosing(space: []) { booleans = booleanSpelling }
         quoteAsEntity = entity.quote && !raw.quote
         apostropheAsEntity = entity.apostrophe && !raw.apostrophe
         emptyContainersOpen = empty.open && !empty.selfClosing
+    }
+
+    /// How one Boolean of the source is written: `nil` for anything but `<true/>` with spaces or
+    /// tabs before `/>`, or `<true></true>` with nothing between.
+    static func booleanSpelling(of node: Node, in source: [UInt8]) -> BooleanSpelling? {
+        let tag = source[Int(node.start)..<Int(node.startTagEnd)]
+        let name = node.kind == .true ? 5 : 6  // `<true` / `<false`
+        if node.wasSelfClosingInSource {
+            guard tag.count >= name + 2, tag.suffix(2).elementsEqual("/>".utf8) else { return nil }
+            let between = Array(tag.dropFirst(name).dropLast(2))
+            return between.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) ? .selfClosing(space: between) : nil
+        }
+        let closed = tag.count == name + 1 && node.startTagEnd == node.endTagStart
+            && source[Int(node.endTagStart)..<Int(node.end)].elementsEqual((node.kind == .true ? "</true>" : "</false>").utf8)
+        return closed ? .open : nil
     }
 
     static let quoteEntity = Array("&quot;".utf8), apostropheEntity = Array("&apos;".utf8)

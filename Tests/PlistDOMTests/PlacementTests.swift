@@ -241,6 +241,45 @@ import Testing
         }
     }
 
+    /// A file that writes every Boolean `<true></true>` gets new ones written so, by an insert and
+    /// by a value replaced with a Boolean; one spelling them both ways gets `<true/>`.
+    @Test func newBooleansAreWrittenOpenWhereTheFileWritesThemOpen() throws {
+        let open = plist("\t<key>A</key>\n\t<true></true>\n\t<key>B</key>\n\t<false></false>\n\t<key>S</key>\n\t<string>YES</string>\n")
+        let out = try edited(open) { doc in
+            try doc.insert(key: "C", value: .bool(true), into: doc.rootValue, after: doc.rootValue.lastEntry)
+            doc.replace(try #require(doc.rootValue[key: "S"]), with: .bool(false))
+        }
+        #expect(out == plist("\t<key>A</key>\n\t<true></true>\n\t<key>B</key>\n\t<false></false>\n\t<key>S</key>\n\t<false></false>\n"
+            + "\t<key>C</key>\n\t<true></true>\n"), "\(out)")
+        #expect(try PlistDocument(parsing: out).rootValue[key: "C"]?.name == "true")
+        for input in [plist("\t<key>A</key>\n\t<true></true>\n\t<key>B</key>\n\t<false/>\n"), plist("\t<key>A</key>\n\t<true> </true>\n")] {
+            let plain = try edited(input) { doc in
+                try doc.insert(key: "C", value: .bool(true), into: doc.rootValue, after: doc.rootValue.lastEntry)
+            }
+            #expect(plain.contains("<key>C</key>\n\t<true/>\n"), "\(plain)")
+        }
+    }
+
+    /// Whether a dict is sorted is judged on the file as written, not on what a removal left:
+    /// `b a c` is unsorted, so after `b` goes, new keys are appended in the order given.
+    @Test func aRemovalDoesNotSortWhatTheOwnersLeftUnsorted() throws {
+        let unsorted = plist("\t<key>b</key>\n\t<string>1</string>\n\t<key>a</key>\n\t<string>2</string>\n\t<key>c</key>\n\t<string>3</string>\n")
+        let out = try edited(unsorted) { doc in
+            try doc.remove(try #require(doc.rootValue.entry("b")), from: doc.rootValue)
+            for key in ["z", "y", "x"] {
+                try doc.insertFollowingOrder(key: key, value: .string("1"), into: doc.rootValue, otherwise: doc.rootValue.lastEntry)
+            }
+        }
+        #expect(try PlistDocument(parsing: out).rootValue.entries.map(\.name) == ["a", "c", "z", "y", "x"], "\(out)")
+        // A sorted dict stays sorted through a removal.
+        let sorted = plist("\t<key>a</key>\n\t<string>1</string>\n\t<key>b</key>\n\t<string>2</string>\n\t<key>c</key>\n\t<string>3</string>\n")
+        let kept = try edited(sorted) { doc in
+            try doc.remove(try #require(doc.rootValue.entry("b")), from: doc.rootValue)
+            try doc.insertFollowingOrder(key: "b0", value: .string("1"), into: doc.rootValue, otherwise: doc.rootValue.lastEntry)
+        }
+        #expect(try PlistDocument(parsing: kept).rootValue.entries.map(\.name) == ["a", "b0", "c"], "\(kept)")
+    }
+
     @Test func anEmptiedContainerIsWrittenAsTheFileWritesEmptyOnes() throws {
         let input = plist("\t<key>A</key>\n\t<array>\n\t\t<string>x</string>\n\t</array>\n\t<key>D</key>\n\t<dict>\n\t\t<key>k</key>\n\t\t<true/>\n\t</dict>\n")
         let out = try edited(input) { doc in

@@ -87,7 +87,7 @@ import PlistDOM
             try group[0].plist.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
             var hosts: [String] = []
             for item in group where !hosts.contains(item.host) { hosts.append(item.host) }
-            let result = try tool(["explain", name, "--min-os", "ios9", "--format", "json"] + hosts.flatMap { ["--host", $0] }, in: directory)
+            let result = try tool(["explain", name, "--min-os", "ios9,macos10.11", "--format", "json"] + hosts.flatMap { ["--host", $0] }, in: directory)
             let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(group[0].id)")
             let rows = try #require(report["rows"] as? [[String: Any]])
             var decisions: [String: [String: Any]] = [:]

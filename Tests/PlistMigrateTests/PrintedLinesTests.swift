@@ -36,8 +36,8 @@ import Testing
     @Test func explainSaysItsRowsAreBands() throws {
         let text = try Self.run(ats: "<key>NSAllowsLocalNetworking</key><true/>", ["explain", "--min-os", "ios16.4", "Info.plist"])[0].text
         #expect(text.contains("deployment target ios16.4 (from --min-os): each row's OS is a band of versions that ATS treats alike; "
-            + "the first, iOS 14–16/macOS 11–13, holds the deployment target, and older bands are not shown"), "\(text)")
-        #expect(text.contains("iOS 14–16/macOS 11–13") && !text.contains("older OS versions are not shown"))
+            + "the first, iOS 14–16, holds the deployment target, and older bands are not shown"), "\(text)")
+        #expect(text.contains("iOS 14–16") && !text.contains("older OS versions are not shown"))
     }
 
     /// An exception domain `local` (with its subdomains, plain HTTP) opens `.local` names, not
@@ -90,5 +90,68 @@ import Testing
         #expect(!text.contains("answers as for example.org"), "\(text)")
         #expect(text.contains("If Apple's reader looks the host up as written") && text.contains("Example.org, iOS 17+/macOS 14+, urlSession: HTTP allowed"), "\(text)")
         #expect(text.contains("because NSExceptionDomains › Example.org (line 1)"), "\(text)")
+    }
+    /// Edits as the file is written: `edit` judges a dict's order on the file as written (not on
+    /// what its own `Delete` left), and `edit` and ATS003 write Booleans as the file writes them.
+    @Test func editsFollowTheFileAsWritten() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let unsorted = root.appendingPathComponent("Branding.plist")
+        try Data("<plist>\n<dict>\n\t<key>b</key>\n\t<string>1</string>\n\t<key>a</key>\n\t<string>2</string>\n\t<key>c</key>\n\t<string>3</string>\n</dict>\n</plist>\n".utf8)
+            .write(to: unsorted)
+        let edit = try tool(["edit", "Branding.plist", "-c", "Delete :b", "-c", "Add :z string 1", "-c", "Add :y string 1", "-c", "Add :x string 1"], in: root)
+        #expect(edit.status == 0, "\(edit.stderr)")
+        let keys = try String(contentsOf: unsorted, encoding: .utf8).matches(of: /<key>(\w+)<\/key>/).map { String($0.1) }
+        #expect(keys == ["a", "c", "z", "y", "x"])
+
+        let open = root.appendingPathComponent("Info.plist")
+        try Data(("<plist>\n<dict>\n\t<key>UIFileSharingEnabled</key>\n\t<true></true>\n\t<key>NSAppTransportSecurity</key>\n\t<dict>\n"
+            + "\t\t<key>NSAllowsArbitraryLoads</key>\n\t\t<true></true>\n\t</dict>\n</dict>\n</plist>\n").utf8).write(to: open)
+        let migrate = try tool(["--no-config", "--only", "ATS003", "--format", "patch", "Info.plist"], in: root)
+        #expect(migrate.text.contains("+\t\t<key>NSAllowsLocalNetworking</key>\n+\t\t<true></true>\n"), "\(migrate.text)")
+        #expect(!migrate.text.contains("<true/>"), "\(migrate.text)")
+        let added = try tool(["edit", "Info.plist", "--dry-run", "-c", "Add :ITSAppUsesNonExemptEncryption bool false"], in: root)
+        #expect(added.text.contains("+\t<false></false>\n"), "\(added.text)")
+    }
+    /// Rows and findings name the platforms the app is built for: a watch, TV, vision or iOS
+    /// app's eras are not labelled with iOS and macOS releases it never runs on.
+    @Test(arguments: [
+        ("watchos10", ["watchOS 10+"], "watchOS 10+"),
+        ("tvos15", ["tvOS 14–16", "tvOS 17+"], "tvOS 15+"),
+        ("visionos1", ["visionOS 1+"], "visionOS 1+"),
+        ("ios15", ["iOS 14–16", "iOS 17+"], "iOS 15+"),
+        ("watchos9,ios16", ["iOS 14–16/watchOS 7–9", "iOS 17+/watchOS 10+"], "watchOS 9+/iOS 16+"),
+        ("ios12.1.1,macos10.15", ["iOS 12.1.1–13/macOS 10.14.3–10.15", "iOS 14–16/macOS 11–13"], "iOS 12.1.1+/macOS 10.15+"),
+    ])
+    func erasAreNamedForTheTargetsPlatforms(minOS: String, rows: [String], onward: String) throws {
+        let results = try Self.run(ats: "<key>NSAllowsArbitraryLoads</key><true/>",
+                                   ["explain", "--min-os", minOS, "Info.plist"], ["lint", "--no-config", "--min-os", minOS, "Info.plist"])
+        for row in rows { #expect(results[0].text.contains("  \(row)  "), "\(minOS): \(row) in \(results[0].text)") }
+        #expect(results[1].text.contains("all loads on \(onward) (NSAllowsArbitraryLoads"), "\(results[1].text)")
+        let named = minOS.split(separator: ",").map { DeploymentTargetNames.name(of: String($0)) }
+        for platform in ["iOS", "macOS", "tvOS", "watchOS", "visionOS"] where !named.contains(platform) {
+            #expect(!results[0].text.contains(" \(platform) ") && !results[1].text.contains(" \(platform) "), "\(minOS) names \(platform)")
+        }
+    }
+
+    /// A watch app's own `MinimumOSVersion` is a watchOS version, not an iOS one.
+    @Test func aWatchAppsMinimumOSVersionIsWatchOS() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(("<plist><dict><key>WKApplication</key><true/><key>MinimumOSVersion</key><string>9.0</string>"
+            + "<key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><true/></dict></dict></plist>\n").utf8)
+            .write(to: root.appendingPathComponent("Info.plist"))
+        let lint = try tool(["lint", "--no-config", "Info.plist"], in: root).text
+        #expect(lint.contains("all loads on watchOS 9.0+ (NSAllowsArbitraryLoads"), "\(lint)")
+        let explain = try tool(["explain", "Info.plist"], in: root).text
+        #expect(explain.contains("deployment target watchos9.0") && explain.contains("watchOS 7–9") && !explain.contains("iOS"), "\(explain)")
+    }
+}
+
+/// How the tests spell a platform of `--min-os`.
+enum DeploymentTargetNames {
+    static func name(of item: String) -> String {
+        let platform = item.prefix { $0.isLetter }
+        return ["ios": "iOS", "macos": "macOS", "tvos": "tvOS", "watchos": "watchOS", "visionos": "visionOS"][String(platform)] ?? String(platform)
     }
 }

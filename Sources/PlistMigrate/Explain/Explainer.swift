@@ -72,6 +72,7 @@ public struct Explainer: Sendable {
         let hosts: [PolicyDelta.HostClass] = self.hosts.isEmpty ? PolicyDelta.hostClasses([configuration])
             : self.hosts.map { PolicyDelta.HostClass(label: $0, host: Host($0)) }
         let eras = era.map { [$0] } ?? target?.supportedEras ?? OSEra.allCases
+        let labels = EraLabels(target)
         let kinds = kind.map { [$0] } ?? LoadKind.allCases
         var rows: [Row] = []
         var questions: [String] = []
@@ -84,10 +85,10 @@ public struct Explainer: Sendable {
             for era in eras {
                 let others = ignoring?.decide(era: era, host: hostClass.host, kinds: kinds)
                 for (index, (kind, decision)) in zip(kinds, decider.decide(era: era, host: hostClass.host, kinds: kinds)).enumerated() {
-                    rows.append(Row(host: hostClass.label, os: era.label, kind: kind.rawValue, decision: decision))
+                    rows.append(Row(host: hostClass.label, os: labels.label(era), kind: kind.rawValue, decision: decision))
                     for question in decision.openQuestions where asked.insert(question).inserted { questions.append(question) }
                     if let other = others?[index], !other.samePolicy(as: decision) {
-                        otherReading?.append(Row(host: hostClass.label, os: era.label, kind: kind.rawValue, decision: other))
+                        otherReading?.append(Row(host: hostClass.label, os: labels.label(era), kind: kind.rawValue, decision: other))
                     }
                 }
             }
@@ -96,7 +97,7 @@ public struct Explainer: Sendable {
         var asWritten: [Row]? = nil
         for hostClass in hosts {
             guard let written = hostsAsWritten[hostClass.label] else { continue }
-            let differing = readerRows(hostClass, asWritten: written, eras: eras, kinds: kinds, decider: decider)
+            let differing = readerRows(hostClass, asWritten: written, eras: eras, labels: labels, kinds: kinds, decider: decider)
             asWritten = (asWritten ?? []) + differing
             if differing.isEmpty {
                 // An address is named in its shortest form: "as for 0:0:0:0:0:0:0:1" says nothing.
@@ -122,7 +123,8 @@ public struct Explainer: Sendable {
 
     /// The rows whose policy differs when Apple's reader looks the host up by the text given.
     private func readerRows(
-        _ hostClass: PolicyDelta.HostClass, asWritten written: String, eras: [OSEra], kinds: [LoadKind], decider: PolicyEngine.Decider
+        _ hostClass: PolicyDelta.HostClass, asWritten written: String, eras: [OSEra], labels: EraLabels, kinds: [LoadKind],
+        decider: PolicyEngine.Decider
     ) -> [Row] {
         let literal = Host(asWritten: written)
         var rows: [Row] = []
@@ -130,7 +132,7 @@ public struct Explainer: Sendable {
             let readHere = decider.policies(era: era, host: hostClass.host, kinds: kinds)
             for (index, (kind, decision)) in zip(kinds, decider.decide(era: era, host: literal, kinds: kinds)).enumerated()
             where !decision.samePolicy(as: readHere[index]) {
-                rows.append(Row(host: written, os: era.label, kind: kind.rawValue, decision: decision))
+                rows.append(Row(host: written, os: labels.label(era), kind: kind.rawValue, decision: decision))
             }
         }
         return rows

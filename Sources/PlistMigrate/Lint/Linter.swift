@@ -54,21 +54,22 @@ public enum Linter {
         checkDomains(ats, add)
         // Read as the system reads it: a number counts, a later key only with a Boolean or number.
         let configuration = ATSConfiguration(document: document)
-        if let arbitrary = configuration.allowsArbitraryLoads, arbitrary.value, let entry = ats.entry(ATSKey.allowsArbitraryLoads) {
-            // iOS 10+/macOS 10.12+ ignore it when a later key is present.
-            let later = configuration.laterKeySettings.first?.key
-            let effect = later.map { "it turns ATS off only on iOS 9/macOS 10.11 (later systems ignore it because \($0) is present)" }
-                ?? "ATS is off for every host without an exception"
-            add("L005", entry.key, "NSAllowsArbitraryLoads is true: \(effect); App Review asks for a justification")
-        }
         let target = FileMigrator.deploymentTarget(
             given: deploymentTarget, claimedBy: project.claimed, own: { FileMigrator.deploymentTarget(declaredIn: document) },
             nearest: { project.nearest })
+        let labels = EraLabels(target)
+        if let arbitrary = configuration.allowsArbitraryLoads, arbitrary.value, let entry = ats.entry(ATSKey.allowsArbitraryLoads) {
+            // iOS 10+/macOS 10.12+ ignore it when a later key is present.
+            let later = configuration.laterKeySettings.first?.key
+            let effect = later.map { "it turns ATS off only on \(labels.label(.ios9)) (later systems ignore it because \($0) is present)" }
+                ?? "ATS is off for every host without an exception"
+            add("L005", entry.key, "NSAllowsArbitraryLoads is true: \(effect); App Review asks for a justification")
+        }
         if posture {
             // The engine places its findings by line; the key's column is looked up only for a file
             // that has one.
             var columns: [Int: Int]?
-            Posture.findings(configuration, eras: target?.supportedEras ?? OSEra.allCases, floor: target?.spelledOnward,
+            Posture.findings(configuration, eras: target?.supportedEras ?? OSEra.allCases, labels: labels, floor: target?.spelledOnward,
                              atsLine: ats.location?.line ?? 1) { rule, line, message, score in
                 if columns == nil { columns = keyColumns(ats) }
                 findings.append(Finding(ruleID: rule, severity: Posture.severity(score), path: path, line: line,

@@ -68,15 +68,15 @@ enum Posture {
     /// A finding that rests on a legacy `NSThirdPartyException…`/`NSTemporaryException…` key
     /// (it is gone when the file is read as Apple's open reader reads it, which never reads those
     /// keys) says so, and its score is halved: the exposure holds only if the OS reads the key.
-    static func findings(_ configuration: ATSConfiguration, eras: [OSEra], floor: String? = nil, atsLine: Int,
+    static func findings(_ configuration: ATSConfiguration, eras: [OSEra], labels: EraLabels = .iosAndMacOS, floor: String? = nil, atsLine: Int,
                          add: (_ rule: String, _ line: Int, _ message: String, _ score: Double) -> Void) {
         guard configuration.decidesByLegacyKeys else {
-            found(configuration, eras: eras, floor: floor, atsLine: atsLine) { add($0.rule, $0.line, $0.message, $0.score) }
+            found(configuration, eras: eras, labels: labels, floor: floor, atsLine: atsLine) { add($0.rule, $0.line, $0.message, $0.score) }
             return
         }
         var openReading: Set<Found.Key> = []
-        found(configuration.ignoringLegacyKeys(), eras: eras, floor: floor, atsLine: atsLine) { openReading.insert($0.key) }
-        found(configuration, eras: eras, floor: floor, atsLine: atsLine) { finding in
+        found(configuration.ignoringLegacyKeys(), eras: eras, labels: labels, floor: floor, atsLine: atsLine) { openReading.insert($0.key) }
+        found(configuration, eras: eras, labels: labels, floor: floor, atsLine: atsLine) { finding in
             guard !openReading.contains(finding.key) else { return add(finding.rule, finding.line, finding.message, finding.score) }
             let legacy = finding.causes.map(\.key).filter(ATSConfiguration.isLegacyKey)
             let named = legacy.isEmpty ? "its NSThirdParty…/NSTemporary… keys" : legacy.joined(separator: ", ")
@@ -102,7 +102,9 @@ enum Posture {
         var rule: String { key.rule }
     }
 
-    private static func found(_ configuration: ATSConfiguration, eras: [OSEra], floor: String?, atsLine: Int, add: (Found) -> Void) {
+    private static func found(
+        _ configuration: ATSConfiguration, eras: [OSEra], labels: EraLabels, floor: String?, atsLine: Int, add: (Found) -> Void
+    ) {
         guard configuration.present, !eras.isEmpty else { return }
         let decider = PolicyEngine.Decider(configuration)
         // Plain HTTP to every host already covers the local network's on that era and kind (a
@@ -188,7 +190,7 @@ enum Posture {
                 if weakness == .pinsWithoutATS { causes.sort { $0.key.hasPrefix("NSPinnedDomains") && !$1.key.hasPrefix("NSPinnedDomains") } }
                 let line = causes.compactMap(\.line).first ?? scope.line ?? atsLine
                 let rule = ruleID(weakness, scope)
-                let message = describe(weakness, scope) + ": " + erasText(observations, floor: floor.map { ($0, eras[0]) }) + causeText(causes)
+                let message = describe(weakness, scope) + ": " + erasText(observations, labels: labels, floor: floor.map { ($0, eras[0]) }) + causeText(causes)
                 emit(Found(key: .init(rule: rule, scope: scope.label, weakness: weakness), line: line, message: message,
                            score: score(weakness, scope, observations, supported: eras.count), causes: causes))
             }
@@ -303,7 +305,7 @@ enum Posture {
     }
 
     /// `URLSession and web views on iOS 9/macOS 10.11; web views on iOS 10+/macOS 10.12+`.
-    static func erasText(_ observations: [Observation], floor: (text: String, era: OSEra)? = nil) -> String {
+    static func erasText(_ observations: [Observation], labels: EraLabels = .iosAndMacOS, floor: (text: String, era: OSEra)? = nil) -> String {
         var parts: [String] = []
         var index = 0
         while index < observations.count {
@@ -313,7 +315,7 @@ enum Posture {
                 observations[last + 1].era == observations[last].era.successor { last += 1 }
             let first = observations[index].era, final = observations[last].era
             let label = if let floor, first == floor.era, final == OSEra.allCases.last { floor.text }
-                else { OSEra.label(from: first, through: final) }
+                else { labels.label(from: first, through: final) }
             parts.append(kindsText(kinds) + " on " + label)
             index = last + 1
         }

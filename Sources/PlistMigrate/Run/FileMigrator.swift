@@ -281,6 +281,8 @@ public struct FileMigrator: Sendable {
         let migrator: FileMigrator
         let context: FileContext<Lookups>
         let eras: [OSEra]
+        /// How policy lines name the eras: for the platforms of `target`.
+        let labels: EraLabels
         let target: DeploymentTarget?
         let duplicates: [Diagnostic]?
         // The rounds of a file run on one thread: the runtime's exclusivity checks on these
@@ -330,6 +332,7 @@ public struct FileMigrator: Sendable {
             outlineRead = (document.revision, outline)
             self.target = target
             self.eras = eras
+            labels = EraLabels(target)
             self.duplicates = duplicates
             self.context = context
             ruleCache = bytes.count > FileMigrator.bytesWorthARuleCache ? ATSConfiguration.DomainRuleCache() : nil
@@ -512,7 +515,7 @@ public struct FileMigrator: Sendable {
             let changed = ATSConfiguration(document: document, reusing: ruleCache)
             // Debug builds (the tests) check the cache against a reading of every domain.
             assert(changed == ATSConfiguration(document: document), "\(migration.id): the domain rule cache kept a stale rule")
-            let delta = configuration.map { PolicyDelta.Readings(before: $0, after: changed, eras: eras) }
+            let delta = configuration.map { PolicyDelta.Readings(before: $0, after: changed, eras: eras, labels: labels) }
             if let before = configuration, let delta,
                 let reason = migrator.overreach(migration, session, before: before, after: changed, delta: delta, target: target)
             {
@@ -592,7 +595,8 @@ public struct FileMigrator: Sendable {
     private static func deploymentTarget(declaredIn root: RootKeys) -> DeploymentTarget? {
         var targets: [DeploymentTarget] = []
         var keys: [String] = []
-        for (key, platform, found) in [("MinimumOSVersion", "ios", root.minimumOSVersion), ("LSMinimumSystemVersion", "macos", root.minimumSystemVersion)] {
+        let ownPlatform = root.marksAWatchApp ? "watchos" : "ios"
+        for (key, platform, found) in [("MinimumOSVersion", ownPlatform, root.minimumOSVersion), ("LSMinimumSystemVersion", "macos", root.minimumSystemVersion)] {
             guard let value = found, value.kind == .string else { continue }
             let text = value.text
             // Printable ASCII (nearly every version) holds no whitespace to take out.
@@ -683,6 +687,9 @@ public struct FileMigrator: Sendable {
         var appTransportSecurity: [DictEntry] = []
         var minimumOSVersion: PlistElement?
         var minimumSystemVersion: PlistElement?
+        /// A key only a watch app's or watch extension's Info.plist holds: its
+        /// `MinimumOSVersion` is a watchOS version.
+        var marksAWatchApp = false
         var holdsADeclaredKey = false
 
         /// The ATS dict the passes edit: the last entry's value (Apple's reader keeps the last),
@@ -694,7 +701,8 @@ public struct FileMigrator: Sendable {
         /// The keys a file is read for: the three it is always asked about, then the declared
         /// keys that are not among them; and which of them are declared.
         struct Names: Sendable {
-            static let asked = [ATSKey.appTransportSecurity, "MinimumOSVersion", "LSMinimumSystemVersion"]
+            static let asked = [ATSKey.appTransportSecurity, "MinimumOSVersion", "LSMinimumSystemVersion"] + watchAppKeys
+            static let watchAppKeys = ["WKApplication", "WKWatchKitApp", "WKWatchOnly", "WKExtensionDelegateClassName"]
             let names: [String]
             let isDeclared: [Bool]
 
@@ -716,6 +724,7 @@ public struct FileMigrator: Sendable {
                 case 0: appTransportSecurity.append(entry)
                 case 1: minimumOSVersion = entry.value
                 case 2: minimumSystemVersion = entry.value
+                case 3..<Names.asked.count: marksAWatchApp = true
                 default: break
                 }
                 if names.isDeclared[name] { holdsADeclaredKey = true }
