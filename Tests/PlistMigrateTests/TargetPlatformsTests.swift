@@ -190,7 +190,15 @@ import Testing
             #expect(target.deploymentTarget?.platforms == ["ios18.5", "macos15.5", "visionos1.0"], "\(name): \(String(describing: target.deploymentTarget))")
             for configuration in target.configurations {
                 let visionOS = configuration.platforms.first { $0.os == "visionos" }
-                #expect(visionOS?.from == "the SDK's default (no XROS_DEPLOYMENT_TARGET; unknown, counted from visionOS 1.0)", "\(configuration.platforms)")
+                if configuration.name == "Debug" {
+                    // Debug's base configuration, IceCubesApp.xcconfig, is made by each developer and
+                    // not in the repository: it could set the version, so it is not the SDK's default.
+                    #expect(visionOS?.from.hasPrefix("unknown: no XROS_DEPLOYMENT_TARGET in the settings read, and ") == true
+                        && visionOS?.from.hasSuffix("IceCubesApp/IceCubesApp.xcconfig, which could set it, cannot be read; counted from visionOS 1.0") == true,
+                        "\(configuration.platforms)")
+                } else {
+                    #expect(visionOS?.from == "the SDK's default (no XROS_DEPLOYMENT_TARGET; unknown, counted from visionOS 1.0)", "\(configuration.platforms)")
+                }
             }
         }
         // The share extension lists iOS only: no visionOS is made up for it.

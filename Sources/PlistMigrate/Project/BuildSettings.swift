@@ -4,6 +4,9 @@ import Foundation
 /// project, the target's xcconfig, the target), each value with the file it was read from.
 struct SettingsLevel: Sendable {
     var values: [String: (value: String, source: String)] = [:]
+    /// A configuration file of this level (or one it includes) that could not be read, as shown:
+    /// what it would have set is not known.
+    var unreadable: String?
     /// `NAME[sdk=iphoneos*][config=Release]`: each name's conditional values, in file order.
     var conditional: [String: [ConditionalSetting]] = [:]
 
@@ -28,6 +31,7 @@ struct SettingsLevel: Sendable {
     mutating func merge(_ other: SettingsLevel) {
         values.merge(other.values) { _, new in new }
         for (name, list) in other.conditional { conditional[name, default: []] += list }
+        unreadable = unreadable ?? other.unreadable
     }
 }
 
@@ -102,6 +106,41 @@ struct BuildSettings {
     /// `""` reads them as not holding. `ProjectSettings` reads a deployment target once per
     /// architecture its conditions name and takes the lowest.
     var arch: String?
+    /// How a condition this cannot decide (`[sdk=iphoneos17*]`) is read: said as not evaluated
+    /// (the value is then unknown), read as not holding, or read as holding for the one setting
+    /// written so (`ProjectSettings` takes a deployment target's lowest over its readings).
+    var undecided = Undecided.said
+
+    enum Undecided: Equatable {
+        case said
+        case notHolding
+        case holding(written: String)
+    }
+
+    /// The settings of `name` written with conditions this cannot decide, at any level, each once.
+    func undecidedConditions(of name: String) -> [String] {
+        var seen: [String] = []
+        for level in levels {
+            for setting in level.conditional[name] ?? []
+            where setting.matches(sdk: sdk, configuration: builtIns["CONFIGURATION"], arch: arch) == .unknown && !seen.contains(setting.written) {
+                seen.append(setting.written)
+            }
+        }
+        return seen
+    }
+
+    /// The conditional setting of `name` that holds where its value is read (`NAME[sdk=macosx*]`),
+    /// as written; `nil` when the value read is a plain one.
+    func conditionHolding(_ name: String) -> String? {
+        for level in levels.reversed() {
+            let holding = (level.conditional[name] ?? []).last {
+                $0.matches(sdk: sdk, configuration: builtIns["CONFIGURATION"], arch: arch) == .yes
+            }
+            if let holding { return holding.written }
+            if level.values[name] != nil { return nil }
+        }
+        return nil
+    }
 
     /// Whether `name` has a value with an `[sdk=…]` condition at some level.
     func hasSDKConditions(_ name: String) -> Bool {
@@ -169,7 +208,12 @@ struct BuildSettings {
                 switch setting.matches(sdk: sdk, configuration: builtIns["CONFIGURATION"], arch: arch) {
                 case .yes: chosen = (setting.value, setting.source)
                 case .no: break
-                case .unknown: notEvaluated.append("\(setting.written) (\(setting.source)) not evaluated")
+                case .unknown:
+                    switch undecided {
+                    case .said: notEvaluated.append("\(setting.written) (\(setting.source)) not evaluated")
+                    case .notHolding: break
+                    case .holding(let written): if setting.written == written { chosen = (setting.value, setting.source) }
+                    }
                 }
             }
             if let (raw, source) = chosen {
@@ -185,6 +229,21 @@ struct BuildSettings {
         if found == nil, let builtIn = builtIns[name] { found = (builtIn, "", [], []) }
         resolution.done[key] = .some(found)
         return found
+    }
+
+    /// The bracket closing the reference `text` opens (`(` or `{` first), past nested references
+    /// (`$(A:default=$(B))`); `nil` when it is not closed.
+    static func matchingClose(of text: Substring) -> Substring.Index? {
+        guard let open = text.first else { return nil }
+        let close: Character = open == "(" ? ")" : "}"
+        var depth = 0
+        for index in text.indices {
+            if text[index] == open { depth += 1 } else if text[index] == close {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+        }
+        return nil
     }
 
     /// Each problem once, and no more than `maximumUnresolved` of them.
@@ -205,18 +264,20 @@ struct BuildSettings {
             out += rest[..<dollar]
             guard out.utf8.count <= Self.maximumLength else { break }
             let after = rest[rest.index(after: dollar)...]
-            guard let open = after.first, open == "(" || open == "{",
-                let close = after.firstIndex(of: open == "(" ? ")" : "}")
-            else {
+            guard let open = after.first, open == "(" || open == "{", let close = Self.matchingClose(of: after) else {
                 out += "$"
                 rest = after
                 continue
             }
             var variable = String(after[after.index(after: after.startIndex)..<close])
-            // `$(NAME:modifier)`: the modifiers are not applied; the value is said unresolved.
             if variable.contains(":") {
+                // `$(NAME:modifier)`: the modifiers are not applied; the value is said unresolved, whole.
                 unresolved.append("$(\(variable))")
                 variable = ""
+            } else if variable.contains("$") {
+                // `$($(WHICH)_NAME)`: the name is itself expanded first.
+                variable = expand(variable, inheritedFrom: name, below: level, &resolution, unresolved: &unresolved, chain: &chain)
+                if variable.contains("$") || variable.contains("(") { unresolved.append("$(\(variable))"); variable = "" }
             }
             if variable == "inherited" {
                 let inherited = resolve(name, below: level, &resolution)
@@ -324,6 +385,7 @@ enum XCConfig {
         case .success(let found): canonical = found
         case .failure(let error):
             problems.append(error.code == ELOOP ? "\(display(path)) is in a loop of symbolic links" : "\(display(path)) cannot be read")
+            level.unreadable = display(path)
             return level
         }
         guard !visiting.contains(canonical) else {
@@ -334,8 +396,12 @@ enum XCConfig {
             problems.append("\(display(path)): includes nested more than \(maximumDepth) deep are not read")
             return level
         }
-        guard let bytes = try? FileIO.load(canonical).bytes else {
-            problems.append("\(display(path)) cannot be read")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.load(canonical).bytes
+        } catch {
+            problems.append("\(display(path)) cannot be read (\(error.message))")
+            level.unreadable = display(path)
             return level
         }
         visiting.insert(canonical)

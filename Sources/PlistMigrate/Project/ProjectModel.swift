@@ -96,7 +96,7 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
 
     /// `iphoneos` → `ios`: the platform of a device SDK.
     static func platform(ofSDK sdk: String?) -> String? {
-        deploymentSettings.first { $0.sdk == sdk }?.platform
+        sdk == "driverkit" ? "driverkit" : deploymentSettings.first { $0.sdk == sdk }?.platform
     }
 
     /// The SDK names a `[sdk=…]` condition can start with (device and simulator).
@@ -162,6 +162,9 @@ enum XcodeProjectReader {
     static let readKeys: [String: Set<String>] = ["PBXFileReference": ["path", "sourceTree"]]
 
     /// `pbxproj`: the `project.pbxproj` path; `display` turns paths into report paths.
+    /// Target kinds that build no product of their own, as `targets` names them.
+    static let productlessTargets = ["PBXAggregateTarget": "aggregate", "PBXLegacyTarget": "external build"]
+
     static func targets(pbxproj: String, display: (String) -> String) throws(FileError) -> [ProjectTarget] {
         var bytes = try FileIO.load(pbxproj).bytes
         var root: OpenStepValue
@@ -218,7 +221,7 @@ enum XcodeProjectReader {
                 let reference = configuration["baseConfigurationReference"]?.string
                 let base = reference.flatMap(paths.path) ?? anchored
                 let name = configuration["name"]?.string ?? ""
-                let problem = base == nil ? reference.map { "\(name): its base configuration file (\($0)) \(paths.whyNoPath($0)): not read" } : nil
+                let problem = base == nil ? reference.map { "\(name): its baseConfigurationReference (\($0)) \(paths.whyNoPath($0)): not read" } : nil
                 return (name, level, base, problem)
             }
         }
@@ -239,7 +242,13 @@ enum XcodeProjectReader {
         let projectName = ((xcodeproj as NSString).lastPathComponent as NSString).deletingPathExtension
         var targets: [ProjectTarget] = []
         for targetID in project["targets"]?.array?.compactMap(\.string) ?? [] {
-            guard let target = byID[targetID], target["isa"]?.string == "PBXNativeTarget", let name = target["name"]?.string else { continue }
+            guard let target = byID[targetID], let name = target["name"]?.string else { continue }
+            // Targets that build no product of their own: listed, without an Info.plist.
+            if let kind = Self.productlessTargets[target["isa"]?.string ?? ""] {
+                targets.append(ProjectTarget(name: name, productType: kind, project: shownProject, infoPlists: [], deploymentTarget: nil, unresolved: []))
+                continue
+            }
+            guard target["isa"]?.string == "PBXNativeTarget" else { continue }
             problems = []
             var infoPlists: [String] = []
             var found: [DeploymentTarget] = []
@@ -351,16 +360,20 @@ enum ProjectSettings {
         let named = !supported.isEmpty || (!sdk.isEmpty && sdk != "auto")
         var defaults: [PlatformSource] = [], defaultTargets: [DeploymentTarget] = []
         for (name, platform, sdkName) in ProjectTarget.deploymentSettings where builds(for: sdkName) {
-            guard let setting = Self.lowestOverArchitectures(name, platform: platform, settings),
+            guard let setting = Self.lowestOverConditions(name, platform: platform, settings),
                 !setting.value.isEmpty || !setting.unresolved.isEmpty
             else {
+                // A configuration file that could not be read may set it: unknown, not the SDK's default.
+                let unread = settings.levels.compactMap(\.unreadable).first { !$0.contains(FileMigrator.podsFolder) }
+                let why = unread.map { "unknown: no \(name) in the settings read, and \($0), which could set it, cannot be read" }
                 if named, let first = Self.firstATSVersion[platform],
-                    let target = DeploymentTarget(platform: platform, version: first, source: "the SDK's default (no \(name))")
+                    let target = DeploymentTarget(platform: platform, version: first, source: why ?? "the SDK's default (no \(name))")
                 {
                     // The lowest version it can be counts: every era from the platform's first.
                     targets.append(target)
                     defaultTargets.append(target)
-                    defaults.append(PlatformSource(os: platform, from: "the SDK's default (no \(name); unknown, counted from \(target.spelled))"))
+                    defaults.append(PlatformSource(os: platform, from: why.map { "\($0); counted from \(target.spelled)" }
+                        ?? "the SDK's default (no \(name); unknown, counted from \(target.spelled))"))
                 }
                 continue
             }
@@ -373,22 +386,42 @@ enum ProjectSettings {
                     : "\(name)\(where_(setting.source)): \(setting.unresolved.joined(separator: ", ")) unknown")
             }
         }
+        // A DriverKit driver's versions are DriverKit's own, not those of an OS whose ATS is known.
+        if settings.sdk == "driverkit" || supported.contains("driverkit") {
+            let version = settings.value("DRIVERKIT_DEPLOYMENT_TARGET")
+            unresolved.append("DRIVERKIT_DEPLOYMENT_TARGET" + (version.map { "\(where_($0.source)) = \($0.value)" } ?? " (not set)")
+                + ": a DriverKit driver, whose versions are not those of an OS with known ATS eras (iOS, macOS, tvOS, visionOS, watchOS)")
+        }
         // Mac Catalyst: the app runs on the macOS that Xcode's version map gives its iOS
         // deployment target (iOS 18.5 → macOS 15.5), unless a macOS deployment target is read
         // already. A version past the map is said, not guessed.
         if let catalyst = settings.value("SUPPORTS_MACCATALYST"), catalyst.unresolved.isEmpty, catalyst.value.uppercased() == "YES",
             !targets.contains(where: { $0.platforms.contains { $0.hasPrefix("macos") } }),
-            let ios = targets.flatMap(\.platforms).first(where: { $0.hasPrefix("ios") })
+            let ios = targets.first(where: { $0.platforms.contains { $0.hasPrefix("ios") } })
         {
-            let version = String(ios.dropFirst(3))
-            if let mac = Self.catalystMacOS(ofIOS: version),
-                let target = DeploymentTarget(platform: "macos", version: mac,
-                                              source: "SUPPORTS_MACCATALYST\(where_(catalyst.source)) (macOS \(mac) from iOS \(version))")
-            {
+            // The Mac build reads the iOS version with the macOS SDK: `[sdk=macosx*]` values count.
+            var macBuild = settings
+            macBuild.sdk = "macosx"
+            let iosVersion = String(ios.platforms.first { $0.hasPrefix("ios") }!.dropFirst(3))
+            let conditioned = Self.lowestOverConditions("IPHONEOS_DEPLOYMENT_TARGET", platform: "ios", macBuild)
+                .flatMap { $0.unresolved.isEmpty && $0.value != iosVersion && DeploymentTarget(platform: "ios", version: $0.value, source: "") != nil ? $0 : nil }
+            let version = conditioned?.value ?? iosVersion
+            func from(_ mac: String) -> String {
+                "SUPPORTS_MACCATALYST\(where_(catalyst.source)) (macOS \(mac) from iOS \(version)"
+                    + (conditioned.map { ", \(macBuild.conditionHolding("IPHONEOS_DEPLOYMENT_TARGET") ?? "IPHONEOS_DEPLOYMENT_TARGET") = "
+                        + "\($0.value) at \($0.source) for the Mac build" } ?? "") + ")"
+            }
+            let major = CatalystVersionMap.numbers(Substring(version))?.first ?? 0
+            if let mac = Self.catalystMacOS(ofIOS: version), let target = DeploymentTarget(platform: "macos", version: mac, source: from(mac)) {
                 targets.append(target)
-            } else if (CatalystVersionMap.numbers(Substring(version))?.first ?? 0) >= 13 {
+            } else if major >= 13 {
                 unresolved.append("SUPPORTS_MACCATALYST\(where_(catalyst.source)): the macOS for Mac Catalyst at iOS \(version) is past the tool's "
                     + "version map (from the macOS 26.1 SDK; its last row is iOS \(CatalystVersionMap.newestIOS)): not guessed")
+            } else if let target = DeploymentTarget(platform: "macos", version: Self.firstCatalystMacOS,
+                source: from(Self.firstCatalystMacOS) + ": Mac Catalyst's first macOS, as iOS \(version) is older than Mac Catalyst")
+            {
+                // Xcode builds the Mac app for macOS 10.15 whatever older iOS the target names.
+                targets.append(target)
             }
         }
         var bySDK: [SDKInfoPlist] = []
@@ -409,6 +442,36 @@ enum ProjectSettings {
         let each = targets.count > 1 || !defaults.isEmpty
             ? known.compactMap { target in target.platforms.first.map { PlatformSource(os: $0, from: target.source) } } + defaults : []
         return (infoPlist, lowest, unresolved, chain, settings.sdk, each, bySDK)
+    }
+
+    /// A deployment-target setting whose value depends on conditions this cannot decide (an
+    /// SDK version: `[sdk=iphoneos17*] = 12.0` beside 15.0): read once with none of them holding
+    /// and once with each, the lowest is the one every build runs on, its source naming the
+    /// others. Unknown only when a reading is.
+    static func lowestOverConditions(_ name: String, platform: String, _ settings: BuildSettings) -> BuildSettings.Resolved? {
+        let plain = lowestOverArchitectures(name, platform: platform, settings)
+        guard let plain, !plain.unresolved.isEmpty, plain.unresolved.allSatisfy({ $0.hasSuffix(" not evaluated") }) else { return plain }
+        var readings: [(condition: String, value: BuildSettings.Resolved)] = []
+        var reading = settings
+        reading.undecided = .notHolding
+        if let value = lowestOverArchitectures(name, platform: platform, reading) { readings.append(("", value)) }
+        for written in settings.undecidedConditions(of: name) {
+            reading.undecided = .holding(written: written)
+            if let value = lowestOverArchitectures(name, platform: platform, reading) { readings.append((written, value)) }
+        }
+        let versions = readings.map { ($0, DeploymentTarget(platform: platform, version: $0.value.value, source: "")) }
+        guard !versions.isEmpty, versions.allSatisfy({ $0.0.value.unresolved.isEmpty && $0.1 != nil }),
+            let lowest = versions.min(by: { DeploymentTarget.split($0.1!.platforms[0]).version.lexicographicallyPrecedes(DeploymentTarget.split($1.1!.platforms[0]).version) })
+        else { return plain }
+        func named(_ reading: (condition: String, value: BuildSettings.Resolved)) -> String {
+            (reading.condition.isEmpty ? name : reading.condition) + " = \(reading.value.value) at \(reading.value.source)"
+        }
+        let others = versions.filter { $0.0.condition != lowest.0.condition }.map { named($0.0) }
+        var value = lowest.0.value
+        value.source += " (\(lowest.0.condition.isEmpty ? name : lowest.0.condition), the lowest over conditions the project leaves open"
+            + (others.isEmpty ? ")" : "; also \(others.joined(separator: ", ")))")
+        if !value.chain.isEmpty { value.chain[0] = value.source }
+        return value
     }
 
     /// A deployment-target setting read once without its `[arch=…]` values and once for each
@@ -449,6 +512,9 @@ enum ProjectSettings {
 
     private static let simulatorDevices = ["iphonesimulator": "iphoneos", "appletvsimulator": "appletvos", "xrsimulator": "xros",
                                            "watchsimulator": "watchos"]
+
+    /// The first macOS Mac Catalyst runs on (it came with iOS 13).
+    static let firstCatalystMacOS = "10.15"
 
     /// The macOS a Mac Catalyst app of this iOS deployment target needs, from Xcode's version
     /// map (`CatalystVersionMap`); none before iOS 13 or past the map.
@@ -508,7 +574,9 @@ private final class FileReferencePaths {
 
     /// Why `path(id)` gives none (it used to be silent).
     func whyNoPath(_ id: String) -> String {
-        guard byID[id] != nil else { return "names no object of the project" }
+        guard let object = byID[id] else { return "names no object of the project" }
+        // A group or anything else is no file to read, whatever the groups around it.
+        if let isa = object["isa"]?.string, isa != "PBXFileReference" { return "is a \(isa), not a file reference" }
         var seen: Set<String> = [id]
         var current = id
         var depth = 0

@@ -66,7 +66,7 @@ public struct TargetsReport: Sendable {
                 projects.append(ProjectRecord(path: shown, kind: "tuist", notRead: "a Tuist manifest: only Tuist can evaluate it", targets: []))
                 continue
             }
-            let kind = project.hasSuffix(".yml") ? "xcodegen" : "xcodeproj"
+            let kind = Self.isSpecName(project) ? "xcodegen" : "xcodeproj"
             do {
                 let targets = kind == "xcodegen"
                     ? try XcodeGenReader.targets(projectYML: project, display: display)
@@ -135,7 +135,8 @@ public struct TargetsReport: Sendable {
             guard stat(PathBytes.c(path), &info) == 0 else { continue }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 if path.hasSuffix(".xcodeproj") { add(path + "/project.pbxproj") } else { walk(path, depth: 0) }
-            } else if path.hasSuffix("/project.pbxproj") || path.hasSuffix("/project.yml") || path.hasSuffix("/Project.swift") {
+            } else if path.hasSuffix("/project.pbxproj") || path.hasSuffix("/Project.swift") || Self.isSpecName(path) {
+                // A YAML file named is an XcodeGen spec whatever its name (`xcodegen --spec test_project.yml`).
                 add(path)
             } else {
                 // A plist: the projects around it, as a run looks them up.
@@ -143,6 +144,11 @@ public struct TargetsReport: Sendable {
             }
         }
         return found
+    }
+
+    /// A `.yml` or `.yaml` file: read as an XcodeGen spec.
+    static func isSpecName(_ path: String) -> Bool {
+        path.hasSuffix(".yml") || path.hasSuffix(".yaml")
     }
 
     public func json() -> [UInt8] {
@@ -164,13 +170,14 @@ public struct TargetsReport: Sendable {
                             "\(written) (not on disk as written; \($0) matches it case-insensitively, as APFS finds it by default)"
                         } ?? written
                     }.joined(separator: ", ")
-                    : target.generatesInfoPlist == true ? "generated at build time (GENERATE_INFOPLIST_FILE), no file" : "none known"
+                    : target.generatesInfoPlist == true ? "generated at build time (GENERATE_INFOPLIST_FILE), no file"
+                    : XcodeProjectReader.productlessTargets.values.contains(target.productType) ? "none (it builds no product of its own)" : "none known"
                 out += "    Info.plist: \(plist)\n"
                 for folder in target.synchronizedFolders ?? [] { out += "    synchronized folder: \(folder)\n" }
                 for configuration in target.configurations {
                     let version = configuration.deploymentTarget ?? "deployment target unknown"
                     let from = configuration.from.filter { !$0.isEmpty }
-                    if let platforms = configuration.platforms, platforms.count > 1 {
+                    if let platforms = configuration.platforms, !platforms.isEmpty {
                         // Each platform with where its version came from.
                         out += "    \(configuration.name): " + platforms.map { "\($0.os) from \($0.from)" }.joined(separator: "; ") + "\n"
                     } else {

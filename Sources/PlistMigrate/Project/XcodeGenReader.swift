@@ -137,6 +137,10 @@ enum XcodeGenReader {
             if !unknownTarget { read.deploymentTargetByInfoPlist = byPlist.compactMapValues { ProjectSettings.lowest($0, target: name) } }
             targets.append(read)
         }
+        // Aggregate targets build other targets, no product of their own: listed, without a plist.
+        for name in ((spec["aggregateTargets"] as? [String: Any]) ?? [:]).keys.sorted() {
+            targets.append(ProjectTarget(name: name, productType: "aggregate", project: shown, infoPlists: [], deploymentTarget: nil, unresolved: []))
+        }
         return targets
     }
 

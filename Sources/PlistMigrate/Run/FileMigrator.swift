@@ -151,7 +151,7 @@ public struct FileMigrator: Sendable {
     /// configuration files (missing in a fresh clone until `pod install`) in one, whatever their
     /// number; anything else as it was found.
     static func unresolvedNotes(_ target: ProjectTarget) -> [String] {
-        let podsMissing = target.unresolved.filter { $0.contains(Self.podsFolder) && $0.hasSuffix(".xcconfig cannot be read") }
+        let podsMissing = target.unresolved.filter { $0.contains(Self.podsFolder) && $0.contains(".xcconfig cannot be read") }
         let other = target.unresolved.filter { !podsMissing.contains($0) }
         var notes: [String] = []
         if !podsMissing.isEmpty {
