@@ -68,7 +68,11 @@ import PlistMigrate
     @Test func theCodeNamesNoIssueNumbers() throws {
         let listed = try git(["ls-files", "Sources", "Plugins", "Migrations", "Benchmarks", "Fuzz", "Tests", ".ci/run", "Package.swift", "Makefile", "action.yml"],
                              in: Paths.repository).text.split(separator: "\n").map(String.init)
+        // Fixtures' and measurements' notes are read as docs are.
+        let notes = try git(["ls-files", "Fixtures", "Benchmarks", "Recipes"], in: Paths.repository).text.split(separator: "\n").map(String.init)
+            .filter { $0.hasSuffix(".md") }
         let code = listed.filter { file in [".swift", ".sh", ".py", ".yml", ".yaml"].contains { file.hasSuffix($0) } || [".ci/run", "Makefile", "Package.swift"].contains(file) }
+            + notes
         #expect(code.count > 100)
         let patterns = [#/(?i)\bissues? #?\d+/#, #/(?:^|[\s(\[,])#\d+\b/#]
         var found: [String] = []
@@ -86,6 +90,34 @@ import PlistMigrate
 
     /// Keep a Changelog: what changed for a user, one line per change, grouped by version; the
     /// measurements behind it live under `Benchmarks/`.
+    /// Each figure the performance page gives is the one a measurement recorded: it appears in
+    /// Benchmarks/results.md (or, for replayed history, docs/replay.md), so the page cannot
+    /// drift from the log it quotes.
+    @Test func performanceFiguresComeFromTheResults() throws {
+        let page = try String(contentsOf: Paths.repository.appendingPathComponent("docs/performance.md"), encoding: .utf8)
+        let sources = try ["Benchmarks/results.md", "docs/replay.md"].map {
+            try String(contentsOf: Paths.repository.appendingPathComponent($0), encoding: .utf8)
+        }.joined(separator: "\n")
+        let measured = ["## Current numbers", "## Where the time goes"].compactMap { heading -> Substring? in
+            guard let start = page.range(of: heading) else { return nil }
+            let rest = page[start.upperBound...]
+            return rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+        }
+        #expect(measured.count == 2, "the page's measured sections are found")
+        // Figures with a unit or a decimal point: 0.40 s, 25.7 MB, 1,973.8 M, 1.298×, 2.45×.
+        let figure = /\d[\d,]*\.\d+ ?(?:s|MB|M|G|×)?|\d{1,3}(?:,\d{3})+(?: M)?/
+        var unsourced: [String] = []
+        // Goals are the owner's, not measurements: lines that state one are left out.
+        for section in measured {
+            let lines = section.split(separator: "\n").filter { !$0.contains("goal") && !$0.contains("at most") }
+            for match in lines.joined(separator: "\n").matches(of: figure) where !sources.contains(String(match.output)) {
+                unsourced.append(String(match.output))
+            }
+        }
+        #expect(unsourced.isEmpty, "figures on the performance page that no measurement records: \(unsourced)")
+        #expect(measured.joined().matches(of: figure).count > 30, "the figures are found")
+    }
+
     @Test func theChangelogIsForUsers() throws {
         let text = try String(contentsOf: Paths.repository.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
