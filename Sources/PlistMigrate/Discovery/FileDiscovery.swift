@@ -17,6 +17,9 @@ public struct DiscoveredFile: Sendable, Hashable {
     /// A symbolic link the walk found under a plist's name: not followed, only counted as skipped.
     public var isLink = false
 
+    /// A spec file a walked XcodeGen spec includes: that spec (whose targets it adds to).
+    public var includedBy: String?
+
     public init(path: String, explicit: Bool, isLink: Bool = false) {
         self.path = path
         self.explicit = explicit
@@ -40,6 +43,9 @@ public struct FileDiscovery: Sendable {
     /// (one that is preprocessed, not XML or without the keys is skipped with the reason, not an
     /// error; a config's `exclude` applies).
     public var forceExclude = false
+    /// Walks also find the generators' settings files (`project.yml`, `app.json`): a run
+    /// migrates the ATS settings they keep (`GeneratedSettings`).
+    public var readsSettingsFiles = false
     /// Told what each walked directory holds, for the look-ups that run later.
     var directories: DirectoryFacts?
     /// Threads that may list directories at once (a big tree's walk is mostly system calls).
@@ -80,11 +86,11 @@ public struct FileDiscovery: Sendable {
                 let join = { (relative: String) in path == "." ? relative : path + "/" + relative }
                 // A listing names every file the repository has: only those a name could keep
                 // are looked at on disk.
-                let named = { (relative: String) in relative.hasSuffix(FileIO.tempMarker) || isPlistName(relative) }
+                let named = { (relative: String) in relative.hasSuffix(FileIO.tempMarker) || isWalkedName(relative) }
                 let found = (useGit && Self.isInsideGitWorkTree(raw) ? Self.gitListing(raw, keeping: named) : nil)
                     ?? Self.walk(raw, recordingInto: directories, jobs: jobs)
                 for relative in found where relative.hasSuffix(FileIO.tempMarker) { temporaryFiles.append(join(relative)) }
-                for relative in found where isPlistName(relative) {
+                for relative in found where isWalkedName(relative) {
                     if isSelected(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false)) } else { excluded += 1 }
                 }
                 // Links come marked (`linkMark` after the name): skipped, but said.
@@ -99,11 +105,30 @@ public struct FileDiscovery: Sendable {
                 excluded += 1
             }
         }
-        if paths.count > 1 {
+        if readsSettingsFiles { files += Self.includedSpecs(of: files) }
+        if paths.count > 1 || readsSettingsFiles {
             var seen = Set<String>()
             files = files.filter { seen.insert($0.path).inserted }
         }
         return (Self.sortedByPath(files), errors, temporaryFiles, excluded)
+    }
+
+    /// The spec files each walked XcodeGen spec includes (`include:`), found as XcodeGen finds
+    /// them: the settings they add to a target's Info.plist are the target's.
+    static func includedSpecs(of files: [DiscoveredFile]) -> [DiscoveredFile] {
+        var found: [DiscoveredFile] = []
+        for spec in files where spec.path.hasSuffix(".yml") || spec.path.hasSuffix(".yaml") {
+            var loader = SpecLoader(rootDirectory: PathText.directory(of: FileIO.absolute(spec.path)))
+            guard (try? loader.load(FileIO.absolute(spec.path))) != nil else { continue }
+            let base = FileIO.absolute(".") + "/"
+            for path in loader.files.dropFirst() where path.hasSuffix(".yml") || path.hasSuffix(".yaml") {
+                let absolute = FileIO.absolute(path)
+                var file = DiscoveredFile(path: absolute.hasPrefix(base) ? String(absolute.dropFirst(base.count)) : absolute, explicit: false)
+                file.includedBy = spec.path
+                found.append(file)
+            }
+        }
+        return found
     }
 
     /// The end of a summary line (`migrate` and `lint` alike) for the plists a run left out:
@@ -150,6 +175,13 @@ public struct FileDiscovery: Sendable {
     func isSelected(_ relative: String) -> Bool {
         if excludes.contains(where: { $0.matches(relative) }) { return false }
         return includes.isEmpty || includes.contains { $0.matches(relative) }
+    }
+
+    /// A plist, or (when read) a generator's settings file, by its name, outside the skipped directories.
+    func isWalkedName(_ relative: String) -> Bool {
+        if isPlistName(relative) { return true }
+        guard readsSettingsFiles, GeneratedSettings.isSettingsFile(relative) else { return false }
+        return !relative.split(separator: "/").dropLast().contains { Self.skippedDirectories.contains(String($0)) }
     }
 
     /// Whether a walked file is a plist by its name, outside the skipped directories.

@@ -12,6 +12,12 @@ enum BoundedYAML {
     static let maximumNodes = 1_000_000
 
     static func load(_ bytes: [UInt8]) throws(FileError) -> Any? {
+        guard let node = try compose(bytes) else { return nil }
+        return Constructor.default.any(from: node)
+    }
+
+    /// The document's node tree (keys in order, each node with its place), within the same bounds.
+    static func compose(_ bytes: [UInt8]) throws(FileError) -> Node? {
         guard bytes.count <= maximumBytes else {
             throw FileError("larger than \(maximumBytes / 1024 / 1024) MiB: not read")
         }
@@ -33,7 +39,7 @@ enum BoundedYAML {
         case .tooLarge: throw FileError("its aliases expand to more than \(maximumNodes) nodes: not read")
         case .complexKey(let line): throw FileError("a mapping key that is not a plain value\(line.map { " (line \($0))" } ?? ""): not read")
         }
-        return Constructor.default.any(from: node)
+        return node
     }
 
     enum Check { case fits, tooLarge, complexKey(line: Int?) }

@@ -163,7 +163,7 @@ public struct TargetsReport: Sendable {
             out += "\(project.path) (\(project.kind))\n"
             if let notRead = project.notRead { out += "  not read: \(notRead)\n" }
             for target in project.targets {
-                out += "  \(target.name): \(target.productType)\(target.platform.map { ", " + $0 } ?? "")\n"
+                out += "  \(target.name): " + ([target.productType] + [target.platform].compactMap { $0 }).filter { !$0.isEmpty }.joined(separator: ", ") + "\n"
                 let plist = !target.infoPlists.isEmpty
                     ? target.infoPlists.map { written in
                         (target.caseInsensitiveMatches?[written]).map {

@@ -351,6 +351,8 @@ struct SpecLoader {
     /// `targets.App.settings`, …): a value from an included `base.yml` names that file.
     private(set) var origins: [String: String] = [:]
     private var merged: Set<String> = []
+    /// Every spec file read, the root first, as its path was built (each once).
+    private(set) var files: [String] = []
     private var inProgress: Set<String> = []
     private var bytesRead = 0
 
@@ -387,6 +389,7 @@ struct SpecLoader {
             problems.append("include: \(ReportPaths.current.name(path)) cannot be read (\(error.message))")
             return [:]
         }
+        files.append(path)
         bytesRead += bytes.count
         guard bytesRead <= BoundedYAML.maximumBytes else {
             if isRoot { throw FileError("larger than \(BoundedYAML.maximumBytes / 1024 / 1024) MiB: not read") }

@@ -537,7 +537,8 @@ public struct FileMigrator: Sendable {
                     impact: migration.impact, editCount: session.editCount, diff: diff,
                     // No snapshot means the pass edited behind its session's back; verify rejects that.
                     policyDelta: policyDelta, notes: session.notes,
-                    round: round, group: group, result: context.recordsResults ? SHA256.digest(next) : nil))
+                    round: round, group: group, result: context.recordsResults ? SHA256.digest(next) : nil,
+                    plannedEdits: session.plannedEdits))
             }
             configuration = changed
             current = next

@@ -25,6 +25,10 @@ public struct PassResult: Sendable {
     /// (`SHA256.digest`), what a review plan records.
     public var result: String? = nil
 
+    /// What the pass's edits mean for the values (`MigrationSession.plannedEdits`): what a
+    /// generator's settings file is edited by (`GeneratedSettings`).
+    var plannedEdits: [PlannedEdit] = []
+
     /// `ATS001 third-party-exception-keys (spelling)`, with `, round 2` after the first round.
     public var label: String { "\(id) \(name) (\(impact.rawValue))" + (round > 1 ? ", round \(round)" : "") }
 }

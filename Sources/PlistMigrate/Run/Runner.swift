@@ -61,6 +61,7 @@ public final class Runner {
     /// 2 a file failed (parse, conflict, I/O, invalid config).
     public func run() -> Int32 {
         var discovery = FileDiscovery(excludes: options.excludes, includes: options.includes)
+        discovery.readsSettingsFiles = true
         discovery.forceExclude = options.forceExclude
         discovery.directories = directories
         discovery.jobs = options.jobs
@@ -216,6 +217,20 @@ public final class Runner {
         var context = FileContext(path: shown, skipIfNotApplicable: !file.explicit, deploymentTarget: job.deploymentTarget,
                                   checksWholeOutput: checksWholeOutput, lookups: job)
         context.recordsResults = recordsResults
+        // A generator's settings file: its ATS settings migrated in its own format.
+        if let format = GeneratedSettings.format(of: file.path) {
+            var result = GeneratedSettings.migrate(bytes, context, file: file.path == "-" ? nil : file.includedBy ?? file.path,
+                                                    migrator: job.migrator, format: format)
+            result.fingerprint = fingerprint
+            result.named = file.explicit
+            if job.review != nil, result.status == .changed {
+                result.status = .error
+                result.error = FileError("a review plan does not yet cover a generator's settings file: run without it to see its diff")
+                result.passes = []
+            }
+            if write { Self.write(&result, to: file.path) }
+            return result
+        }
         if let review = job.review {
             var result = review.plan.migrate(bytes, context, planned: review.file, migrator: job.migrator)
             result.fingerprint = fingerprint

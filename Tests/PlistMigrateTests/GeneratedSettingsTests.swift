@@ -1,0 +1,206 @@
+import Foundation
+import Migrations
+import PlistDOM
+import Testing
+import Yams
+@testable import PlistMigrate
+
+/// ATS settings migrated where a generator keeps them (XcodeGen's `project.yml`, Expo's
+/// `app.json`): the same passes, a diff of the file per pass, every other byte kept, and what
+/// cannot be edited so refused with a note.
+@Suite struct GeneratedSettingsTests {
+    static func folder(copying fixture: String) throws -> URL {
+        let root = try temporaryDirectory()
+        try FileManager.default.removeItem(at: root)
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent(fixture), to: root)
+        return root
+    }
+
+    static func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
+
+    /// The lines of `after` that differ from `before`'s, which have the same count.
+    static func changedLines(_ before: String, _ after: String) -> [(String, String)] {
+        let old = before.split(separator: "\n", omittingEmptySubsequences: false), new = after.split(separator: "\n", omittingEmptySubsequences: false)
+        guard old.count == new.count else { return [("line count", "\(old.count) → \(new.count)")] }
+        return zip(old, new).filter { $0 != $1 }.map { (String($0), String($1)) }
+    }
+
+    /// KiedyBus (OneBusAway's white-label app): the settings in `project.yml` and the plist
+    /// `xcodegen generate` writes from them are migrated in one run, each with its diff; the spec
+    /// keeps its comments and every other byte; a second run finds nothing.
+    @Test func anXcodeGenSpecAndItsGeneratedPlistMigrateTogether() throws {
+        let root = try Self.folder(copying: "generators/xcodegen-kiedybus")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let spec = root.appendingPathComponent("project.yml"), plist = root.appendingPathComponent("Apps/KiedyBus/Info.plist")
+        let (specBefore, plistBefore) = (try Self.text(spec), try Self.text(plist))
+        let dryRun = try tool(["--no-config", "."], in: root)
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.text.contains("--- a/project.yml\n+++ b/project.yml\n"), "\(dryRun.text)")
+        #expect(dryRun.text.contains("--- a/Apps/KiedyBus/Info.plist\n"))
+        #expect(dryRun.text.contains("# note: in targets.App.info.properties (line 31); NSAppTransportSecurity of Apps/KiedyBus/Info.plist is written from here"))
+        // The deployment target of the spec's target (iOS 18.0, from the included spec) decides the eras.
+        #expect(dryRun.stderr.contains("deployment target: 2 from the targets using them"), "\(dryRun.stderr)")
+        #expect(!dryRun.text.contains("iOS 9"), "only the eras of iOS 18.0 and later are weighed")
+        let written = try tool(["--no-config", "--write", "."], in: root)
+        #expect(written.status == 0 && written.stderr.contains("2 changed"), "\(written.stderr)")
+        let changed = Self.changedLines(specBefore, try Self.text(spec))
+        #expect(changed.map(\.0) == Array(repeating: "              NSTemporaryExceptionAllowsInsecureHTTPLoads: true", count: 3))
+        #expect(changed.map(\.1) == Array(repeating: "              NSExceptionAllowsInsecureHTTPLoads: true", count: 3))
+        #expect(try Self.text(plist) != plistBefore)
+        let check = try tool(["--no-config", "--check", "."], in: root)
+        #expect(check.status == 0 && check.text.isEmpty, "\(check.text)")
+    }
+
+    /// Settings a spec takes from a spec it includes are migrated in that file, with the
+    /// including spec's target and its deployment target.
+    @Test func settingsInAnIncludedSpecAreMigratedThere() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("name: Demo\ninclude:\n  - path: shared/ats.yml\ntargets:\n  App:\n    type: application\n    platform: iOS\n    deploymentTarget: \"16.0\"\n".utf8)
+            .write(to: root.appendingPathComponent("project.yml"))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        let included = root.appendingPathComponent("shared/ats.yml")
+        try Data("targets:\n  App:\n    info:\n      properties:\n        NSAppTransportSecurity:\n          NSAllowsArbitraryLoadsInMedia: true # media from any CDN\n".utf8)
+            .write(to: included)
+        let run = try tool(["--no-config", "--write", "."], in: root)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.text(included) == "targets:\n  App:\n    info:\n      properties:\n        NSAppTransportSecurity:\n          NSAllowsArbitraryLoadsForMedia: true # media from any CDN\n")
+        #expect(run.stderr.contains("from the targets using them"), "the target's iOS 16.0 counts: \(run.stderr)")
+    }
+
+    /// Expo's `app.json`: without an `ios/` folder (continuous native generation) the settings
+    /// are only there; with one, its Info.plist is migrated in the same run.
+    @Test(arguments: [false, true])
+    func expoAppJSON(withNativeFolder: Bool) throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let json = """
+            {
+              "expo": {
+                "name": "crawler",
+                "ios": {
+                  "bundleIdentifier": "com.example.crawler",
+                  "infoPlist": {
+                    "NSAppTransportSecurity": {
+                      "NSAllowsArbitraryLoads": false,
+                      "NSExceptionDomains": {
+                        "API.Example.com": { "NSTemporaryExceptionAllowsInsecureHTTPLoads": true }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+
+            """
+        let app = root.appendingPathComponent("app.json")
+        try Data(json.utf8).write(to: app)
+        if withNativeFolder {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("ios/crawler"), withIntermediateDirectories: true)
+            try Data(("<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoads</key><false/><key>NSExceptionDomains</key><dict>"
+                + "<key>API.Example.com</key><dict><key>NSTemporaryExceptionAllowsInsecureHTTPLoads</key><true/></dict></dict></dict></dict></plist>\n").utf8)
+                .write(to: root.appendingPathComponent("ios/crawler/Info.plist"))
+        }
+        let run = try tool(["--no-config", "--write", "."], in: root)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains(withNativeFolder ? "2 changed" : "1 changed"), "\(run.stderr)")
+        let after = try Self.text(app)
+        #expect(Self.changedLines(json, after).map(\.1) == [#"            "api.example.com": { "NSExceptionAllowsInsecureHTTPLoads": true }"#], "\(after)")
+        #expect(try JSONSerialization.jsonObject(with: Data(after.utf8)) is [String: Any])
+    }
+
+    /// What an edit could not keep is refused, the file left as it is, with a note: an anchor
+    /// in the settings, an edit inside a flow mapping. A walked `.json` other than `app.json` and
+    /// a named one that is no Expo configuration are not read; invalid JSON is an error with its place.
+    @Test func whatCannotBeEditedLosslesslyIsRefused() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let anchored = "targets:\n  App:\n    info:\n      properties:\n        NSAppTransportSecurity: &ats\n          NSAllowsArbitraryLoadsInMedia: true\n"
+        let flow = "targets:\n  App:\n    info:\n      properties:\n        NSAppTransportSecurity: {NSAllowsArbitraryLoadsInMedia: true}\n"
+        for (folder, yaml) in [("anchored", anchored), ("flow", flow)] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try Data(yaml.utf8).write(to: root.appendingPathComponent("\(folder)/project.yml"))
+        }
+        try Data(#"{"expo": {"ios": {"infoPlist": {"NSAppTransportSecurity": {"NSAllowsArbitraryLoadsInMedia": true,}}}}}"#.utf8)
+            .write(to: root.appendingPathComponent("app.json"))
+        try Data(#"{"NSAppTransportSecurity": {"NSAllowsArbitraryLoadsInMedia": true}}"#.utf8).write(to: root.appendingPathComponent("other.json"))
+        let run = try tool(["--no-config", "--write", "."], in: root)
+        #expect(try Self.text(root.appendingPathComponent("anchored/project.yml")) == anchored)
+        #expect(try Self.text(root.appendingPathComponent("flow/project.yml")) == flow)
+        #expect(run.stderr.contains("anchored/project.yml: note: targets.App.info.properties.NSAppTransportSecurity left as it is: an anchor, alias, tag or merge key (line 5)"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("flow/project.yml: note: targets.App.info.properties.NSAppTransportSecurity: ATS002 left out: a mapping in flow style"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("app.json:1:98: error: not valid JSON: a key in quotes was expected"), "\(run.stderr)")
+        #expect(run.status == 2)
+        #expect(!run.stderr.contains("other.json") && !run.text.contains("other.json"))
+        let named = try tool(["--no-config", "other.json"], in: root)
+        #expect(named.status == 0 && named.text.isEmpty, "\(named.stderr)")
+    }
+
+    /// The oracle is the plist run itself: every real ATS dict of the corpus, written as
+    /// XcodeGen's YAML and as Expo's JSON, migrates to the same values as the plist does (the
+    /// passes and their gates are the same; only the bytes they edit differ), and the YAML and
+    /// JSON keep every byte outside the settings.
+    @Test func yamlAndJSONMigrateToWhatThePlistMigratesTo() throws {
+        let corpus = Paths.corpus.appendingPathComponent("real")
+        let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasSuffix(".plist") }.sorted()
+        try #require(!files.isEmpty, "the shared corpus is beside the repository")
+        let migrator = FileMigrator(plan: try MigrationPlan(allowPolicyChange: true))
+        var compared = 0, mismatches: [String] = []
+        for name in files {
+            let bytes = Array(try Data(contentsOf: corpus.appendingPathComponent(name)))
+            guard let document = try? PlistDocument(parsing: bytes), let ats = document.rootValue[key: ATSKey.appTransportSecurity],
+                ats.name == "dict", Self.representable(PlistValue(ats))
+            else { continue }
+            let plistRun = migrator.migrate(bytes, path: "Info.plist", skipIfNotApplicable: false)
+            guard plistRun.status != .error, plistRun.diagnostics.isEmpty, let out = try? PlistDocument(parsing: plistRun.output),
+                let expected = out.rootValue[key: ATSKey.appTransportSecurity].map(PlistValue.init)
+            else { continue }
+            let any = Self.any(PlistValue(ats))
+            let yaml = "# spec\nname: App\ntargets:\n  App:\n    info:\n      properties:\n" + (try Yams.dump(object: [ATSKey.appTransportSecurity: any], indent: 2))
+                .split(separator: "\n").map { "        " + $0 }.joined(separator: "\n") + "\n"
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: ["expo": ["ios": ["infoPlist": [ATSKey.appTransportSecurity: any]]]],
+                                                                    options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+            for (format, text, path) in [(SourceEdits.Format.yaml, yaml, "project.yml"), (.json, json, "app.json")] {
+                // The plist's own deployment target, which the generator's file would have from its project.
+                let context = FileContext(path: path, skipIfNotApplicable: false, deploymentTarget: FileMigrator.deploymentTarget(declaredIn: document),
+                                          lookups: NoLookups())
+                let result = GeneratedSettings.migrate(Array(text.utf8), context,
+                                                       file: nil, migrator: migrator, format: format)
+                let units = try GeneratedSettings.units(in: result.output, format: format)
+                let read = try units.first.flatMap { try GeneratedSettings.settings(at: $0.properties + [.key(ATSKey.appTransportSecurity)], in: result.output, format: format) }
+                if result.status == .error || read?.value.plistValue != expected {
+                    mismatches.append("\(name) \(path): \(result.error?.message ?? "values differ") \(result.notes)")
+                }
+            }
+            compared += 1
+        }
+        #expect(compared > 50, "\(compared) ATS dicts compared")
+        #expect(mismatches.isEmpty, "\(mismatches.count): \(mismatches.prefix(5))")
+    }
+
+    /// YAML and JSON hold strings, numbers, Booleans, dicts and arrays only.
+    static func representable(_ value: PlistValue) -> Bool {
+        switch value {
+        case .string, .integer, .bool: true
+        case .real(let number): number.isFinite
+        case .date, .data: false
+        case .array(let items): items.allSatisfy(representable)
+        case .dict(let entries): entries.values.allSatisfy(representable)
+        }
+    }
+
+    static func any(_ value: PlistValue) -> Any {
+        switch value {
+        case .string(let text): text
+        case .integer(let number): Int(number)
+        case .real(let number): number
+        case .bool(let flag): flag
+        case .date(let text): text
+        case .data(let bytes): Data(bytes).base64EncodedString()
+        case .array(let items): items.map(any)
+        case .dict(let entries): entries.mapValues(any)
+        }
+    }
+}
