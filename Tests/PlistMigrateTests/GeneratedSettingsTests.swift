@@ -138,6 +138,41 @@ import Yams
         #expect(named.status == 0 && named.text.isEmpty, "\(named.stderr)")
     }
 
+    /// A review of a generator's file is a plan like a plist's: its kinds are the file's own
+    /// diffs; `apply` lands exactly the accepted ones (the same bytes as `--write`), a rejected
+    /// first kind holds back what follows it, and `--accept` takes only accepted kinds.
+    @Test func aReviewedSpecLandsAsReviewed() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        func repository(_ name: String) throws -> URL {
+            let repository = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: repository, withIntermediateDirectories: true)
+            try Data(("targets:\n  App:\n    type: application\n    platform: iOS\n    deploymentTarget: \"15.0\"\n    info:\n      properties:\n"
+                + "        NSAppTransportSecurity:\n          NSAllowsArbitraryLoadsInMedia: true\n          NSExceptionDomains:\n"
+                + "            Example.com:\n              NSTemporaryExceptionAllowsInsecureHTTPLoads: true\n").utf8)
+                .write(to: repository.appendingPathComponent("project.yml"))
+            #expect(try git(["init", "-q"], in: repository).status == 0)
+            _ = try git(["add", "-A"], in: repository)
+            _ = try git(["-c", "user.email=a@example.com", "-c", "user.name=A", "commit", "-qm", "init"], in: repository)
+            return repository
+        }
+        let reviewed = try repository("reviewed"), twin = try repository("twin"), partly = try repository("partly")
+        let all = root.appendingPathComponent("all.json"), some = root.appendingPathComponent("some.json")
+        try ReviewPlanTests.write(try ReviewPlanTests.review(["."], in: reviewed) { _ in "accept" }, to: all)
+        let kinds = try #require((try ReviewPlanTests.review(["."], in: reviewed) { _ in nil })["reviewed"] as? [String])
+        #expect(kinds.map { String($0.prefix(6)) } == ["ATS002", "ATS004", "ATS009"], "\(kinds)")
+        let applied = try tool(["apply", all.path], in: reviewed)
+        #expect(applied.status == 0 && applied.stderr.contains("1 changed"), "\(applied.stderr)")
+        #expect(try tool(ReviewPlanTests.reviewOptions + ["--write", "."], in: twin).status == 0)
+        #expect(try Self.text(reviewed.appendingPathComponent("project.yml")) == (try Self.text(twin.appendingPathComponent("project.yml"))))
+        // The second kind rejected: the first lands, the rest are held back.
+        try ReviewPlanTests.write(try ReviewPlanTests.review(["."], in: partly) { $0.hasPrefix("ATS004") ? "reject" : "accept" }, to: some)
+        let held = try tool(["apply", some.path], in: partly)
+        #expect(held.status == 0 && held.stderr.contains("ATS004 held back") && held.stderr.contains("ATS009 held back"), "\(held.stderr)")
+        let after = try Self.text(partly.appendingPathComponent("project.yml"))
+        #expect(after.contains("NSAllowsArbitraryLoadsForMedia: true") && after.contains("Example.com:") && after.contains("NSTemporaryException"), "\(after)")
+    }
+
     /// The oracle is the plist run itself: every real ATS dict of the corpus, written as
     /// XcodeGen's YAML and as Expo's JSON, migrates to the same values as the plist does (the
     /// passes and their gates are the same; only the bytes they edit differ), and the YAML and

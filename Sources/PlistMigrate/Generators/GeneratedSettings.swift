@@ -40,9 +40,11 @@ enum GeneratedSettings {
     private static let atsMarker = Array(ATSKey.appTransportSecurity.utf8)
 
     /// A generator's file through the plan: a result like a plist's, its diffs of the file.
-    /// `file`: the path to read the spec's targets from (`nil`: standard input).
+    /// `file`: the path to read the spec's targets from (`nil`: standard input). `passLimit`: only
+    /// the first passes are applied (a review that accepted those), the rest held back.
     static func migrate<Lookups>(
-        _ bytes: [UInt8], _ context: FileContext<Lookups>, file: String?, migrator: FileMigrator, format: SourceEdits.Format
+        _ bytes: [UInt8], _ context: FileContext<Lookups>, file: String?, migrator: FileMigrator, format: SourceEdits.Format,
+        passLimit: Int? = nil
     ) -> FileResult {
         var result = FileResult(path: context.path, status: .unchanged)
         result.original = bytes
@@ -80,7 +82,10 @@ enum GeneratedSettings {
             }
             let target = context.deploymentTarget ?? unit.target.flatMap { name in targets.first { $0.name == name }?.deploymentTarget }
             let (plist, lines) = read.value.plist(under: ATSKey.appTransportSecurity, line: read.line)
-            let run = migrator.migrate(plist, FileContext(path: context.path, skipIfNotApplicable: false, deploymentTarget: target, lookups: NoLookups()))
+            // Kinds a decision accepts are this file's kinds (of its own diffs): the passes all run on
+            // the plist, and the file takes them while their kinds are accepted.
+            let all = migrator.accepted == nil ? migrator : FileMigrator(plan: migrator.plan)
+            let run = all.migrate(plist, FileContext(path: context.path, skipIfNotApplicable: false, deploymentTarget: target, lookups: NoLookups()))
             result.deploymentTarget = result.deploymentTarget ?? run.deploymentTarget
             result.heldBack += run.heldBack
             result.heldBackReasons.merge(run.heldBackReasons) { first, _ in first }
@@ -96,6 +101,7 @@ enum GeneratedSettings {
             var atStart = current
             let produced = unit.generatedPlist.map { " \(ATSKey.appTransportSecurity) of \($0) is written from here" } ?? ""
             for pass in run.passes {
+                if let passLimit, result.passes.count >= passLimit { break }
                 var next = current
                 do {
                     for edit in pass.plannedEdits {
@@ -112,6 +118,12 @@ enum GeneratedSettings {
                 var shown = pass
                 shown.diff = UnifiedDiff.make(from: current, to: next, path: path) ?? ""
                 shown.group = EditGroup.id(pass: pass.id, version: pass.version, diff: shown.diff, policyDelta: pass.policyDelta)
+                if let accepted = migrator.accepted, !accepted.contains(shown.group) {
+                    result.notAcceptedGroups.append(shown.group)
+                    result.heldBack.append(pass.id)
+                    result.heldBackReasons[pass.id] = "its edit here (\(shown.group)) " + FileMigrator.notAcceptedReason
+                    break
+                }
                 shown.notes = ["in \(unit.label) (line \(read.line));\(produced.isEmpty ? " the settings an Info.plist is written from" : produced)"]
                     + pass.notes.map { Self.relined($0, lines) }
                 shown.result = context.recordsResults ? SHA256.digest(next) : nil

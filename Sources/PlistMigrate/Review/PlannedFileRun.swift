@@ -7,8 +7,11 @@ extension PlanApplication {
     ///   accepted are applied, and that one and every kind after it are held back, with a note;
     /// - its bytes are what the accepted kinds leave: it was applied already (nothing to do);
     /// - anything else: it changed since the review, an error of the file, nothing written.
+    /// `settings`: the file is a generator's settings file (`GeneratedSettings`), of that format,
+    /// whose spec's targets are read from `spec`.
     func migrate<Lookups: FileLookups>(
-        _ bytes: [UInt8], _ context: FileContext<Lookups>, planned: ReviewDecision.File, migrator: FileMigrator
+        _ bytes: [UInt8], _ context: FileContext<Lookups>, planned: ReviewDecision.File, migrator: FileMigrator,
+        settings: (spec: String?, format: SourceEdits.Format)? = nil
     ) -> FileResult {
         let applications = planned.passes
         let applied = applications.prefix { accepted.contains($0.kind) }.count
@@ -27,7 +30,15 @@ extension PlanApplication {
                 + "not written (review it again)")
             return result
         }
-        let full = migrator.migrate(bytes, context)
+        // A generator's file: its passes are its own kinds, so a prefix of them is applied by count.
+        let run = { (context: FileContext<Lookups>, count: Int?) -> FileResult in
+            if let settings {
+                return GeneratedSettings.migrate(bytes, context, file: settings.spec, migrator: migrator, format: settings.format, passLimit: count)
+            }
+            return count == nil ? migrator.migrate(bytes, context) : FileMigrator(plan: migrator.plan, accepted: Set(applications.prefix(count!).map(\.kind)))
+                .migrate(bytes, context)
+        }
+        let full = run(context, nil)
         guard full.status != .error else { return full }
         guard Self.applications(full) == applications else {
             return Self.notAsReviewed(full, reviewed: applications)
@@ -42,7 +53,7 @@ extension PlanApplication {
             result.output = bytes
         } else {
             let prefix = Array(applications.prefix(applied))
-            result = FileMigrator(plan: migrator.plan, accepted: Set(prefix.map(\.kind))).migrate(bytes, context)
+            result = run(context, applied)
             guard result.status != .error else { return result }
             guard Self.applications(result) == prefix else { return Self.notAsReviewed(result, reviewed: prefix) }
             // Held back by the review, said below: not as "not accepted" by the run's own gate.

@@ -218,21 +218,16 @@ public final class Runner {
                                   checksWholeOutput: checksWholeOutput, lookups: job)
         context.recordsResults = recordsResults
         // A generator's settings file: its ATS settings migrated in its own format.
-        if let format = GeneratedSettings.format(of: file.path) {
-            var result = GeneratedSettings.migrate(bytes, context, file: file.path == "-" ? nil : file.includedBy ?? file.path,
-                                                    migrator: job.migrator, format: format)
+        let settings = GeneratedSettings.format(of: file.path).map { (spec: file.path == "-" ? nil : file.includedBy ?? file.path, format: $0) }
+        if let settings, job.review == nil {
+            var result = GeneratedSettings.migrate(bytes, context, file: settings.spec, migrator: job.migrator, format: settings.format)
             result.fingerprint = fingerprint
             result.named = file.explicit
-            if job.review != nil, result.status == .changed {
-                result.status = .error
-                result.error = FileError("a review plan does not yet cover a generator's settings file: run without it to see its diff")
-                result.passes = []
-            }
             if write { Self.write(&result, to: file.path) }
             return result
         }
         if let review = job.review {
-            var result = review.plan.migrate(bytes, context, planned: review.file, migrator: job.migrator)
+            var result = review.plan.migrate(bytes, context, planned: review.file, migrator: job.migrator, settings: settings)
             result.fingerprint = fingerprint
             result.named = file.explicit
             if write { Self.write(&result, to: file.path) }
