@@ -173,6 +173,48 @@ import Yams
         #expect(after.contains("NSAllowsArbitraryLoadsForMedia: true") && after.contains("Example.com:") && after.contains("NSTemporaryException"), "\(after)")
     }
 
+    /// Settings in code (Tuist's manifest, Expo's `app.config.js`) are not rewritten: each key
+    /// the passes would rename is reported at its line and column with the exact change, and
+    /// `--check` exits 1 while one remains. A committed plist generated from such code is
+    /// migrated with a note that its source must change too.
+    @Test func settingsInCodeAreReportedWhereTheyAreWritten() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let manifest = """
+            import ProjectDescription
+
+            let infoPlist = InfoPlist.extendingDefault(with: [
+                "NSAppTransportSecurity": [
+                    "NSExceptionDomains": ["example.com": ["NSTemporaryExceptionAllowsInsecureHTTPLoads": true]],
+                    "NSAllowsArbitraryLoadsInMedia": true,
+                ],
+            ])
+
+            """
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("App"), withIntermediateDirectories: true)
+        try Data(manifest.utf8).write(to: root.appendingPathComponent("App/Project.swift"))
+        let config = "export default { ios: { infoPlist: { NSAppTransportSecurity: { NSAllowsArbitraryLoadsInMedia: true } } } };\n"
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("mobile/ios/Crawler"), withIntermediateDirectories: true)
+        try Data(config.utf8).write(to: root.appendingPathComponent("mobile/app.config.ts"))
+        try Data("<plist><dict><key>NSAppTransportSecurity</key><dict><key>NSAllowsArbitraryLoadsInMedia</key><true/></dict></dict></plist>\n".utf8)
+            .write(to: root.appendingPathComponent("mobile/ios/Crawler/Info.plist"))
+        let run = try tool(["--no-config", "."], in: root)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("App/Project.swift:5:49: change: NSTemporaryExceptionAllowsInsecureHTTPLoads → NSExceptionAllowsInsecureHTTPLoads, "
+            + "value kept (ATS009 temporary-exception-keys); Tuist writes the Info.plist from this code"), "\(run.stderr)")
+        #expect(run.stderr.contains("App/Project.swift:6:10: change: NSAllowsArbitraryLoadsInMedia → NSAllowsArbitraryLoadsForMedia"), "\(run.stderr)")
+        #expect(run.stderr.contains("mobile/app.config.ts:1:64: change: NSAllowsArbitraryLoadsInMedia → NSAllowsArbitraryLoadsForMedia"), "\(run.stderr)")
+        #expect(run.stderr.contains("mobile/ios/Crawler/Info.plist: note: expo prebuild writes this file from mobile/app.config.ts, code the tool does not rewrite"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("2 files of generator code to change by hand"), "\(run.stderr)")
+        let check = try tool(["--no-config", "--check", "."], in: root)
+        #expect(check.status == 1)
+        #expect(try Self.text(root.appendingPathComponent("App/Project.swift")) == manifest)
+        let json = try ReviewTests.json(try tool(["--no-config", "--format", "json", "App/Project.swift"], in: root).stdout)
+        let changes = ((json["files"] as? [[String: Any]])?.first?["sourceChanges"] as? [[String: Any]]) ?? []
+        #expect(changes.map { $0["to"] as? String } == ["NSExceptionAllowsInsecureHTTPLoads", "NSAllowsArbitraryLoadsForMedia"], "\(changes)")
+    }
+
     /// The oracle is the plist run itself: every real ATS dict of the corpus, written as
     /// XcodeGen's YAML and as Expo's JSON, migrates to the same values as the plist does (the
     /// passes and their gates are the same; only the bytes they edit differ), and the YAML and

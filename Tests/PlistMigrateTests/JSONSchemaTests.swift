@@ -32,8 +32,15 @@ struct JSONSchemaTests {
         _ = try copyFixture("lint/everything.plist", to: directory, as: "F/Info.plist")
         _ = try copyFixture("ATS001/tabs.before.plist", to: directory, as: "G/Info.plist")
         _ = try copyFixture("ATS001/twin-equal.before.plist", to: directory, as: "H/Info.plist")
+        // A generator's code and settings file: sourceChanges, codeToChange and a spec's passes.
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("I"), withIntermediateDirectories: true)
+        try Data("let plist = [\"NSAppTransportSecurity\": [\"NSAllowsArbitraryLoadsInMedia\": true]]\n".utf8)
+            .write(to: directory.appendingPathComponent("I/Project.swift"))
+        try Data("targets:\n  App:\n    info:\n      properties:\n        NSAppTransportSecurity:\n          NSAllowsArbitraryLoadsInMedia: true\n".utf8)
+            .write(to: directory.appendingPathComponent("I/project.yml"))
         let migrate = try tool(["--format", "json", "."], in: directory).stdout
         #expect(String(decoding: migrate, as: UTF8.self).contains("\"notes\""), "a pass's notes are in the report")
+        #expect(String(decoding: migrate, as: UTF8.self).contains("\"sourceChanges\""), "code to change is in the report")
         try validate(migrate, against: "migrate-report", in: directory)
         try validate(try tool(["--format", "json", "--allow-policy-change", "--min-os", "ios15", "."], in: directory).stdout,
                      against: "migrate-report", in: directory)

@@ -180,7 +180,7 @@ public struct FileDiscovery: Sendable {
     /// A plist, or (when read) a generator's settings file, by its name, outside the skipped directories.
     func isWalkedName(_ relative: String) -> Bool {
         if isPlistName(relative) { return true }
-        guard readsSettingsFiles, GeneratedSettings.isSettingsFile(relative) else { return false }
+        guard readsSettingsFiles, GeneratedSettings.isSettingsFile(relative) || CodeSources.isCodeSource(relative) else { return false }
         return !relative.split(separator: "/").dropLast().contains { Self.skippedDirectories.contains(String($0)) }
     }
 

@@ -152,6 +152,35 @@ enum GeneratedSettings {
         return result
     }
 
+    /// For a plist a generator writes: what writes it and from where, so that an edit of the
+    /// plist alone is not taken for the whole change (the next generation would undo it).
+    /// XcodeGen: a target of a spec claims it and the spec holds ATS settings (migrated in the
+    /// same walk). Expo: it lies in `ios/` beside the app's configuration.
+    static func generatorNote(forPlist path: String, targets: [ProjectTarget]) -> String? {
+        for target in targets where target.project.hasSuffix(".yml") || target.project.hasSuffix(".yaml") {
+            let spec = FileIO.absolute(target.project)
+            var loader = SpecLoader(rootDirectory: PathText.directory(of: spec))
+            guard (try? loader.load(spec)) != nil else { continue }
+            let holding = loader.files.first { file in
+                ((try? FileIO.load(file).bytes) ?? [])[...].firstOffset(of: atsMarker) != nil
+            }
+            if let holding {
+                return "xcodegen generate writes this file from \(ReportPaths.current.name(FileIO.absolute(holding))) (targets.\(target.name).info.properties); "
+                    + "the settings there are migrated by the same passes when the walk reaches them"
+            }
+        }
+        let components = FileIO.absolute(path).split(separator: "/", omittingEmptySubsequences: false)
+        guard let ios = components.lastIndex(of: "ios"), ios > 0 else { return nil }
+        let app = components[..<ios].joined(separator: "/")
+        for name in ["app.config.ts", "app.config.js", "app.json"] where FileIO.exists(app + "/" + name) {
+            let source = ReportPaths.current.name(app + "/" + name)
+            return name == "app.json"
+                ? "expo prebuild writes this file from \(source) (expo.ios.infoPlist), which the same passes migrate when the walk reaches it"
+                : "expo prebuild writes this file from \(source), code the tool does not rewrite: change NSAppTransportSecurity there too, or the next prebuild undoes this"
+        }
+        return nil
+    }
+
     /// The settings found in a file: each target's (XcodeGen) or the app's (Expo).
     static func units(in bytes: [UInt8], format: SourceEdits.Format) throws(FileError) -> [Unit] {
         switch format {

@@ -64,6 +64,8 @@ struct Report {
         var acceptedNotApplied: [AcceptedKindNotApplied]? = nil
         /// With a decision listing what the review showed: this file's kinds it did not show.
         var changedSinceReview: [String]? = nil
+        /// A generator's code: each key to change by hand, where it is written (absent when none).
+        var sourceChanges: [CodeSources.Change]? = nil
         /// In a report that records its plan, for a changed file: the digest of its bytes as
         /// read, and the index in `plans` of the run's options.
         var digest: String? = nil
@@ -136,6 +138,9 @@ struct Report {
         var acceptedNotApplied: Int? = nil
         /// Files whose edit is no kind the review showed: changed since the review, not written.
         var changedSinceReview: Int? = nil
+        /// Files of a generator's code (Tuist, `app.config.js`) with ATS keys to change by hand
+        /// (`--check` counts them as pending).
+        var codeToChange: Int? = nil
     }
 
     struct Document: Codable, Equatable {
@@ -205,6 +210,7 @@ struct Report {
         }
         if !result.acceptedNotApplied.isEmpty { summary.acceptedNotApplied = (summary.acceptedNotApplied ?? 0) + 1 }
         if !result.changedSinceReview.isEmpty || result.staleSinceReview { summary.changedSinceReview = (summary.changedSinceReview ?? 0) + 1 }
+        if !result.sourceChanges.isEmpty { summary.codeToChange = (summary.codeToChange ?? 0) + 1 }
         for pass in result.passes { summary.editsPerPass[pass.id, default: 0] += pass.editCount }
         let target = Self.targetRecord(result)
         if let target { summary.deploymentTargetSources[Self.sourceKind(target.source), default: 0] += 1 }
@@ -237,6 +243,7 @@ struct Report {
             projectNotes: result.projectNotes.isEmpty ? nil : result.projectNotes,
             acceptedNotApplied: result.acceptedNotApplied.isEmpty ? nil : result.acceptedNotApplied,
             changedSinceReview: result.changedSinceReview.isEmpty ? nil : result.changedSinceReview,
+            sourceChanges: result.sourceChanges.isEmpty ? nil : result.sourceChanges,
             digest: planned ? SHA256.digest(result.original) : nil, plan: planned ? 0 : nil))
     }
 
@@ -291,7 +298,7 @@ struct Report {
         // counts it as pending (exit 1, as docs/usage.md says); any other run fails.
         let unapplied = (summary.acceptedNotApplied ?? 0) > 0 || (summary.changedSinceReview ?? 0) > 0
         if summary.errors > 0 || summary.conflicts > 0 || (unapplied && !check) { return 2 }
-        if check && (summary.changed > 0 || unapplied || (strict && summary.heldBack > 0)) { return 1 }
+        if check && (summary.changed > 0 || unapplied || (summary.codeToChange ?? 0) > 0 || (strict && summary.heldBack > 0)) { return 1 }
         return 0
     }
 
@@ -366,6 +373,9 @@ struct Report {
         }
         if let changed = summary.changedSinceReview, changed > 0 {
             parts.append("\(changed) file\(changed == 1 ? "" : "s") changed since the review: not written")
+        }
+        if let code = summary.codeToChange, code > 0 {
+            parts.append("\(code) file\(code == 1 ? "" : "s") of generator code to change by hand")
         }
         var line = "plist-migrate: " + parts.joined(separator: ", ")
         if !summary.editsPerPass.isEmpty {

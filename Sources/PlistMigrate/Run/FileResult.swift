@@ -100,6 +100,9 @@ public struct FileResult: Sendable {
     /// Applying a review plan: the file is not as reviewed (its bytes, or what the passes do to
     /// them); `error` says how. Counted apart in the summary.
     public var staleSinceReview = false
+    /// A generator's code that sets ATS keys (Tuist, `app.config.js`): the changes a person
+    /// makes there, which the tool does not rewrite (`CodeSources`).
+    var sourceChanges: [CodeSources.Change] = []
 }
 
 /// An accepted kind of change that a file has, but that `--accept` could not apply there: it

@@ -218,6 +218,11 @@ public final class Runner {
                                   checksWholeOutput: checksWholeOutput, lookups: job)
         context.recordsResults = recordsResults
         // A generator's settings file: its ATS settings migrated in its own format.
+        if CodeSources.isCodeSource(file.path) {
+            var result = CodeSources.migrate(bytes, context, migrator: job.migrator)
+            result.named = file.explicit
+            return result
+        }
         let settings = GeneratedSettings.format(of: file.path).map { (spec: file.path == "-" ? nil : file.includedBy ?? file.path, format: $0) }
         if let settings, job.review == nil {
             var result = GeneratedSettings.migrate(bytes, context, file: settings.spec, migrator: job.migrator, format: settings.format)
@@ -234,6 +239,9 @@ public final class Runner {
             return result
         }
         var result = job.migrator.migrate(bytes, context)
+        if result.status == .changed, let note = GeneratedSettings.generatorNote(forPlist: file.path, targets: result.targets) {
+            result.notes.append(note)
+        }
         if job.migrator.accepted != nil { Self.judgeByKindList(&result, bytes: bytes, context: context, migrator: job.migrator) }
         result.fingerprint = fingerprint
         result.named = file.explicit
@@ -311,6 +319,7 @@ public final class Runner {
             lines.append("\(result.path): error: changed since the review: its edit here (\(group)) is no kind the review showed; "
                 + "the file is not written (review it again)")
         }
+        for change in result.sourceChanges { lines.append(CodeSources.message(change, path: result.path)) }
         for note in result.notes { lines.append("\(result.path): note: \(OneLine.escaped(note))") }
         if result.named {
             for (id, reason) in result.outOfScope.sorted(by: { $0.key < $1.key }) {
