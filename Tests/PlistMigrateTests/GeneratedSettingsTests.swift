@@ -215,6 +215,25 @@ import Yams
         #expect(changes.map { $0["to"] as? String } == ["NSExceptionAllowsInsecureHTTPLoads", "NSAllowsArbitraryLoadsForMedia"], "\(changes)")
     }
 
+    /// `lint` reads the same files: each finding at the spec's own line (and SARIF region), the
+    /// code's keys at theirs; `targets` says which spec line writes a target's Info.plist.
+    @Test func lintAndTargetsReadTheSameSources() throws {
+        let root = try Self.folder(copying: "generators/xcodegen-kiedybus")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let lint = try tool(["lint", "--no-config", "project.yml"], in: root)
+        for line in [35, 38, 41] {
+            #expect(lint.text.contains("project.yml:\(line):1: error: [ATS009] NSTemporaryExceptionAllowsInsecureHTTPLoads should be NSExceptionAllowsInsecureHTTPLoads"),
+                    "\(lint.text)")
+        }
+        #expect(lint.text.contains("(NSTemporaryExceptionAllowsInsecureHTTPLoads line 35)"), "posture findings cite the spec's lines: \(lint.text)")
+        let sarif = try tool(["lint", "--no-config", "--format", "sarif", "project.yml"], in: root).text
+        #expect(sarif.contains("\"startLine\" : 35") || sarif.contains("\"startLine\":35"), "\(sarif.prefix(400))")
+        let targets = try tool(["targets", "."], in: root).text
+        #expect(targets.contains("Info.plist: Apps/KiedyBus/Info.plist (xcodegen generate writes it from project.yml:26 (targets.App.info))"), "\(targets)")
+        let json = try tool(["targets", "--format", "json", "."], in: root).text
+        #expect(json.contains("\"infoPlistGeneratedFrom\" : \"project.yml:26 (targets.App.info)\""), "\(json)")
+    }
+
     /// The oracle is the plist run itself: every real ATS dict of the corpus, written as
     /// XcodeGen's YAML and as Expo's JSON, migrates to the same values as the plist does (the
     /// passes and their gates are the same; only the bytes they edit differ), and the YAML and

@@ -105,8 +105,9 @@ public struct FileDiscovery: Sendable {
                 excluded += 1
             }
         }
-        if readsSettingsFiles { files += Self.includedSpecs(of: files) }
-        if paths.count > 1 || readsSettingsFiles {
+        let included = readsSettingsFiles && files.contains(where: { !$0.path.hasSuffix(".plist") }) ? Self.includedSpecs(of: files) : []
+        files += included
+        if paths.count > 1 || !included.isEmpty {
             var seen = Set<String>()
             files = files.filter { seen.insert($0.path).inserted }
         }
@@ -180,7 +181,11 @@ public struct FileDiscovery: Sendable {
     /// A plist, or (when read) a generator's settings file, by its name, outside the skipped directories.
     func isWalkedName(_ relative: String) -> Bool {
         if isPlistName(relative) { return true }
-        guard readsSettingsFiles, GeneratedSettings.isSettingsFile(relative) || CodeSources.isCodeSource(relative) else { return false }
+        // Most names end otherwise: a suffix test first, before any splitting.
+        guard readsSettingsFiles, relative.hasSuffix(".yml") || relative.hasSuffix(".yaml") || relative.hasSuffix(".json")
+            || relative.hasSuffix(".swift") || relative.hasSuffix(".js") || relative.hasSuffix(".ts"),
+            GeneratedSettings.isSettingsFile(relative) || CodeSources.isCodeSource(relative)
+        else { return false }
         return !relative.split(separator: "/").dropLast().contains { Self.skippedDirectories.contains(String($0)) }
     }
 

@@ -19,6 +19,8 @@ enum CodeSources {
 
     /// Whether a walked file is a generator's code, by name.
     static func isCodeSource(_ path: String) -> Bool {
+        // Asked of every file a run reads: the suffix first, without splitting the path.
+        guard path.hasSuffix(".swift") || path.hasSuffix(".js") || path.hasSuffix(".ts") else { return false }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if ["Project.swift", "app.config.js", "app.config.ts"].contains(name) { return true }
         return name.hasSuffix(".swift") && path.contains("ProjectDescriptionHelpers/")

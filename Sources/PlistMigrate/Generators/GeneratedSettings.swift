@@ -152,11 +152,41 @@ enum GeneratedSettings {
         return result
     }
 
+    /// `lint` of a generator's settings file: each unit's settings linted as the plist the
+    /// generator writes, each finding at the file's own line.
+    static func lintFindings(_ bytes: [UInt8], path: String, file: String?, format: SourceEdits.Format, deploymentTarget: DeploymentTarget?,
+                             posture: Bool) -> [Finding] {
+        guard bytes[...].firstOffset(of: atsMarker) != nil else { return [] }
+        let units: [Unit]
+        do { units = try self.units(in: bytes, format: format) } catch {
+            return [Finding(ruleID: "L009", severity: .error, path: path, line: error.location?.line ?? 1, column: error.location?.column ?? 1,
+                            message: error.message)]
+        }
+        let targets = format == .yaml ? file.flatMap { try? XcodeGenReader.targets(projectYML: FileIO.absolute($0), display: { $0 }) } ?? [] : []
+        var findings: [Finding] = []
+        for unit in units {
+            guard let read = ((try? settings(at: unit.properties + [.key(ATSKey.appTransportSecurity)], in: bytes, format: format)) ?? nil) else { continue }
+            let target = deploymentTarget ?? unit.target.flatMap { name in targets.first { $0.name == name }?.deploymentTarget }
+            let (plist, lines) = read.value.plist(under: ATSKey.appTransportSecurity, line: read.line)
+            for var finding in Linter.lint(plist, path: path, deploymentTarget: target, skipPreprocessed: false,
+                                           project: KnownLookups(claimed: [], nearest: nil), posture: posture) {
+                finding.line = placed(SourceLocation(line: finding.line, column: 1), lines).line
+                finding.column = 1
+                finding.message = relined(finding.message, lines)
+                findings.append(finding)
+            }
+        }
+        return findings
+    }
+
     /// For a plist a generator writes: what writes it and from where, so that an edit of the
     /// plist alone is not taken for the whole change (the next generation would undo it).
     /// XcodeGen: a target of a spec claims it and the spec holds ATS settings (migrated in the
     /// same walk). Expo: it lies in `ios/` beside the app's configuration.
     static func generatorNote(forPlist path: String, targets: [ProjectTarget]) -> String? {
+        // Nearly every plist has neither: asked cheaply first.
+        guard path.hasPrefix("ios/") || path.contains("/ios/") || targets.contains(where: { $0.project.hasSuffix(".yml") || $0.project.hasSuffix(".yaml") })
+        else { return nil }
         for target in targets where target.project.hasSuffix(".yml") || target.project.hasSuffix(".yaml") {
             let spec = FileIO.absolute(target.project)
             var loader = SpecLoader(rootDirectory: PathText.directory(of: spec))
@@ -286,11 +316,11 @@ enum GeneratedSettings {
         SourceLocation(line: lines.indices.contains(location.line - 1) ? lines[location.line - 1] : location.line, column: 1)
     }
 
-    /// `(line 12)` of the passes' plist, said as the generator's line.
+    /// `line 12` of the passes' plist, said as the generator's line.
     static func relined(_ message: String, _ lines: [Int]) -> String {
-        message.replacing(/\(line (\d+)\)/) { match in
+        message.replacing(/\bline (\d+)\b/) { match in
             guard let line = Int(match.output.1), lines.indices.contains(line - 1) else { return String(match.output.0) }
-            return "(line \(lines[line - 1]))"
+            return "line \(lines[line - 1])"
         }
     }
 }

@@ -87,6 +87,24 @@ public struct LintRunner {
                 return ([Finding(ruleID: "L009", severity: .error, path: display, line: 1, column: 1, message: error.message)], true)
             }
         }
+        // A generator's files: its settings linted where they are written; its code's keys to change.
+        if CodeSources.isCodeSource(file.path) {
+            let changes = (try? MigrationPlan()).map { CodeSources.changes(in: bytes, migrator: FileMigrator(plan: $0)) } ?? []
+            var findings = changes.map { change in
+                Finding(ruleID: String(change.pass.prefix { $0 != " " }), severity: .warning, path: display, line: change.line, column: change.column,
+                        message: "\(change.from) should be \(change.to) (\(change.pass)); \(CodeSources.generator(of: file.path)) writes the Info.plist "
+                            + "from this code, which the tool does not rewrite: change it here")
+            }
+            if let config { findings = applying(config, to: findings) }
+            return (findings, false)
+        }
+        if let format = GeneratedSettings.format(of: file.path) {
+            var findings = GeneratedSettings.lintFindings(bytes, path: display, file: file.path == "-" ? nil : file.includedBy ?? file.path, format: format,
+                                                          deploymentTarget: given, posture: posture)
+            let unreadable = findings.contains { $0.ruleID == "L009" }
+            if let config { findings = applying(config, to: findings) }
+            return (findings, unreadable)
+        }
         // Walked files: binary/JSON/OpenStep ones, and ones that cannot hold the ATS key, are
         // not ours (not even parsed).
         if !file.explicit, FileMigrator.notTextReason(bytes, markers: [Array("NSAppTransport".utf8)]) != nil || isNotAPlist(bytes)
@@ -106,6 +124,7 @@ public struct LintRunner {
     public func run(sink: any OutputSink) -> Int32 {
         let directories = DirectoryFacts(looksForConfig: useConfig && explicitConfig == nil)
         var discovery = FileDiscovery(excludes: excludes, includes: includes)
+        discovery.readsSettingsFiles = true
         discovery.forceExclude = forceExclude
         discovery.directories = directories
         discovery.jobs = jobs

@@ -14,6 +14,14 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
     public var productType: String
     /// The project file, as reports show paths.
     public var project: String
+    /// XcodeGen writes the target's Info.plist (`info.path`): the spec file that says so (an
+    /// included one where it does), absolute, and the target's name there.
+    var infoPlistSpec: SpecPlace? = nil
+
+    struct SpecPlace: Sendable, Hashable, Codable {
+        var file: String
+        var target: String
+    }
     /// The resolved `INFOPLIST_FILE` of its build configurations (absolute paths).
     public var infoPlists: [String]
     /// Lowest over its build configurations; its source names the target and the file the

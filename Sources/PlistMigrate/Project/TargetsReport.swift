@@ -1,5 +1,6 @@
 import ATSPolicy
 import Foundation
+import PlistDOM
 
 /// `plist-migrate targets`: what the tool believes of the projects under some paths, before a
 /// fleet run relies on it. Each project (Xcode, XcodeGen, Tuist), its targets
@@ -36,6 +37,8 @@ public struct TargetsReport: Sendable {
         /// Info.plists not on disk as written but in another case: each with the file a Mac's
         /// case-insensitive file system finds for it.
         public var caseInsensitiveMatches: [String: String]?
+        /// XcodeGen writes the Info.plist: from where (`project.yml:12 (targets.App.info)`).
+        public var infoPlistGeneratedFrom: String?
     }
 
     public struct ProjectRecord: Codable, Equatable, Sendable {
@@ -99,7 +102,16 @@ public struct TargetsReport: Sendable {
             notUnderstood: target.unresolved.isEmpty ? nil : target.unresolved,
             generatesInfoPlist: target.generatesInfoPlist ? true : nil,
             synchronizedFolders: target.synchronizedFolders.isEmpty ? nil : target.synchronizedFolders,
-            caseInsensitiveMatches: matches.isEmpty ? nil : matches)
+            caseInsensitiveMatches: matches.isEmpty ? nil : matches,
+            infoPlistGeneratedFrom: target.infoPlistSpec.map { spec in
+                // The line of the `info:` key (its value starts on the next).
+                let spans = (try? FileIO.load(spec.file).bytes).flatMap { try? YAMLSpans($0) }
+                let line = spans.flatMap { spans in
+                    spans.node(at: [.key("targets"), .key(spec.target)]).flatMap(spans.entries(of:))?
+                        .last { $0.key == "info" }.map { spans.line(of: $0.keyRange.lowerBound) }
+                }
+                return PathBytes.display(ReportPaths.current.name(spec.file)) + (line.map { ":\($0)" } ?? "") + " (targets.\(spec.target).info)"
+            })
     }
 
     /// Project files under `paths`, in path order: `X.xcodeproj/project.pbxproj`, `project.yml`,
@@ -172,7 +184,7 @@ public struct TargetsReport: Sendable {
                     }.joined(separator: ", ")
                     : target.generatesInfoPlist == true ? "generated at build time (GENERATE_INFOPLIST_FILE), no file"
                     : XcodeProjectReader.productlessTargets.values.contains(target.productType) ? "none (it builds no product of its own)" : "none known"
-                out += "    Info.plist: \(plist)\n"
+                out += "    Info.plist: \(plist)" + (target.infoPlistGeneratedFrom.map { " (xcodegen generate writes it from \($0))" } ?? "") + "\n"
                 for folder in target.synchronizedFolders ?? [] { out += "    synchronized folder: \(folder)\n" }
                 for configuration in target.configurations {
                     let version = configuration.deploymentTarget ?? "deployment target unknown"

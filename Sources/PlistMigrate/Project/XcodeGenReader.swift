@@ -135,6 +135,9 @@ enum XcodeGenReader {
                 ?? (platform == "auto" ? destinations.first.map { $0 == "maccatalyst" ? "macos" : $0 } : platform)
             read.configurations = described
             if !unknownTarget { read.deploymentTargetByInfoPlist = byPlist.compactMapValues { ProjectSettings.lowest($0, target: name) } }
+            if (target["info"] as? [String: Any])?["path"] != nil {
+                read.infoPlistSpec = .init(file: loader.origins["targets.\(specName).info.path"] ?? FileIO.absolute(path), target: specName)
+            }
             targets.append(read)
         }
         // Aggregate targets build other targets, no product of their own: listed, without a plist.

@@ -702,7 +702,7 @@ public struct FileMigrator: Sendable {
         /// The keys a file is read for: the three it is always asked about, then the declared
         /// keys that are not among them; and which of them are declared.
         struct Names: Sendable {
-            static let asked = [ATSKey.appTransportSecurity, "MinimumOSVersion", "LSMinimumSystemVersion"] + watchAppKeys
+            static let asked = [ATSKey.appTransportSecurity, "MinimumOSVersion", "LSMinimumSystemVersion"]
             static let watchAppKeys = ["WKApplication", "WKWatchKitApp", "WKWatchOnly", "WKExtensionDelegateClassName"]
             let names: [String]
             let isDeclared: [Bool]
@@ -725,10 +725,13 @@ public struct FileMigrator: Sendable {
                 case 0: appTransportSecurity.append(entry)
                 case 1: minimumOSVersion = entry.value
                 case 2: minimumSystemVersion = entry.value
-                case 3..<Names.asked.count: marksAWatchApp = true
                 default: break
                 }
                 if names.isDeclared[name] { holdsADeclaredKey = true }
+            }
+            // Asked only of the few files that declare their own version (most leave it to the project).
+            if minimumOSVersion != nil {
+                document.rootValue.forEachEntry(named: Names.watchAppKeys) { _, _ in marksAWatchApp = true }
             }
         }
     }

@@ -218,12 +218,14 @@ public final class Runner {
                                   checksWholeOutput: checksWholeOutput, lookups: job)
         context.recordsResults = recordsResults
         // A generator's settings file: its ATS settings migrated in its own format.
-        if CodeSources.isCodeSource(file.path) {
+        // Nearly every file is a plist: a generator's file is asked for only when the name says so.
+        let isPlist = file.path.hasSuffix(".plist")
+        if !isPlist, CodeSources.isCodeSource(file.path) {
             var result = CodeSources.migrate(bytes, context, migrator: job.migrator)
             result.named = file.explicit
             return result
         }
-        let settings = GeneratedSettings.format(of: file.path).map { (spec: file.path == "-" ? nil : file.includedBy ?? file.path, format: $0) }
+        let settings = isPlist ? nil : GeneratedSettings.format(of: file.path).map { (spec: file.path == "-" ? nil : file.includedBy ?? file.path, format: $0) }
         if let settings, job.review == nil {
             var result = GeneratedSettings.migrate(bytes, context, file: settings.spec, migrator: job.migrator, format: settings.format)
             result.fingerprint = fingerprint
@@ -239,7 +241,7 @@ public final class Runner {
             return result
         }
         var result = job.migrator.migrate(bytes, context)
-        if result.status == .changed, let note = GeneratedSettings.generatorNote(forPlist: file.path, targets: result.targets) {
+        if result.status == .changed, !result.targets.isEmpty || file.path.contains("ios/"), let note = GeneratedSettings.generatorNote(forPlist: file.path, targets: result.targets) {
             result.notes.append(note)
         }
         if job.migrator.accepted != nil { Self.judgeByKindList(&result, bytes: bytes, context: context, migrator: job.migrator) }
