@@ -1,3 +1,4 @@
+import Foundation
 /// The OS releases between which ATS behaves differently, per Apple's key documentation.
 /// iPadOS and visionOS follow iOS's numbering here; tvOS and watchOS follow iOS as well.
 public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
@@ -175,7 +176,35 @@ public struct EraLabels: Sendable, Hashable {
 
     /// `iOS 14–16/macOS 11–13`: each platform from its first release in `first` (or the first
     /// era it exists in) through its last in `last`; a platform that did not exist yet is left out.
+    /// Policy lines ask for a few labels many times: each is made once per process.
     public func label(from first: OSEra, through last: OSEra) -> String {
+        let key = LabelKey(platforms: platforms, first: first, last: last)
+        if let known = Self.cache.withLock({ $0[key] }) { return known }
+        let made = makeLabel(from: first, through: last)
+        Self.cache.withLock { $0[key] = made }
+        return made
+    }
+
+    private struct LabelKey: Hashable {
+        var platforms: [Platform]
+        var first: OSEra
+        var last: OSEra
+    }
+
+    private static let cache = LockedLabels()
+
+    /// A dictionary behind a lock (threads of a run share it).
+    private final class LockedLabels: @unchecked Sendable {
+        private let lock = NSLock()
+        private var labels: [LabelKey: String] = [:]
+        func withLock<T>(_ body: (inout [LabelKey: String]) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&labels)
+        }
+    }
+
+    private func makeLabel(from first: OSEra, through last: OSEra) -> String {
         let parts = platforms.compactMap { platform -> String? in
             guard let start = OSEra.allCases.first(where: { $0 >= first && $0 <= last && platform.range($0) != nil }),
                 let from = platform.range(start), let through = platform.range(last)

@@ -185,7 +185,7 @@ enum GeneratedSettings {
     /// same walk). Expo: it lies in `ios/` beside the app's configuration.
     static func generatorNote(forPlist path: String, targets: [ProjectTarget]) -> String? {
         // Nearly every plist has neither: asked cheaply first.
-        guard path.hasPrefix("ios/") || path.contains("/ios/") || targets.contains(where: { $0.project.hasSuffix(".yml") || $0.project.hasSuffix(".yaml") })
+        guard mayBeExpoNative(path) || targets.contains(where: { $0.project.hasSuffix(".yml") || $0.project.hasSuffix(".yaml") })
         else { return nil }
         for target in targets where target.project.hasSuffix(".yml") || target.project.hasSuffix(".yaml") {
             let spec = FileIO.absolute(target.project)
@@ -209,6 +209,24 @@ enum GeneratedSettings {
                 : "expo prebuild writes this file from \(source), code the tool does not rewrite: change NSAppTransportSecurity there too, or the next prebuild undoes this"
         }
         return nil
+    }
+
+    private static let iosName: [UInt8] = Array("ios".utf8)
+
+    /// Whether the path has a folder named `ios` (bytes compared, no string search).
+    static func mayBeExpoNative(_ path: String) -> Bool {
+        var component = 0, matched = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if matched == 3, component == 3 { return true }
+                component = 0
+                matched = 0
+                continue
+            }
+            if component < 3, byte == iosName[component], matched == component { matched += 1 }
+            component += 1
+        }
+        return false
     }
 
     /// The settings found in a file: each target's (XcodeGen) or the app's (Expo).

@@ -241,7 +241,7 @@ public final class Runner {
             return result
         }
         var result = job.migrator.migrate(bytes, context)
-        if result.status == .changed, !result.targets.isEmpty || file.path.contains("ios/"), let note = GeneratedSettings.generatorNote(forPlist: file.path, targets: result.targets) {
+        if result.status == .changed, !result.targets.isEmpty || GeneratedSettings.mayBeExpoNative(file.path), let note = GeneratedSettings.generatorNote(forPlist: file.path, targets: result.targets) {
             result.notes.append(note)
         }
         if job.migrator.accepted != nil { Self.judgeByKindList(&result, bytes: bytes, context: context, migrator: job.migrator) }
