@@ -161,6 +161,9 @@ import Yams
         try ReviewPlanTests.write(try ReviewPlanTests.review(["."], in: reviewed) { _ in "accept" }, to: all)
         let kinds = try #require((try ReviewPlanTests.review(["."], in: reviewed) { _ in nil })["reviewed"] as? [String])
         #expect(kinds.map { String($0.prefix(6)) } == ["ATS002", "ATS004", "ATS009"], "\(kinds)")
+        // The page shows the spec's kinds with the YAML diff a reviewer decides on.
+        let page = try tool(ReviewPlanTests.reviewOptions + ["--format", "html", "."], in: reviewed).text
+        #expect(page.contains("project.yml") && page.contains("NSAllowsArbitraryLoadsForMedia: true"), "the page shows the spec's diff")
         let applied = try tool(["apply", all.path], in: reviewed)
         #expect(applied.status == 0 && applied.stderr.contains("1 changed"), "\(applied.stderr)")
         #expect(try tool(ReviewPlanTests.reviewOptions + ["--write", "."], in: twin).status == 0)
