@@ -237,6 +237,39 @@ import Yams
         #expect(json.contains("\"infoPlistGeneratedFrom\" : \"project.yml:26 (targets.App.info)\""), "\(json)")
     }
 
+    /// The bounds a project's spec has hold for the generators' files a run now reads: nested
+    /// aliases in a spec that holds the settings, JSON nested 100,000 deep, an `app.json` past the
+    /// size limit. Each is one line with its place, exit 2 for that file, nothing written, quickly.
+    @Test func hostileGeneratorFilesAreRefusedQuickly() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let laughs = (["a: &a [x, x, x, x, x, x, x, x, x]"] + zip("bcdefghi", "abcdefgh").map { "\($0): &\($0) [" + Array(repeating: "*\($1)", count: 9).joined(separator: ", ") + "]" })
+            .joined(separator: "\n")
+        let files = [
+            "bomb/project.yml": laughs + "\ntargets:\n  App:\n    info:\n      properties:\n        NSAppTransportSecurity:\n          NSAllowsArbitraryLoadsInMedia: true\n",
+            "deep/app.json": "{\"expo\": {\"ios\": {\"infoPlist\": {\"NSAppTransportSecurity\": " + String(repeating: "[", count: 100_000) + "}}}}",
+        ]
+        for (name, text) in files {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(name).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: root.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("large"), withIntermediateDirectories: true)
+        let large = root.appendingPathComponent("large/app.json")
+        _ = FileManager.default.createFile(atPath: large.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: large)
+        try handle.truncate(atOffset: UInt64(FileIO.maximumSize + 1))
+        try handle.close()
+        let started = Date()
+        let run = try tool(["--no-config", "--write", "."], in: root)
+        #expect(Date().timeIntervalSince(started) < 20, "bounded work")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("bomb/project.yml: error: its aliases expand to more than 1000000 nodes: not read"), "\(run.stderr)")
+        #expect(run.stderr.contains("deep/app.json:1:") && run.stderr.contains("nested deeper than 256"), "\(run.stderr)")
+        #expect(run.stderr.contains("large/app.json: error: cannot") || run.stderr.contains("large/app.json: error: file too large"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").allSatisfy { $0.count < 2_000 }, "one line each")
+        #expect(try String(contentsOf: root.appendingPathComponent("bomb/project.yml"), encoding: .utf8).hasSuffix("NSAllowsArbitraryLoadsInMedia: true\n"))
+    }
+
     /// The oracle is the plist run itself: every real ATS dict of the corpus, written as
     /// XcodeGen's YAML and as Expo's JSON, migrates to the same values as the plist does (the
     /// passes and their gates are the same; only the bytes they edit differ), and the YAML and
