@@ -49,6 +49,9 @@ strip --strip-debug "$bin"
 
 # Workloads' inputs: all generated, none committed.
 python3 Benchmarks/make-monorepo.py "$corpus" "$work/monorepo" "$count" >/dev/null
+# The same files as real repositories hold them (a target folder under each app folder), run as
+# users run the tool: default options, so configs and projects are looked for around every file.
+python3 Benchmarks/make-monorepo.py "$corpus" "$work/repositories" "$count" --targets >/dev/null
 (cd "$work/monorepo" && grep -rl --include='*.plist' NSAppTransportSecurity . | sed 's|^\./||' | LC_ALL=C sort) > "$work/ats-list"
 python3 Benchmarks/many-domains.py "$work/many-domains.plist" 10000
 python3 Benchmarks/many-domains.py "$work/sparse-domains.plist" 20000 --every 25
@@ -68,8 +71,9 @@ declare -A command=(
     [lint]="lint --jobs 1 --no-config monorepo"
     [report]="report --format json fleet/repo0.json fleet/repo1.json fleet/repo2.json fleet/repo3.json fleet/repo4.json fleet/repo5.json fleet/repo6.json fleet/repo7.json fleet/repo8.json fleet/repo9.json"
     [targets]="targets project"
+    [repositories]="--jobs 1 repositories"
 )
-order=(tree ats-files many-domains sparse-domains lint report targets)
+order=(tree ats-files many-domains sparse-domains lint report targets repositories)
 all=("${order[@]}")
 [ ${#only[@]} -gt 0 ] && order=("${only[@]}")
 # The ATS-files workload reads its list relative to the monorepo.

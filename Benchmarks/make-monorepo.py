@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Builds a deterministic synthetic monorepo of Info.plists from the shared corpus.
 
-usage: make-monorepo.py CORPUS_DIR OUT_DIR [COUNT]
+usage: make-monorepo.py CORPUS_DIR OUT_DIR [COUNT] [--targets]
 
-Copies the corpus plists that parse (plistlib) round-robin into OUT_DIR/appNNNNN/Info.plist,
+Copies the corpus plists that parse (plistlib) round-robin into OUT_DIR/appNNNNN/Info.plist
+(with --targets, OUT_DIR/appNNNNN/App/Info.plist: each in a target folder under its app folder,
+as real repositories hold them, about two folders a file),
 giving every copy its own domain names and, in every third copy, spellings that need
 migrating (NSThirdPartyException... keys, mixed-case domain keys). Same inputs, same tree.
 """
 import os, plistlib, re, sys
 
-corpus, out = sys.argv[1], sys.argv[2]
-count = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
+arguments = [a for a in sys.argv[1:] if a != "--targets"]
+targets = "--targets" in sys.argv[1:]
+corpus, out = arguments[0], arguments[1]
+count = int(arguments[2]) if len(arguments) > 2 else 10000
 
 sources = []
 for folder in ("real", "wild"):
@@ -35,7 +39,7 @@ for i in range(count):
         data = data.replace(b"<key>NSExceptionAllowsInsecureHTTPLoads</key>",
                             b"<key>NSThirdPartyExceptionAllowsInsecureHTTPLoads</key>")
         data = domain_key.sub(lambda m: b"<key>" + m.group(1).upper() + b"</key>", data, count=1)
-    path = os.path.join(out, "app%05d" % i, "Info.plist")
+    path = os.path.join(out, "app%05d" % i, *(["App"] if targets else []), "Info.plist")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
