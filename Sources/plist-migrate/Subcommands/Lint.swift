@@ -12,7 +12,7 @@ struct Lint: ParsableCommand {
         abstract: "Report what is wrong with ATS settings, with the migration that fixes it.",
         discussion: "Exit status: 0 no error-level findings, 1 error-level findings (warnings too with --strict), 2 a file could not be read or parsed, 64 a usage error.")
 
-    @Argument(help: "Plists or directories to walk for *.plist; - reads standard input.")
+    @Argument(help: "Plists, project.yml/app.json or directories; - reads standard input.")
     var paths: [String] = ["."]
 
     @Option(help: ArgumentHelp("text, json, sarif (GitHub code scanning), github (workflow commands), junit, checkstyle, gitlab (Code Quality) or xcode.", valueName: "FORMAT"))

@@ -16,7 +16,7 @@ struct Migrate: ParsableCommand {
             not be read or written, 64 a usage error (also a named path that does not exist: nothing runs).
             """)
 
-    @Argument(help: "Plists or directories to walk for *.plist (default: the current directory); - reads standard input.")
+    @Argument(help: "Plists, project.yml/app.json or directories (default: the current directory); - reads standard input.")
     var paths: [String] = []
 
     @Flag(name: [.short, .long], help: "Apply the changes, atomically per file (with -: to standard output).")
