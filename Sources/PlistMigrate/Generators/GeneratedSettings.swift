@@ -237,12 +237,11 @@ enum GeneratedSettings {
             var units: [Unit] = []
             for group in ["targets", "targetTemplates"] {
                 guard case .mapping(let targets)? = document.node(at: [.key(group)]) else { continue }
-                for (name, target) in targets {
+                for (name, _) in targets {
                     guard let name = name.string else { continue }
                     let properties: [PathStep] = [.key(group), .key(name), .key("info"), .key("properties")]
                     guard document.node(at: properties + [.key(ATSKey.appTransportSecurity)]) != nil else { continue }
                     let info = document.node(at: [.key(group), .key(name), .key("info"), .key("path")])?.string
-                    _ = target
                     units.append(Unit(properties: properties, label: "\(group).\(name).info.properties", target: group == "targets" ? name : nil,
                                       generatedPlist: info))
                 }
