@@ -109,6 +109,18 @@ import Yams
         #expect(try JSONSerialization.jsonObject(with: Data(after.utf8)) is [String: Any])
     }
 
+    /// An Expo app's deployment target, where `expo-build-properties` sets it, decides the eras
+    /// its settings are weighed for, as a project's does for a plist.
+    @Test func expoBuildPropertiesGiveTheDeploymentTarget() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(#"{"expo": {"plugins": [["expo-build-properties", {"ios": {"deploymentTarget": "15.1"}}]], "ios": {"infoPlist": {"NSAppTransportSecurity": {"NSAllowsArbitraryLoadsInMedia": true}}}}}"#.utf8)
+            .write(to: root.appendingPathComponent("app.json"))
+        let run = try tool(["--no-config", "--format", "json", "."], in: root)
+        #expect(run.text.contains("\"minimumOS\" : \"ios15.1\""), "\(run.text)")
+        #expect(run.text.contains("app.json (expo-build-properties ios.deploymentTarget)"), "\(run.text)")
+    }
+
     /// What an edit could not keep is refused, the file left as it is, with a note: an anchor
     /// in the settings, an edit inside a flow mapping. A walked `.json` other than `app.json` and
     /// a named one that is no Expo configuration are not read; invalid JSON is an error with its place.

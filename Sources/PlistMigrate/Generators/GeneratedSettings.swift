@@ -81,6 +81,7 @@ enum GeneratedSettings {
                 continue
             }
             let target = context.deploymentTarget ?? unit.target.flatMap { name in targets.first { $0.name == name }?.deploymentTarget }
+                ?? (format == .json ? expoDeploymentTarget(current) : nil)
             let (plist, lines) = read.value.plist(under: ATSKey.appTransportSecurity, line: read.line)
             // Kinds a decision accepts are this file's kinds (of its own diffs): the passes all run on
             // the plist, and the file takes them while their kinds are accepted.
@@ -227,6 +228,22 @@ enum GeneratedSettings {
             component += 1
         }
         return false
+    }
+
+    /// An Expo app's iOS deployment target, where its configuration sets one: the
+    /// `expo-build-properties` plugin's `ios.deploymentTarget` (Expo's own default is not assumed).
+    static func expoDeploymentTarget(_ bytes: [UInt8]) -> DeploymentTarget? {
+        guard let document = try? JSONSpans(bytes), let plugins = document.node(at: [.key("expo"), .key("plugins")]),
+            case .array(let items) = plugins.kind
+        else { return nil }
+        for item in items {
+            guard case .array(let pair) = item.kind, pair.count == 2, case .string("expo-build-properties") = pair[0].kind,
+                case .object(let options) = pair[1].kind, let ios = options.last(where: { $0.key == "ios" })?.value,
+                case .object(let settings) = ios.kind, case .string(let version)? = settings.last(where: { $0.key == "deploymentTarget" })?.value.kind
+            else { continue }
+            return DeploymentTarget(platform: "ios", version: version, source: "app.json (expo-build-properties ios.deploymentTarget)")
+        }
+        return nil
     }
 
     /// The settings found in a file: each target's (XcodeGen) or the app's (Expo).
