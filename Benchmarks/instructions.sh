@@ -82,7 +82,7 @@ declare -A folder=([ats-files]=monorepo)
 count_instructions() {
     local name=$1 dir=$work/${folder[$1]:-} code=0
     # shellcheck disable=SC2086 # the command's words are split on purpose
-    (cd "$dir" && env -i PATH=/usr/bin:/bin HOME="$work/home" SWIFT_DETERMINISTIC_HASHING=1 \
+    (cd "$dir" && env -i PATH=/usr/bin:/bin HOME="$work/home" SWIFT_DETERMINISTIC_HASHING=1 PLIST_MIGRATE_COUNTS=1 \
         valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
         --log-file="$work/$name.valgrind" "$bin" ${command[$name]} >/dev/null 2>"$work/$name.err") || code=$?
     # 1 and 2 are answers (changes, findings, conflicts); anything else means the workload broke.
@@ -128,7 +128,9 @@ for name in "${order[@]}"; do
     fi
     verdict=$(awk -v b="$base" -v n="$now" -v t="$tolerance" 'BEGIN {
         c = (n - b) * 100 / b; printf "%+.2f%%", c; if (c > t) printf " FAIL" }')
-    printf '%-14s %16s %16s %9s\n' "$name" "$base" "$now" "$verdict"
+    # How often the settings were read and compared (a run of migrate says so on its last line).
+    counts=$(sed -n 's/^plist-migrate: work: //p' "$work/$name.err" | tail -1)
+    printf '%-14s %16s %16s %9s  %s\n' "$name" "$base" "$now" "$verdict" "$counts"
     case $verdict in *FAIL) status=1 ;; esac
 done
 if [ "$status" != 0 ]; then

@@ -138,6 +138,7 @@ public struct ATSConfiguration: Sendable, Equatable {
     /// `init(document:)` with a `cache` of an earlier read of the same document: a domain whose
     /// dict and key were not edited since (as the editor told the cache) keeps the rule read then.
     public init(document: PlistDocument, reusing cache: DomainRuleCache?) {
+        WorkCounts.add(.readings)
         let root = document.rootValue
         guard root.name == "dict", let entry = root.entry("NSAppTransportSecurity"), entry.value.name == "dict" else {
             present = false

@@ -206,6 +206,7 @@ public enum PolicyDelta {
 
         /// `hostClasses`: those of `[before, after]` when known, else worked out and given back.
         init(before: ATSConfiguration, after: ATSConfiguration, eras: [OSEra], labels: EraLabels, hostClasses known: inout [HostClass]?) {
+            WorkCounts.add(.deltas)
             self.labels = labels
             if before.isPolicyEquivalent(to: after) { return }
             let indexedBefore = PolicyEngine.Indexed(before), indexedAfter = PolicyEngine.Indexed(after)

@@ -358,5 +358,7 @@ public final class Runner {
             sink.standardError(report.summaryLine() + "\n")
             for line in report.nextStepLines() { sink.standardError(line + "\n") }
         }
+        // For a benchmark (`PLIST_MIGRATE_COUNTS`): how often the settings were read and compared.
+        if WorkCounts.enabled { sink.standardError("plist-migrate: work: \(WorkCounts.summary())\n") }
     }
 }

@@ -1,0 +1,37 @@
+import Foundation
+
+/// How often a run reads ATS settings and works out a policy delta: the two costs that grow
+/// with the passes of a file, counted so a benchmark can see them stay down. Counted only when
+/// the environment has `PLIST_MIGRATE_COUNTS` (the instruction gate sets it); otherwise each
+/// place pays one test of a constant.
+public enum WorkCounts {
+    public static let enabled = ProcessInfo.processInfo.environment["PLIST_MIGRATE_COUNTS"] != nil
+
+    public enum Kind: Int, CaseIterable, Sendable {
+        /// `ATSConfiguration.init(document:)`: the settings of a file read.
+        case readings
+        /// `PolicyDelta.Changes`: the decisions of two readings compared.
+        case deltas
+    }
+
+    private static let counts = Counts()
+
+    private final class Counts: @unchecked Sendable {
+        let lock = NSLock()
+        var values = [Int](repeating: 0, count: Kind.allCases.count)
+    }
+
+    static func add(_ kind: Kind) {
+        guard enabled else { return }
+        counts.lock.lock()
+        counts.values[kind.rawValue] += 1
+        counts.lock.unlock()
+    }
+
+    /// `readings 1,061, deltas 1,824`.
+    public static func summary() -> String {
+        counts.lock.lock()
+        defer { counts.lock.unlock() }
+        return Kind.allCases.map { "\($0) \(counts.values[$0.rawValue])" }.joined(separator: ", ")
+    }
+}
