@@ -38,6 +38,8 @@ import Yams
         #expect(dryRun.text.contains("--- a/project.yml\n+++ b/project.yml\n"), "\(dryRun.text)")
         #expect(dryRun.text.contains("--- a/Apps/KiedyBus/Info.plist\n"))
         #expect(dryRun.text.contains("# note: in targets.App.info.properties (line 31); NSAppTransportSecurity of Apps/KiedyBus/Info.plist is written from here"))
+        #expect(dryRun.stderr.contains("Apps/KiedyBus/Info.plist: note: xcodegen generate writes this file from project.yml (targets.App.info.properties)"),
+                "the generated plist names its source: \(dryRun.stderr)")
         // The deployment target of the spec's target (iOS 18.0, from the included spec) decides the eras.
         #expect(dryRun.stderr.contains("deployment target: 2 from the targets using them"), "\(dryRun.stderr)")
         #expect(!dryRun.text.contains("iOS 9"), "only the eras of iOS 18.0 and later are weighed")
