@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// Maps byte offsets of a source to lines and columns. `\n`, `\r\n` and a lone `\r` each end a line.
-/// Shared by every element of a document, which asks it for its location only when needed.
-final class LineTable {
+/// Shared by every element of a document, which asks it for its location only when needed;
+/// the readers of other formats a plist is made from (YAML, JSON) place their bytes with it too.
+public final class LineTable {
     private let source: [UInt8]
     /// Built on first use: most parses never need a line number.
     private lazy var lineStarts: [Int] = source.withUnsafeBufferPointer { bytes in
@@ -39,11 +40,17 @@ final class LineTable {
         return starts
     }
 
-    init(_ source: [UInt8]) {
+    public init(_ source: [UInt8]) {
         self.source = source
     }
 
-    func location(of offset: Int) -> SourceLocation {
+    /// How many lines the source has (one more than its line breaks).
+    public var lineCount: Int { lineStarts.count }
+
+    /// Where line `line` (1-based, at most `lineCount`) starts.
+    public func start(ofLine line: Int) -> Int { lineStarts[line - 1] }
+
+    public func location(of offset: Int) -> SourceLocation {
         let clamped = min(max(offset, 0), source.count)
         let low = lineIndex(of: clamped)
         let start = lineStarts[low]
@@ -53,7 +60,7 @@ final class LineTable {
     }
 
     /// The line (1-based) of `offset`, without the column's count of characters.
-    func line(of offset: Int) -> Int {
+    public func line(of offset: Int) -> Int {
         lineIndex(of: min(max(offset, 0), source.count)) + 1
     }
 

@@ -34,7 +34,7 @@ enum CodeSources {
     /// The changes the passes would make to the keys written in `bytes`; none when the file
     /// does not name `NSAppTransportSecurity`.
     static func changes(in bytes: [UInt8], migrator: FileMigrator) -> [Change] {
-        guard bytes[...].firstOffset(of: Array(ATSKey.appTransportSecurity.utf8)) != nil else { return [] }
+        guard GeneratedSettings.namesAppTransportSecurity(bytes) else { return [] }
         let text = String(decoding: bytes, as: UTF8.self)
         var decided: [String: (to: String, pass: String)?] = [:]
         var changes: [Change] = []
@@ -74,7 +74,7 @@ enum CodeSources {
         let changes = self.changes(in: bytes, migrator: FileMigrator(plan: migrator.plan))
         if changes.isEmpty, context.skipIfNotApplicable {
             result.status = .skipped
-            result.skipReason = bytes[...].firstOffset(of: Array(ATSKey.appTransportSecurity.utf8)) == nil
+            result.skipReason = !GeneratedSettings.namesAppTransportSecurity(bytes)
                 ? "no NSAppTransportSecurity" : "no ATS key a pass changes"
         }
         result.sourceChanges = changes

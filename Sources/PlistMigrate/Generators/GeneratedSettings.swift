@@ -39,6 +39,11 @@ enum GeneratedSettings {
     /// The bytes of the key, which a file without it cannot hold anywhere.
     private static let atsMarker = Array(ATSKey.appTransportSecurity.utf8)
 
+    /// Whether a generator's file (settings or code) names the ATS key at all.
+    static func namesAppTransportSecurity(_ bytes: [UInt8]) -> Bool {
+        bytes[...].firstOffset(of: atsMarker) != nil
+    }
+
     /// A generator's file through the plan: a result like a plist's, its diffs of the file.
     /// `file`: the path to read the spec's targets from (`nil`: standard input). `passLimit`: only
     /// the first passes are applied (a review that accepted those), the rest held back.
@@ -54,7 +59,7 @@ enum GeneratedSettings {
             if context.skipIfNotApplicable { skipped.status = .skipped; skipped.skipReason = reason }
             return skipped
         }
-        guard bytes[...].firstOffset(of: atsMarker) != nil else { return skipped("no NSAppTransportSecurity") }
+        guard namesAppTransportSecurity(bytes) else { return skipped("no NSAppTransportSecurity") }
         let units: [Unit]
         do {
             units = try self.units(in: bytes, format: format)
@@ -157,7 +162,7 @@ enum GeneratedSettings {
     /// generator writes, each finding at the file's own line.
     static func lintFindings(_ bytes: [UInt8], path: String, file: String?, format: SourceEdits.Format, deploymentTarget: DeploymentTarget?,
                              posture: Bool) -> [Finding] {
-        guard bytes[...].firstOffset(of: atsMarker) != nil else { return [] }
+        guard namesAppTransportSecurity(bytes) else { return [] }
         let units: [Unit]
         do { units = try self.units(in: bytes, format: format) } catch {
             return [Finding(ruleID: "L009", severity: .error, path: path, line: error.location?.line ?? 1, column: error.location?.column ?? 1,
@@ -193,7 +198,7 @@ enum GeneratedSettings {
             var loader = SpecLoader(rootDirectory: PathText.directory(of: spec))
             guard (try? loader.load(spec)) != nil else { continue }
             let holding = loader.files.first { file in
-                ((try? FileIO.load(file).bytes) ?? [])[...].firstOffset(of: atsMarker) != nil
+                namesAppTransportSecurity((try? FileIO.load(file).bytes) ?? [])
             }
             if let holding {
                 return "xcodegen generate writes this file from \(ReportPaths.current.name(FileIO.absolute(holding))) (targets.\(target.name).info.properties); "
@@ -267,7 +272,7 @@ enum GeneratedSettings {
         case .json:
             let document: JSONSpans
             do { document = try JSONSpans(bytes) } catch {
-                let place = JSONSpans.place(of: error.offset, in: bytes)
+                let place = JSONSpans.place(of: error.offset, in: LineTable(bytes))
                 throw FileError("not valid JSON: \(error.message)", at: SourceLocation(line: place.line, column: place.column))
             }
             let properties: [PathStep] = [.key("expo"), .key("ios"), .key("infoPlist")]

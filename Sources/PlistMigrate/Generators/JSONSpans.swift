@@ -32,12 +32,15 @@ struct JSONSpans {
 
     let bytes: [UInt8]
     let root: Node
+    /// Where each line starts, for the lines of keys (a binary search each, not a scan).
+    let lines: LineTable
 
     /// Nesting deeper than this is refused (a hostile file cannot exhaust the stack).
     static let maximumDepth = 256
 
     init(_ bytes: [UInt8]) throws(SyntaxError) {
         self.bytes = bytes
+        lines = LineTable(bytes)
         var parser = Parser(bytes: bytes)
         // A UTF-8 byte order mark is allowed before the value.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.at = 3 }
@@ -64,18 +67,14 @@ struct JSONSpans {
         return current
     }
 
-    /// 1-based line and column of a byte offset.
+    /// 1-based line and column (in bytes) of a byte offset.
     func place(of offset: Int) -> (line: Int, column: Int) {
-        Self.place(of: offset, in: bytes)
+        Self.place(of: offset, in: lines)
     }
 
-    static func place(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1, lineStart = 0
-        for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
-        }
-        return (line, offset - lineStart + 1)
+    static func place(of offset: Int, in lines: LineTable) -> (line: Int, column: Int) {
+        let line = lines.line(of: offset)
+        return (line, offset - lines.start(ofLine: line) + 1)
     }
 
     /// The value as a plist reader of a generator's output sees it: `true`/`false`, numbers,

@@ -120,23 +120,16 @@ private struct JSONEditing {
     }
 
     static func encode(_ text: String) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "\"")]
-        for scalar in text.unicodeScalars {
+        Array(("\"" + TextEscaping.replacing(text) { scalar in
             switch scalar {
-            case "\"": out += Array("\\\"".utf8)
-            case "\\": out += Array("\\\\".utf8)
-            case "\n": out += Array("\\n".utf8)
-            case "\r": out += Array("\\r".utf8)
-            case "\t": out += Array("\\t".utf8)
-            default:
-                if scalar.value < 0x20 {
-                    out += Array(String(format: "\\u%04x", scalar.value).utf8)
-                } else {
-                    out += Array(String(scalar).utf8)
-                }
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            default: scalar.value < 0x20 ? String(format: "\\u%04x", scalar.value) : nil
             }
-        }
-        return out + [UInt8(ascii: "\"")]
+        } + "\"").utf8)
     }
 
     func encode(_ value: PlistValue, indent: [UInt8]) -> [UInt8] {
@@ -180,7 +173,7 @@ private struct YAMLEditing {
         switch edit {
         case .rename(_, let from, let to):
             guard let entry = entries.last(where: { $0.key == from }) else { throw SourceEdits.Refusal(message: "\(from) is not there", line: line) }
-            return SourceEdits.replacing(bytes, entry.keyRange, with: key(to, like: Array(bytes[entry.keyRange])))
+            return SourceEdits.replacing(bytes, entry.keyRange, with: text(to, like: Array(bytes[entry.keyRange])))
         case .remove(_, let key):
             guard let entry = entries.last(where: { $0.key == key }) else { throw SourceEdits.Refusal(message: "\(key) is not there", line: line) }
             guard entries.count > 1 else {
@@ -220,7 +213,7 @@ private struct YAMLEditing {
     }
 
     func lines(key: String, value: PlistValue, indent: [UInt8], newline: [UInt8], step: [UInt8]) throws(SourceEdits.Refusal) -> [UInt8] {
-        let name = self.key(key, like: [])
+        let name = self.text(key, like: [])
         switch value {
         case .dict(let entries) where !entries.isEmpty:
             var out = indent + name + [UInt8(ascii: ":")] + newline
@@ -236,9 +229,9 @@ private struct YAMLEditing {
         }
     }
 
-    /// A key as YAML reads it back: plain where that reads as the same text, else quoted as
-    /// `original` is (double quotes when it is plain).
-    func key(_ text: String, like original: [UInt8]) -> [UInt8] {
+    /// Text (a key or a string value) as YAML reads it back: plain where that reads as the same
+    /// text, else quoted as `original` is (double quotes when it is plain).
+    func text(_ text: String, like original: [UInt8]) -> [UInt8] {
         if original.first != UInt8(ascii: "'"), original.first != UInt8(ascii: "\""), Self.readsAsString(text, plain: text) {
             return Array(text.utf8)
         }
@@ -252,10 +245,7 @@ private struct YAMLEditing {
         case .bool(let flag): return Array((flag ? "true" : "false").utf8)
         case .integer(let number): return Array("\(number)".utf8)
         case .real(let number) where number.isFinite: return Array("\(number)".utf8)
-        case .string(let text):
-            let quoted = original.first == UInt8(ascii: "'") || original.first == UInt8(ascii: "\"")
-            if !quoted, Self.readsAsString(text, plain: text) { return Array(text.utf8) }
-            return original.first == UInt8(ascii: "'") && !text.contains("\n") ? Self.singleQuoted(text) : Self.doubleQuoted(text)
+        case .string(let string): return text(string, like: original)
         default: return nil
         }
     }
@@ -277,17 +267,15 @@ private struct YAMLEditing {
     }
 
     static func doubleQuoted(_ text: String) -> [UInt8] {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+        Array(("\"" + TextEscaping.replacing(text) { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(scalar)
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            default: nil
             }
-        }
-        return Array((out + "\"").utf8)
+        } + "\"").utf8)
     }
 }

@@ -80,18 +80,18 @@ indirect enum SourceValue: Equatable {
 
 /// Plist XML for the scalars of a generator's file.
 enum SourcePlistText {
+    /// Markup characters as references, and a carriage return (which XML reads back as a line
+    /// feed); every other character as it is, so the plist holds exactly the file's text.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(character)
+        TextEscaping.replacing(text) { scalar in
+            switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\r": "&#13;"
+            default: nil
             }
         }
-        return out
     }
 
     static func element(_ value: PlistValue) -> String {

@@ -11,15 +11,13 @@ import Yams
 struct YAMLSpans {
     let bytes: [UInt8]
     let root: Node?
-    /// Where each line starts (1-based lines: line N starts at `lineStarts[N - 1]`).
-    let lineStarts: [Int]
+    /// Where each line starts (libyaml's marks count lines as the table does).
+    let lines: LineTable
 
     init(_ bytes: [UInt8]) throws(FileError) {
         self.bytes = bytes
         root = try BoundedYAML.compose(bytes)
-        var starts = [0]
-        for (index, byte) in bytes.enumerated() where byte == 0x0A { starts.append(index + 1) }
-        lineStarts = starts
+        lines = LineTable(bytes)
     }
 
     /// One entry of a block mapping.
@@ -39,8 +37,8 @@ struct YAMLSpans {
 
     /// The byte offset of a mark (libyaml counts columns in Unicode scalars, from 1).
     func offset(of mark: Mark) -> Int {
-        guard mark.line >= 1, mark.line <= lineStarts.count else { return bytes.count }
-        var at = lineStarts[mark.line - 1]
+        guard mark.line >= 1, mark.line <= lines.lineCount else { return bytes.count }
+        var at = lines.start(ofLine: mark.line)
         var scalars = 1
         while scalars < mark.column, at < bytes.count, bytes[at] != 0x0A {
             at += 1
@@ -70,7 +68,7 @@ struct YAMLSpans {
             let keyStart = offset(of: keyMark)
             guard let keyEnd = scalarEnd(from: keyStart, style: keyScalar.style, isKey: true) else { return nil }
             let line = keyMark.line
-            let lineStart = lineStarts[line - 1]
+            let lineStart = lines.start(ofLine: line)
             let indent = Array(bytes[lineStart..<keyStart])
             // A key not first on its line (after `- `) is not an entry this edits.
             guard indent.allSatisfy({ $0 == 0x20 }) else { return nil }
@@ -84,7 +82,7 @@ struct YAMLSpans {
                 }
             }
             let last = lastLine(of: line, indent: indent.count)
-            let end = last < lineStarts.count ? lineStarts[last] : bytes.count
+            let end = last < lines.lineCount ? lines.start(ofLine: last + 1) : bytes.count
             entries.append(Entry(key: keyScalar.string, keyNode: key, value: value, keyRange: keyStart..<keyEnd,
                                  scalarRange: scalarRange, lines: lineStart..<end, indent: indent))
         }
@@ -124,8 +122,8 @@ struct YAMLSpans {
 
     /// The first byte of line `line` that is neither a space nor a tab; `nil` for a blank line.
     private func contentStart(ofLine line: Int) -> Int? {
-        guard line >= 1, line <= lineStarts.count else { return nil }
-        var at = lineStarts[line - 1]
+        guard line >= 1, line <= lines.lineCount else { return nil }
+        var at = lines.start(ofLine: line)
         while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x09 { at += 1 }
         guard at < bytes.count, bytes[at] != 0x0A, bytes[at] != 0x0D else { return nil }
         return at
@@ -134,10 +132,10 @@ struct YAMLSpans {
     /// Whether the lines after `line` continue its value (a plain scalar over several lines).
     private func continues(after line: Int, indent: Int) -> Bool {
         var next = line + 1
-        while next <= lineStarts.count {
+        while next <= lines.lineCount {
             if let start = contentStart(ofLine: next) {
                 if bytes[start] == UInt8(ascii: "#") { next += 1; continue }
-                return start - lineStarts[next - 1] > indent
+                return start - lines.start(ofLine: next) > indent
             }
             next += 1
         }
@@ -149,9 +147,9 @@ struct YAMLSpans {
     private func lastLine(of line: Int, indent: Int) -> Int {
         var last = line
         var next = line + 1
-        while next <= lineStarts.count {
+        while next <= lines.lineCount {
             if let start = contentStart(ofLine: next) {
-                guard start - lineStarts[next - 1] > indent else { break }
+                guard start - lines.start(ofLine: next) > indent else { break }
                 last = next
             }
             next += 1
@@ -192,12 +190,7 @@ struct YAMLSpans {
 
     /// The 1-based line of a byte offset.
     func line(of offset: Int) -> Int {
-        var low = 0, high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
-        }
-        return low + 1
+        lines.line(of: offset)
     }
 
     /// The value as XcodeGen writes it into a plist: Yams' types (a YAML `true` is a Boolean, `42`
