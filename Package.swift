@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "PlistDOM", targets: ["PlistDOM"]),
         .library(name: "Migrations", targets: ["Migrations"]),
         .library(name: "ATSPolicy", targets: ["ATSPolicy"]),
+        .library(name: "FileAccess", targets: ["FileAccess"]),
+        .library(name: "Project", targets: ["Project"]),
         .library(name: "PlistMigrate", targets: ["PlistMigrate"]),
         .executable(name: "plist-migrate", targets: ["plist-migrate"]),
         .executable(name: "plist-fuzz", targets: ["PlistFuzz"]),
@@ -40,17 +42,20 @@ let package = Package(
         .target(name: "PlistDOM", dependencies: ["CLibXML2"], swiftSettings: libxml2Headers),
         .target(name: "Migrations", dependencies: ["PlistDOM"], path: "Migrations", swiftSettings: libxml2Headers),
         .target(name: "ATSPolicy", dependencies: ["PlistDOM"], swiftSettings: libxml2Headers),
-        .target(name: "PlistMigrate", dependencies: ["Migrations", "ATSPolicy", "PlistDOM", .product(name: "Yams", package: "Yams")],
+        .target(name: "FileAccess", dependencies: ["PlistDOM"], swiftSettings: libxml2Headers),
+        .target(name: "Project", dependencies: ["FileAccess", "ATSPolicy", "PlistDOM", .product(name: "Yams", package: "Yams")],
+                // Mac Catalyst's version map, as data (its source in its header).
+                resources: [.embedInCode("Resources/catalyst-version-map.tsv")],
+                swiftSettings: libxml2Headers),
+        .target(name: "PlistMigrate", dependencies: ["Project", "FileAccess", "Migrations", "ATSPolicy", "PlistDOM", .product(name: "Yams", package: "Yams")],
                 // The review page's style and script, in files of their own, compiled into the
                 // binary (it stays one file).
-                resources: [.embedInCode("Report/Resources/review-page.css"), .embedInCode("Report/Resources/review-page.js"),
-                            // Mac Catalyst's version map, as data (its source in its header).
-                            .embedInCode("Project/Resources/catalyst-version-map.tsv")],
+                resources: [.embedInCode("Report/Resources/review-page.css"), .embedInCode("Report/Resources/review-page.js")],
                 swiftSettings: libxml2Headers),
         .executableTarget(
             name: "plist-migrate",
             dependencies: [
-                "PlistMigrate", "ATSPolicy", "PlistDOM",
+                "PlistMigrate", "FileAccess", "ATSPolicy", "PlistDOM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: libxml2Headers,
@@ -80,10 +85,10 @@ let package = Package(
         // on a target lints its plists on every build (Xcode's issue navigator, `swift build`).
         .plugin(name: "PlistLintPlugin", capability: .buildTool(), dependencies: ["plist-migrate"]),
         // Fuzz/run.sh builds this with libFuzzer; a plain build replays inputs given as arguments.
-        .executableTarget(name: "PlistFuzz", dependencies: ["PlistMigrate", "Migrations", "PlistDOM"], path: "Fuzz/PlistFuzz"),
+        .executableTarget(name: "PlistFuzz", dependencies: ["PlistMigrate", "Project", "FileAccess", "Migrations", "PlistDOM"], path: "Fuzz/PlistFuzz"),
         .testTarget(name: "PlistDOMTests", dependencies: ["PlistDOM"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "PlistDOM", "PlistMigrate"]),
         .testTarget(name: "ATSPolicyTests", dependencies: ["ATSPolicy", "PlistDOM"]),
-        .testTarget(name: "PlistMigrateTests", dependencies: ["PlistMigrate", "Migrations", "PlistDOM", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "PlistMigrateTests", dependencies: ["PlistMigrate", "Project", "FileAccess", "Migrations", "PlistDOM", .product(name: "Yams", package: "Yams")]),
     ]
 )

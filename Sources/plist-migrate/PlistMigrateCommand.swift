@@ -4,6 +4,7 @@ import ATSPolicy
 import Migrations
 import PlistDOM
 import PlistMigrate
+import FileAccess
 
 @main
 struct PlistMigrateCommand: ParsableCommand {

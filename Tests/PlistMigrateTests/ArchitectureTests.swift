@@ -2,18 +2,21 @@ import Foundation
 import Testing
 
 /// The arrows of ARCHITECTURE.md, read from every source file's `import` lines: CLI →
-/// PlistMigrate → Migrations/ATSPolicy → PlistDOM → CLibXML2, and nothing back.
+/// PlistMigrate → Project → FileAccess, Migrations/ATSPolicy → PlistDOM → CLibXML2, and
+/// nothing back.
 @Suite struct ArchitectureTests {
     /// The project's modules each may import; system modules are always allowed.
     static let allowed: [String: Set<String>] = [
         "Sources/PlistDOM": ["CLibXML2"],
         "Migrations": ["PlistDOM"],
         "Sources/ATSPolicy": ["PlistDOM"],
-        "Sources/PlistMigrate": ["Migrations", "ATSPolicy", "PlistDOM", "Yams"],
-        "Sources/plist-migrate": ["PlistMigrate", "Migrations", "ATSPolicy", "PlistDOM", "ArgumentParser"],
+        "Sources/FileAccess": ["PlistDOM"],
+        "Sources/Project": ["FileAccess", "ATSPolicy", "PlistDOM", "Yams"],
+        "Sources/PlistMigrate": ["Project", "FileAccess", "Migrations", "ATSPolicy", "PlistDOM", "Yams"],
+        "Sources/plist-migrate": ["PlistMigrate", "FileAccess", "Migrations", "ATSPolicy", "PlistDOM", "ArgumentParser"],
     ]
     static let system: Set<String> = ["Foundation", "Glibc", "Darwin", "Dispatch"]
-    static let project: Set<String> = ["CLibXML2", "PlistDOM", "Migrations", "ATSPolicy", "PlistMigrate", "Yams", "ArgumentParser"]
+    static let project: Set<String> = ["CLibXML2", "PlistDOM", "FileAccess", "Project", "Migrations", "ATSPolicy", "PlistMigrate", "Yams", "ArgumentParser"]
 
     /// `import X`, `internal import X`, `@testable import X`, `import struct X.Y`: the module.
     static func imports(in text: String) -> [String] {
@@ -54,6 +57,16 @@ import Testing
         #expect(!Self.allowed["Sources/PlistDOM"]!.contains("Migrations"))
         #expect(!Self.allowed["Migrations"]!.contains("ATSPolicy") && !Self.allowed["Migrations"]!.contains("PlistMigrate"))
         #expect(Self.allowed.values.allSatisfy { !$0.contains("plist-migrate") })
+        // The project readers know nothing of the run or the passes.
+        #expect(Self.allowed["Sources/Project"]!.isDisjoint(with: ["PlistMigrate", "Migrations"]))
+        #expect(Self.allowed["Sources/FileAccess"]! == ["PlistDOM"])
+    }
+
+    /// Every module folder under Sources is one the arrows name: a new module is placed in them.
+    @Test func everyModuleHasItsArrows() throws {
+        let root = Paths.repository.appendingPathComponent("Sources")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !$0.hasPrefix("CLibXML2") }
+        #expect(Set(folders.map { "Sources/" + $0 }) == Set(Self.allowed.keys.filter { $0.hasPrefix("Sources/") }))
     }
 
     /// Every file of PlistMigrate lives in a room (a folder), none at the top.

@@ -3,6 +3,7 @@ import Testing
 import Migrations
 import PlistDOM
 @testable import PlistMigrate
+@testable import FileAccess
 
 /// Input bounded everywhere, and `report` never crashes on a report it did
 /// not write.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PlistDOM
 @testable import PlistMigrate
+@testable import FileAccess
 
 /// `plist-migrate edit`: PlistBuddy's commands and entry syntax, every other byte kept, and
 /// nothing written when a command fails.

@@ -4,6 +4,7 @@ import PlistDOM
 import Testing
 import Yams
 @testable import PlistMigrate
+@testable import FileAccess
 
 /// ATS settings migrated where a generator keeps them (XcodeGen's `project.yml`, Expo's
 /// `app.json`): the same passes, a diff of the file per pass, every other byte kept, and what

@@ -3,6 +3,7 @@ import Testing
 import Migrations
 import PlistDOM
 @testable import PlistMigrate
+@testable import FileAccess
 
 /// Recipes and `edit` held to the standard of plists: bounded, never
 /// garbled, every refusal at its place, and "internal error" only for real bugs.

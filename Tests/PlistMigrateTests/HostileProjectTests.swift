@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistMigrate
+@testable import Project
 
 /// A hostile repository cannot stop a fleet. Each project shape below is a small
 /// file any repository can hold; each used to hang, crash or eat gigabytes. Now the run ends,

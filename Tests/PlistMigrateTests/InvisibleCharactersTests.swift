@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistMigrate
+@testable import FileAccess
 
 /// One definition of a character a reader cannot see, used alike by paths, the
 /// review page (and the PR body, which shows text as the page does) and one-line diagnostics.

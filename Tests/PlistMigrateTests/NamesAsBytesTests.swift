@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import FileAccess
 
 /// Names are bytes, and every way the tool shows one keeps them apart: text,
 /// JSON (`path` plus `pathBytes`) and patches use `git diff`'s quoting, which `git apply` reads.

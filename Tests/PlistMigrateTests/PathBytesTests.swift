@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import FileAccess
 
 /// Paths are bytes: names that are not UTF-8 are walked, opened, reported
 /// (escaped) and written as the bytes they are.

@@ -2,6 +2,8 @@ import ATSPolicy
 import Foundation
 import Testing
 @testable import PlistMigrate
+@testable import Project
+@testable import FileAccess
 
 /// What `targets` and a run say of a project is so: a fact the project leaves open is said
 /// unknown, with what left it open, never a default in its place; what is known is given with

@@ -4,6 +4,7 @@ import ATSPolicy
 import PlistDOM
 import Migrations
 @testable import PlistMigrate
+@testable import Project
 
 /// Projects read as what they are, each Info.plist with its targets and their real
 /// deployment target, and recipes that say which files they are for.

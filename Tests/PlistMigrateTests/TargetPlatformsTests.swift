@@ -2,6 +2,8 @@ import ATSPolicy
 import Foundation
 import Testing
 @testable import PlistMigrate
+@testable import Project
+@testable import FileAccess
 
 /// Every platform a target builds for, with its version. `Fixtures/project-platforms`
 /// holds the settings of real targets (its README names each source).

@@ -3,6 +3,7 @@ import Testing
 import Migrations
 import PlistDOM
 @testable import PlistMigrate
+@testable import FileAccess
 
 /// Migrations with deliberate bugs: the engine's independent check must refuse every one of
 /// them, so a bug in a pass can never reach a file.

@@ -2,6 +2,7 @@ import Foundation
 import PlistDOM
 import Testing
 @testable import PlistMigrate
+@testable import Project
 
 /// Xcconfig files read as Xcode 10 and later reads them, and nothing dropped silently.
 @Suite struct XCConfigAssignmentsTests {

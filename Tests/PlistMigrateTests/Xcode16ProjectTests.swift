@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistMigrate
+@testable import Project
 
 /// An Xcode 16 project (objectVersion 77) whose targets take their settings from
 /// xcconfig files inside a synchronized folder (`baseConfigurationReferenceAnchor` +

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlistMigrate
+@testable import Project
 
 /// XcodeGen's own test suite as oracle. For every spec in XcodeGen's fixtures
 /// whose generated `.xcodeproj` is committed beside it (`Fixtures/xcodegen-oracle/`, see its

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import PlistMigrate
+@testable import Project
+@testable import FileAccess
 
 /// What decides a target's Info.plist and deployment target follows XcodeGen —
 /// each feature on a spec of its own, the expected values worked out from XcodeGen's rules.

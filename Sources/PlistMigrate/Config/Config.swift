@@ -3,6 +3,7 @@
 import Foundation
 import ATSPolicy
 import Migrations
+import FileAccess
 
 /// A `.plist-migrate.json` file: how a directory tree pins its migrations.
 ///

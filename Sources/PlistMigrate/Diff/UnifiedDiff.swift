@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 import PlistDOM
+import FileAccess
 
 /// Unified diffs (`diff -u` / `git apply` format) between two byte buffers: the lines that
 /// differ are matched by `MyersDiff`, which picks the hunks the standard library's

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import PlistDOM
 import Foundation
+import FileAccess
 
 /// What the look-ups that climb from a file towards its repository root need to know about a
 /// directory: whether it holds `.git`, `.plist-migrate.json`, and which `*.xcodeproj`. Read

@@ -8,6 +8,8 @@ import Darwin
 #endif
 import Dispatch
 import PlistDOM
+import Project
+import FileAccess
 
 /// A file to process, and whether the user named it (errors) or a walk found it (skips; so are
 /// named files under `--force-exclude`).
@@ -119,7 +121,7 @@ public struct FileDiscovery: Sendable {
     static func includedSpecs(of files: [DiscoveredFile]) -> [DiscoveredFile] {
         var found: [DiscoveredFile] = []
         for spec in files where spec.path.hasSuffix(".yml") || spec.path.hasSuffix(".yaml") {
-            var loader = SpecLoader(rootDirectory: PathText.directory(of: FileIO.absolute(spec.path)))
+            var loader = SpecLoader(rootDirectory: PathText.directory(of: FileIO.absolute(spec.path)), display: ReportPaths.current.name)
             guard (try? loader.load(FileIO.absolute(spec.path))) != nil else { continue }
             let base = FileIO.absolute(".") + "/"
             for path in loader.files.dropFirst() where path.hasSuffix(".yml") || path.hasSuffix(".yaml") {

@@ -1,4 +1,5 @@
 import Foundation
+import FileAccess
 
 /// Where a file's diff header paths start: the root of the git repository holding it (the
 /// nearest directory with `.git`), else the working directory, so that `git apply` from that

@@ -1,4 +1,5 @@
 import PlistDOM
+import FileAccess
 /// One PlistBuddy command (`-c`), as `plist-migrate edit` takes it: `Print [entry]`,
 /// `Set entry value`, `Add entry type [value]`, `Delete entry`.
 public enum BuddyCommand: Equatable, Sendable {

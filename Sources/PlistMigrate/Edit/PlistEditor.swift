@@ -3,6 +3,7 @@
 import Foundation
 import Migrations
 import PlistDOM
+import FileAccess
 
 /// Runs PlistBuddy commands on one file's bytes, losslessly: every byte the commands do not
 /// change stays, new entries copy their neighbours' layout, and the output passes the same

@@ -2,6 +2,8 @@ import ATSPolicy
 import Foundation
 import Migrations
 import PlistDOM
+import Project
+import FileAccess
 
 /// ATS settings where a generator keeps them: XcodeGen's `project.yml`
 /// (`targets.<name>.info.properties`, which `xcodegen generate` writes into the target's
@@ -195,7 +197,7 @@ enum GeneratedSettings {
         else { return nil }
         for target in targets where target.project.hasSuffix(".yml") || target.project.hasSuffix(".yaml") {
             let spec = FileIO.absolute(target.project)
-            var loader = SpecLoader(rootDirectory: PathText.directory(of: spec))
+            var loader = SpecLoader(rootDirectory: PathText.directory(of: spec), display: ReportPaths.current.name)
             guard (try? loader.load(spec)) != nil else { continue }
             let holding = loader.files.first { file in
                 namesAppTransportSecurity((try? FileIO.load(file).bytes) ?? [])

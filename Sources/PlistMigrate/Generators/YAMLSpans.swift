@@ -2,6 +2,8 @@ import Foundation
 import Migrations
 import PlistDOM
 import Yams
+import Project
+import FileAccess
 
 /// An XcodeGen spec read for the byte spans of its block mappings: libyaml (through Yams) gives
 /// each key and value with its line and column, and each entry's lines follow from the

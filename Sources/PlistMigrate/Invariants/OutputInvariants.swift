@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileAccess
 
 extension Invariants {
     /// What may sit where `--output` points, for the output-path target.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Project
 
 extension Invariants {
     /// The project readers on input anyone can write. The first byte chooses the

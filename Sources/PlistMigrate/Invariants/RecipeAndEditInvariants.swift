@@ -1,5 +1,6 @@
 import Migrations
 import PlistDOM
+import FileAccess
 
 extension Invariants {
     /// A plist with something for every kind of step and command to reach.

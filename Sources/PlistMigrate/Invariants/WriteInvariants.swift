@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileAccess
 
 extension Invariants {
     /// The write path, end to end, on a real file in `directory`: the input is stored, read back,

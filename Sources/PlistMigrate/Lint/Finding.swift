@@ -1,5 +1,6 @@
 import Migrations
 import PlistDOM
+import FileAccess
 
 /// One lint result.
 public struct Finding: Sendable, Codable, Equatable {

@@ -4,6 +4,7 @@
 import Foundation
 import ATSPolicy
 import PlistDOM
+import FileAccess
 
 /// Runs the linter over paths (same discovery and configuration as the migrations) and renders
 /// the findings.

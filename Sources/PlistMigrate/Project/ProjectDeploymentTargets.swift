@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ATSPolicy
 import Foundation
+import FileAccess
 
 /// For a file no target claims (`ProjectIndex`): the deployment target of the nearest
 /// enclosing project — the file's directory, then each parent (stopping after the repository

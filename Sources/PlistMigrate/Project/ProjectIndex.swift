@@ -1,5 +1,7 @@
 import ATSPolicy
 import Foundation
+import Project
+import FileAccess
 
 /// Which targets use a file as their Info.plist: every Xcode project and XcodeGen spec in the
 /// file's directory and each parent up to the repository root is read (once per run, whatever

@@ -1,6 +1,8 @@
 import ATSPolicy
 import Foundation
 import PlistDOM
+import Project
+import FileAccess
 
 /// `plist-migrate targets`: what the tool believes of the projects under some paths, before a
 /// fleet run relies on it. Each project (Xcode, XcodeGen, Tuist), its targets

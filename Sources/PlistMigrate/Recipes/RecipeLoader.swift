@@ -5,6 +5,7 @@ import Foundation
 import Migrations
 import PlistDOM
 import Yams
+import FileAccess
 
 /// A recipe file that cannot be used, with where it goes wrong.
 public struct RecipeError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import FileAccess
 
 /// Links to a file at a commit and line on its forge, from the repository's remote URL
 ///: GitHub's `blob/COMMIT/PATH#L12`, GitLab's `-/blob/COMMIT/PATH#L12`,

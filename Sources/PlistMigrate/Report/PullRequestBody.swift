@@ -1,4 +1,5 @@
 import Foundation
+import FileAccess
 
 /// `--format markdown` and `plist-migrate report --format markdown`: what a reviewer of one
 /// repository's pull request wants to read, as GitHub-flavoured Markdown for a

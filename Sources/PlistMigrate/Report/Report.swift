@@ -1,6 +1,8 @@
 import Foundation
 import Migrations
 import PlistDOM
+import Project
+import FileAccess
 
 /// The run's tally and, for `--format json`, its per-file records.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import FileAccess
 
 /// `plist-migrate report FILE.json…`: JSON reports of many runs (shards of one tree, or one per
 /// repository from a CI matrix) made into one report, printed as a review page, JSON or text.

@@ -3,6 +3,7 @@
 // Run's results (FileResult, Report), Lint's findings, Diff's text; nothing here reads or writes
 // files: the runners hand the bytes to their output sink.
 import Foundation
+import FileAccess
 
 /// How one `--format` of a migrate run prints: what each file adds, in input order, as it
 /// completes, and what the run adds when every file is done.

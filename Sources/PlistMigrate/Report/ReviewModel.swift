@@ -1,5 +1,6 @@
 import Foundation
 import ATSPolicy
+import FileAccess
 
 /// What the review page shows, worked out from a (possibly merged) JSON report: what needs a
 /// person first, and every edit grouped by kind (`EditGroup`), each kind shown once.

@@ -1,4 +1,5 @@
 import Foundation
+import FileAccess
 
 /// `--format html` and `plist-migrate report --format html`: one self-contained review page
 /// (inline CSS and script, no network). What needs a person comes first; then each kind of

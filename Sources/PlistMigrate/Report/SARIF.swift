@@ -1,4 +1,5 @@
 import Foundation
+import FileAccess
 
 /// SARIF 2.1.0 output for GitHub code scanning and other CI readers, written from the spec:
 /// one run whose driver lists every rule, and one result per finding with its rule, level,

@@ -1,4 +1,5 @@
 import Foundation
+import FileAccess
 
 /// The plan a review page carries into the decision it downloads, made from the (possibly
 /// merged) JSON report it shows: each run's options, the repositories, and every changed file

@@ -1,5 +1,6 @@
 import Foundation
 import Migrations
+import FileAccess
 
 /// A version 2 review decision made ready to apply: where each reviewed file is on this machine,
 /// the options of the run that reviewed it, and, per file, what must hold before anything is

@@ -1,4 +1,5 @@
 import Foundation
+import FileAccess
 
 extension PlanApplication {
     /// One reviewed file through its run's passes, applying exactly what was reviewed:

@@ -1,4 +1,5 @@
 import Foundation
+import FileAccess
 
 /// What a reviewer decided on the review page, exported as JSON and read by `apply DECISION`
 /// (and `--accept DECISION`). The page writes schema version 2, which carries the plan the page

@@ -4,6 +4,7 @@
 // (`PlanApplication`). May call Run, Write, Recipes, Config and Support.
 import Foundation
 import Migrations
+import FileAccess
 
 /// The options a run was made with, as a review plan records them: what `apply` runs again,
 /// and what a command line must not contradict. Its `digest` names the run.

@@ -1,5 +1,6 @@
 import ATSPolicy
 import PlistDOM
+import Project
 
 /// What a caller knows about one file besides its bytes (see `FileMigrator.migrate`).
 public struct FileContext<Lookups: FileLookups> {

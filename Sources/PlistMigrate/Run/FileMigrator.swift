@@ -2,6 +2,8 @@ import ATSPolicy
 import Foundation
 import Migrations
 import PlistDOM
+import Project
+import FileAccess
 
 /// Runs a plan's passes over one file's bytes, in order, on one tree, and keeps a snapshot
 /// after each pass so each pass gets its own diff.
@@ -165,7 +167,7 @@ public struct FileMigrator: Sendable {
         return notes
     }
 
-    static let podsFolder = "Pods/Target Support Files/"
+    static let podsFolder = ProjectTarget.podsFolder
 
     /// The plan's passes that run on this file: not those that may edit a dict with duplicate
     /// keys, nor recipe passes whose scope leaves the file out (said in `outOfScope`) or holds

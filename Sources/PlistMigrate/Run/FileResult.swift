@@ -1,6 +1,8 @@
 import ATSPolicy
 import Migrations
 import PlistDOM
+import Project
+import FileAccess
 
 /// What one pass did to one file.
 public struct PassResult: Sendable {
@@ -131,22 +133,6 @@ public struct AcceptedKindNotApplied: Sendable, Codable, Equatable {
     var message: String {
         guard !after.isEmpty else { return "accepted \(group) cannot be applied here: the passes before it edit this file otherwise" }
         return "accepted \(group) cannot be applied here: it applies after \(after.joined(separator: ", ")), which the decision does not accept"
-    }
-}
-
-/// A one-line, `path:line:column`-ready error.
-public struct FileError: Error, Sendable {
-    public var location: SourceLocation?
-    public var message: String
-
-    public init(_ message: String, at location: SourceLocation? = nil) {
-        self.message = message
-        self.location = location
-    }
-
-    public func line(path: String) -> String {
-        if let location { "\(path):\(location.line):\(location.column): error: \(OneLine.escaped(message))" }
-        else { "\(path): error: \(OneLine.escaped(message))" }
     }
 }
 

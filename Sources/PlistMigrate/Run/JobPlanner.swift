@@ -1,5 +1,6 @@
 import ATSPolicy
 import Migrations
+import Project
 
 extension Runner {
     /// A file with everything its migration needs.

@@ -1,5 +1,6 @@
 import ATSPolicy
 import Migrations
+import Project
 
 extension FileMigrator {
     enum ScopeVerdict: Equatable {

@@ -7,6 +7,7 @@ import ATSPolicy
 import Foundation
 import Migrations
 import PlistDOM
+import FileAccess
 
 /// Finds the files, migrates them in parallel batches, writes when asked, and reports in path
 /// order: the output is byte-identical whatever the number of jobs.

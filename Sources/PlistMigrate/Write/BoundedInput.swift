@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PlistDOM
+import FileAccess
 
 /// Standard input and `--files-from` lists read with their size bounded: `yes |
 /// plist-migrate -` used to grow to 14.7 GB before saying the input was too large.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileAccess
 
 /// Copies every extended attribute of one open file to another (on Linux the ACLs are among
 /// them, as `system.posix_acl_access`), so that a replaced file keeps them. A copy that fails is

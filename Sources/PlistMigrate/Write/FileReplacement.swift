@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileAccess
 
 /// How a replacement ended when it did not throw.
 public enum ReplaceOutcome: Sendable, Equatable {
@@ -197,18 +198,6 @@ extension FileIO {
             fsync(dirFD)
             close(dirFD)
         }
-    }
-
-    /// Why `open`/`realpath` failed on `path`, naming symbolic-link loops and dangling links.
-    static func openFailureText(_ path: String) -> String {
-        let code = errno
-        var info = stat()
-        if code == ELOOP { return "symbolic link loop" }
-        if code == ENOENT, lstat(PathBytes.c(path), &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
-            return "dangling symbolic link (its target does not exist)"
-        }
-        errno = code
-        return errnoText()
     }
 }
 

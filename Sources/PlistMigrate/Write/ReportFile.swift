@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileAccess
 
 /// Every file the tool writes that is not a plist it migrates (`--output`, `lint --write-baseline`,
 /// the build-tool plugin's stamp): written to a temporary file beside FILE and renamed over it

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileAccess
 
 /// Typos caught before anything runs: `plist-migrate lnt --write Widget` took
 /// `lnt` for a path of the default `migrate`, wrote `Widget`, and only then said "no such file".

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlistMigrate
+import FileAccess
 
 /// Where a command's report goes: standard output, or `--output FILE`; messages always go to
 /// standard error.

@@ -4,6 +4,7 @@ import ATSPolicy
 import Migrations
 import PlistDOM
 import PlistMigrate
+import FileAccess
 
 /// `plist-migrate edit FILE -c COMMAND…`: PlistBuddy's commands, lossless.
 struct Edit: ParsableCommand {

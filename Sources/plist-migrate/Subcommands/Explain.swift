@@ -4,6 +4,7 @@ import ATSPolicy
 import Migrations
 import PlistDOM
 import PlistMigrate
+import FileAccess
 
 /// `plist-migrate explain FILE`: the effective ATS policy per OS era, host and load kind.
 struct Explain: ParsableCommand {

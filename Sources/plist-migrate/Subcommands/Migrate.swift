@@ -4,6 +4,7 @@ import ATSPolicy
 import Migrations
 import PlistDOM
 import PlistMigrate
+import FileAccess
 
 /// `plist-migrate [migrate] PATH…`: dry run (per-pass diffs), `--check`, `--write`.
 struct Migrate: ParsableCommand {

@@ -1,9 +1,9 @@
 /// Paths taken apart as text, without the file system: their folder, and `.`/`..` steps resolved
 /// by their names (`FileIO.absolute`, the project readers). Foundation's `NSString` path methods
 /// stop the process on some strings a project file can hold (found by the `project` fuzz target).
-enum PathText {
+public enum PathText {
     /// The folder of `path` (`a/b/c` → `a/b`, `c` → ``, `/c` → `/`, `a/b/` → `a`).
-    static func directory(of path: String) -> String {
+    public static func directory(of path: String) -> String {
         var end = path.endIndex
         while end > path.startIndex, path[path.index(before: end)] == "/", path.index(before: end) > path.startIndex { end = path.index(before: end) }
         let trimmed = path[..<end]
@@ -13,7 +13,7 @@ enum PathText {
 
     /// `path` with empty and `.` steps dropped and each `..` taking the step before it
     /// (`a/./b/../c` → `a/c`; `../a` stays; `/..` is `/`).
-    static func standardized(_ path: String) -> String {
+    public static func standardized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var steps: [Substring] = []
         for step in path.split(separator: "/", omittingEmptySubsequences: true) where step != "." {

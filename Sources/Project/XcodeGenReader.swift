@@ -1,5 +1,6 @@
 import ATSPolicy
 import Foundation
+import FileAccess
 
 /// Reads XcodeGen's `project.yml` (or `.json`) into the targets XcodeGen would generate, with
 /// what decides each target's Info.plist and deployment target done as XcodeGen does it (read
@@ -20,14 +21,14 @@ import Foundation
 ///   `Info.plist` among the target's `sources` (directories searched in name order, where
 ///   XcodeGen takes the file system's order).
 /// Duplicate keys in a spec are refused with a note (the Yams XcodeGen pins keeps one of them).
-enum XcodeGenReader {
+public enum XcodeGenReader {
     /// Each platform's deployment-target setting and SDK (`ios` → `IPHONEOS_DEPLOYMENT_TARGET`,
     /// `iphoneos`), from the one table of them.
     static let platformSettings = Dictionary(uniqueKeysWithValues: ProjectTarget.deploymentSettings.map { ($0.platform, $0.name) })
     static let sdkRoots = Dictionary(uniqueKeysWithValues: ProjectTarget.deploymentSettings.map { ($0.platform, $0.sdk) })
 
-    static func targets(projectYML path: String, display: @escaping (String) -> String) throws(FileError) -> [ProjectTarget] {
-        var loader = SpecLoader(rootDirectory: (path as NSString).deletingLastPathComponent)
+    public static func targets(projectYML path: String, display: @escaping (String) -> String) throws(FileError) -> [ProjectTarget] {
+        var loader = SpecLoader(rootDirectory: (path as NSString).deletingLastPathComponent, display: display)
         var spec = try loader.load(path)
         spec = multiplatform(spec)
         spec = templates(spec)
@@ -347,25 +348,29 @@ enum XcodeGenReader {
 /// A spec with its `include:`s merged, paths in each included file made relative to the root
 /// spec's directory (as XcodeGen's SpecFile does), each file read once, a cycle or a missing
 /// file said in `problems`.
-struct SpecLoader {
-    let rootDirectory: String
-    var problems: [String] = []
+public struct SpecLoader {
+    public let rootDirectory: String
+    public var problems: [String] = []
     /// Which spec file last wrote each key path a source names (`options.deploymentTarget`,
     /// `targets.App.settings`, …): a value from an included `base.yml` names that file.
-    private(set) var origins: [String: String] = [:]
+    public private(set) var origins: [String: String] = [:]
     private var merged: Set<String> = []
     /// Every spec file read, the root first, as its path was built (each once).
-    private(set) var files: [String] = []
+    public private(set) var files: [String] = []
     private var inProgress: Set<String> = []
     private var bytesRead = 0
 
     static let maximumFiles = 256
 
-    init(rootDirectory: String) {
+    /// How a message names a spec file (the run's way of showing paths).
+    private let display: (String) -> String
+
+    public init(rootDirectory: String, display: @escaping (String) -> String) {
         self.rootDirectory = rootDirectory
+        self.display = display
     }
 
-    mutating func load(_ path: String) throws(FileError) -> [String: Any] {
+    public mutating func load(_ path: String) throws(FileError) -> [String: Any] {
         let name = (path as NSString).lastPathComponent
         return try load(file: name, base: rootDirectory, relative: "", resolvedAs: "", isRoot: true)
     }
@@ -376,7 +381,7 @@ struct SpecLoader {
         let path = file.hasPrefix("/") ? file : base + "/" + file
         let canonical = (try? FileIO.canonicalPath(path).get()) ?? path
         guard !inProgress.contains(canonical) else {
-            problems.append("include: \(ReportPaths.current.name(path)) includes itself")
+            problems.append("include: \(display(path)) includes itself")
             return [:]
         }
         guard merged.insert(canonical).inserted else { return [:] }
@@ -389,14 +394,14 @@ struct SpecLoader {
             bytes = try FileIO.load(path).bytes
         } catch {
             if isRoot { throw error }
-            problems.append("include: \(ReportPaths.current.name(path)) cannot be read (\(error.message))")
+            problems.append("include: \(display(path)) cannot be read (\(error.message))")
             return [:]
         }
         files.append(path)
         bytesRead += bytes.count
         guard bytesRead <= BoundedYAML.maximumBytes else {
             if isRoot { throw FileError("larger than \(BoundedYAML.maximumBytes / 1024 / 1024) MiB: not read") }
-            problems.append("include: the spec files are larger than \(BoundedYAML.maximumBytes / 1024 / 1024) MiB together; \(ReportPaths.current.name(path)) is not read")
+            problems.append("include: the spec files are larger than \(BoundedYAML.maximumBytes / 1024 / 1024) MiB together; \(display(path)) is not read")
             return [:]
         }
         let dictionary: [String: Any]
@@ -405,7 +410,7 @@ struct SpecLoader {
             dictionary = object
         case .failure(let error):
             if isRoot { throw error }
-            problems.append("include: \(error.line(path: ReportPaths.current.name(path)))")
+            problems.append("include: \(error.line(path: display(path)))")
             return [:]
         }
         inProgress.insert(canonical)

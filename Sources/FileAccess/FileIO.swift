@@ -1,7 +1,5 @@
-// Room: Write. Reading files whole and replacing them atomically (temp file, identity kept,
-// last-moment check, RENAME_EXCHANGE), and EditCheck, the independent check every output
-// passes before it may be written. Shared by migrate and edit. May call Support and
-// FileError (Run); nothing here knows about passes.
+// Reading files whole, with their identity (a later write compares it), and paths made absolute
+// without the file system: what the run, the project readers and the generators' readers share.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,24 +8,22 @@ import Darwin
 
 /// What a file looked like when it was read; a write goes ahead only if it still does.
 public struct FileFingerprint: Sendable, Equatable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int
-    var modifiedSeconds: Int
-    var modifiedNanoseconds: Int
-    var changedSeconds: Int
-    var changedNanoseconds: Int
-    var mode: mode_t
-    var links: Int
-    var owner: uid_t
-    var group: gid_t
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int
+    public var modifiedSeconds: Int
+    public var modifiedNanoseconds: Int
+    public var changedSeconds: Int
+    public var changedNanoseconds: Int
+    public var mode: mode_t
+    public var links: Int
+    public var owner: uid_t
+    public var group: gid_t
 }
 
 /// Reading and atomically replacing files with POSIX calls, so that FIFOs and devices are never
 /// opened for a blocking read, and a write is temp file + fsync + rename with the mode kept.
 public enum FileIO {
-    /// Temp files this tool creates carry this marker; `--write` removes stale ones.
-    public static let tempMarker = ".plist-migrate-tmp"
     /// Larger files are refused unread: real Info.plists are kilobytes, and the tree of a huge
     /// file would cost memory out of proportion.
     public static let maximumSize = 32 << 20
@@ -70,7 +66,7 @@ public enum FileIO {
         return (bytes, fingerprint(info))
     }
 
-    static func fingerprint(_ info: stat) -> FileFingerprint {
+    public static func fingerprint(_ info: stat) -> FileFingerprint {
         #if canImport(Darwin)
         let (mtime, ctime) = (info.st_mtimespec, info.st_ctimespec)
         #else
@@ -83,22 +79,34 @@ public enum FileIO {
             mode: info.st_mode, links: Int(info.st_nlink), owner: info.st_uid, group: info.st_gid)
     }
 
+    /// Why `open`/`realpath` failed on `path`, naming symbolic-link loops and dangling links.
+    public static func openFailureText(_ path: String) -> String {
+        let code = errno
+        var info = stat()
+        if code == ELOOP { return "symbolic link loop" }
+        if code == ENOENT, lstat(PathBytes.c(path), &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            return "dangling symbolic link (its target does not exist)"
+        }
+        errno = code
+        return errnoText()
+    }
+
     /// `strerror(errno)` as the middle of a sentence: `permission denied`.
-    static func errnoText() -> String {
+    public static func errnoText() -> String {
         let text = String(cString: strerror(errno))
         return text.prefix(1).lowercased() + text.dropFirst()
     }
 }
 
 extension FileIO {
-    static func exists(_ path: String) -> Bool {
+    public static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(PathBytes.c(path), &info) == 0
     }
 
     /// The working directory, read once: the tool never changes it, and a run resolves every
     /// relative path against the same one.
-    static let workingDirectory: String = {
+    public static let workingDirectory: String = {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "" }
         return PathBytes.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
@@ -106,7 +114,7 @@ extension FileIO {
 
     /// Whether `path` has no `.` or `..` step, no empty step (`//`) and no trailing `/` (a
     /// leading `/` is fine): `absolute` has nothing to resolve in it.
-    static func isPlain(_ path: String) -> Bool {
+    public static func isPlain(_ path: String) -> Bool {
         if path == "/" { return true }
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
         // One pass: the length of the current step, and whether it is only dots so far.
@@ -141,7 +149,7 @@ extension FileIO {
     /// path from the working directory when it lies inside it (`.` for the working directory
     /// itself): the same file for every system call (the tool never changes its working
     /// directory), with fewer steps for the kernel to walk.
-    static func trimWorkingDirectory(_ path: inout [CChar]) {
+    public static func trimWorkingDirectory(_ path: inout [CChar]) {
         let base = workingDirectoryBytes
         guard !base.isEmpty, path.count >= base.count,
             path.withUnsafeBufferPointer({ bytes in base.withUnsafeBufferPointer { memcmp(bytes.baseAddress!, $0.baseAddress!, base.count) == 0 } })
@@ -162,7 +170,7 @@ extension FileIO {
 
     /// `path` made absolute against the working directory, with `.` and `..` steps resolved
     /// textually (symlinks are not resolved).
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         let base = path.hasPrefix("/") ? "" : workingDirectory
         // Already plain (no `.`, `..` or empty steps, no trailing `/`): nothing to resolve.
         if isPlain(path), base.isEmpty || workingDirectoryIsPlain {
@@ -175,33 +183,6 @@ extension FileIO {
             return joined
         }
         return PathText.standardized(base + "/" + path)
-    }
-}
-
-extension FileIO {
-    /// Removes a temp file left by a `--write` that was killed: one with this tool's name
-    /// shape whose process no longer runs. Returns whether it was removed.
-    @discardableResult
-    public static func removeStaleTemporaryFile(_ path: String) -> Bool {
-        isStaleTemporaryFile(path) && unlink(PathBytes.c(path)) == 0
-    }
-
-    /// Whether `path` is a temp file a killed run left: this tool's name shape, and its process
-    /// (the PID in the name) no longer runs.
-    public static func isStaleTemporaryFile(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard name.hasPrefix("."), name.hasSuffix(tempMarker) else { return false }
-        let fields = name.dropLast(tempMarker.count).split(separator: ".")
-        guard fields.count >= 3, let pid = Int32(fields[fields.count - 2]) else { return false }
-        return pid != getpid() && kill(pid, 0) != 0
-    }
-
-    /// What a run says of a killed run's temporary file: removed (`--write`), or where it is
-    /// and how to remove it.
-    static func leftoverNote(_ path: String, removed: Bool) -> String {
-        let shown = PathBytes.display(ReportPaths.current.name(path))
-        return removed ? "\(shown): note: removed the temporary file a killed plist-migrate run left"
-            : "\(shown): note: a temporary file a killed plist-migrate run left; plist-migrate --write removes it (or rm it)"
     }
 }
 

@@ -1,13 +1,16 @@
-// Room: Project. What the tool knows of the projects around a file: Xcode projects
+// Module Project. What the tool knows of the projects around a file: Xcode projects
 // (`project.pbxproj`, read as the OpenStep plist it is, with `.xcconfig` chains) and XcodeGen
-// `project.yml`; their native targets, each target's Info.plist and deployment target. May
-// call Discovery, Config, Write, Support; reads PlistDOM's OpenStep parser and Yams.
+// `project.yml`; their native targets, each target's Info.plist and deployment target. Reads
+// files through FileAccess, PlistDOM's OpenStep parser and Yams; knows nothing of the run.
 import ATSPolicy
 import Foundation
 import PlistDOM
+import FileAccess
 
 /// One native target of a project, with what a plist needs from it.
 public struct ProjectTarget: Sendable, Hashable, Codable {
+    /// Where CocoaPods' generated configuration files live (`pod install` makes them).
+    public static let podsFolder = "Pods/Target Support Files/"
     public var name: String
     /// `application`, `app-extension`, `framework`, `unit-test`, `ui-test`, `watch-app`, … (the
     /// product type's last part, as XcodeGen writes it).
@@ -16,11 +19,11 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
     public var project: String
     /// XcodeGen writes the target's Info.plist (`info.path`): the spec file that says so (an
     /// included one where it does), absolute, and the target's name there.
-    var infoPlistSpec: SpecPlace? = nil
+    public var infoPlistSpec: SpecPlace? = nil
 
-    struct SpecPlace: Sendable, Hashable, Codable {
-        var file: String
-        var target: String
+    public struct SpecPlace: Sendable, Hashable, Codable {
+        public var file: String
+        public var target: String
     }
     /// The resolved `INFOPLIST_FILE` of its build configurations (absolute paths).
     public var infoPlists: [String]
@@ -48,7 +51,7 @@ public struct ProjectTarget: Sendable, Hashable, Codable {
 
     /// This target as the file `path` (absolute) sees it: its deployment target is that of the
     /// SDKs whose Info.plist it is, where conditions give SDKs their own.
-    func claiming(_ path: String) -> ProjectTarget {
+    public func claiming(_ path: String) -> ProjectTarget {
         guard let own = deploymentTargetByInfoPlist[path] else { return self }
         var copy = self
         copy.deploymentTarget = own
@@ -156,7 +159,7 @@ public struct PlatformSource: Sendable, Hashable, Codable {
 }
 
 /// Reads `project.pbxproj` into its native targets.
-enum XcodeProjectReader {
+public enum XcodeProjectReader {
     /// Objects the reader never looks into: left out of the parse (a 30 MB
     /// project is mostly these).
     static let unread: Set<String> = [
@@ -171,9 +174,9 @@ enum XcodeProjectReader {
 
     /// `pbxproj`: the `project.pbxproj` path; `display` turns paths into report paths.
     /// Target kinds that build no product of their own, as `targets` names them.
-    static let productlessTargets = ["PBXAggregateTarget": "aggregate", "PBXLegacyTarget": "external build"]
+    public static let productlessTargets = ["PBXAggregateTarget": "aggregate", "PBXLegacyTarget": "external build"]
 
-    static func targets(pbxproj: String, display: (String) -> String) throws(FileError) -> [ProjectTarget] {
+    public static func targets(pbxproj: String, display: (String) -> String) throws(FileError) -> [ProjectTarget] {
         var bytes = try FileIO.load(pbxproj).bytes
         var root: OpenStepValue
         do {
@@ -372,7 +375,7 @@ enum ProjectSettings {
                 !setting.value.isEmpty || !setting.unresolved.isEmpty
             else {
                 // A configuration file that could not be read may set it: unknown, not the SDK's default.
-                let unread = settings.levels.compactMap(\.unreadable).first { !$0.contains(FileMigrator.podsFolder) }
+                let unread = settings.levels.compactMap(\.unreadable).first { !$0.contains(ProjectTarget.podsFolder) }
                 let why = unread.map { "unknown: no \(name) in the settings read, and \($0), which could set it, cannot be read" }
                 if named, let first = Self.firstATSVersion[platform],
                     let target = DeploymentTarget(platform: platform, version: first, source: why ?? "the SDK's default (no \(name))")

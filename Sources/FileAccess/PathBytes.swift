@@ -1,5 +1,5 @@
-// Room: Support. Small helpers every room may use: paths as bytes, hashing, the tool's
-// version. Calls no other room.
+// Module FileAccess. Paths as bytes, files read whole, one-line errors: what the run and the
+// project readers share. Imports PlistDOM (for source locations) and nothing else of the tool.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -123,7 +123,7 @@ public enum PathBytes {
         quoted(path, octalForNonASCII: true)
     }
 
-    static func quoted(_ path: String, octalForNonASCII: Bool) -> String {
+    public static func quoted(_ path: String, octalForNonASCII: Bool) -> String {
         // Printable ASCII but `"` and `\` (nearly every path) needs no quoting: read as bytes.
         if path.utf8AllSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return path }
         guard path.unicodeScalars.contains(where: { needsQuoting($0, octalForNonASCII) }) else { return path }

@@ -1,23 +1,24 @@
 import Foundation
 import Yams
+import FileAccess
 
 /// A `project.yml` read with its work bounded, since any repository can hold one:
 /// no larger than `maximumBytes`, and refused before anything is built from it when its
 /// aliases would expand to more than `maximumNodes` nodes (a 673-byte file of nested aliases
 /// otherwise expands to billions). Yams composes aliases as shared nodes, so composing is
 /// linear; the count below stops at the bound, so it is too; only then are values built.
-enum BoundedYAML {
+public enum BoundedYAML {
     /// XcodeGen's largest fixture is 17 KB; a real spec a few hundred at most.
-    static let maximumBytes = 1024 * 1024
+    public static let maximumBytes = 1024 * 1024
     static let maximumNodes = 1_000_000
 
-    static func load(_ bytes: [UInt8]) throws(FileError) -> Any? {
+    public static func load(_ bytes: [UInt8]) throws(FileError) -> Any? {
         guard let node = try compose(bytes) else { return nil }
         return Constructor.default.any(from: node)
     }
 
     /// The document's node tree (keys in order, each node with its place), within the same bounds.
-    static func compose(_ bytes: [UInt8]) throws(FileError) -> Node? {
+    public static func compose(_ bytes: [UInt8]) throws(FileError) -> Node? {
         guard bytes.count <= maximumBytes else {
             throw FileError("larger than \(maximumBytes / 1024 / 1024) MiB: not read")
         }

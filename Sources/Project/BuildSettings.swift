@@ -1,9 +1,10 @@
 import Foundation
+import FileAccess
 
 /// One level of build settings (Xcode's order, lowest first: the project's xcconfig, the
 /// project, the target's xcconfig, the target), each value with the file it was read from.
-struct SettingsLevel: Sendable {
-    var values: [String: (value: String, source: String)] = [:]
+public struct SettingsLevel: Sendable {
+    public var values: [String: (value: String, source: String)] = [:]
     /// A configuration file of this level (or one it includes) that could not be read, as shown:
     /// what it would have set is not known.
     var unreadable: String?
@@ -96,7 +97,7 @@ struct ConditionalSetting: Sendable {
 /// that refers to itself is a cycle, said at once; each setting is expanded once per look-up
 /// (`A = $(B)$(B)` chains cost their length, not two to its power); a look-up stops after
 /// `maximumSteps` expansions or a value of `maximumLength` characters, and says so.
-struct BuildSettings {
+public struct BuildSettings {
     var levels: [SettingsLevel]
     /// Variables Xcode defines itself: SRCROOT, PROJECT_DIR, TARGET_NAME, …
     var builtIns: [String: String]
@@ -111,7 +112,15 @@ struct BuildSettings {
     /// written so (`ProjectSettings` takes a deployment target's lowest over its readings).
     var undecided = Undecided.said
 
-    enum Undecided: Equatable {
+    public init(levels: [SettingsLevel], builtIns: [String: String], sdk: String? = nil, arch: String? = nil, undecided: Undecided = .said) {
+        self.levels = levels
+        self.builtIns = builtIns
+        self.sdk = sdk
+        self.arch = arch
+        self.undecided = undecided
+    }
+
+    public enum Undecided: Equatable {
         case said
         case notHolding
         case holding(written: String)
@@ -167,7 +176,7 @@ struct BuildSettings {
 
     /// `chain`: where the value came from, its own source first, then the sources of the
     /// settings it refers to (`$(inherited)`, `$(NAME)`), each once.
-    typealias Resolved = (value: String, source: String, unresolved: [String], chain: [String])
+    public typealias Resolved = (value: String, source: String, unresolved: [String], chain: [String])
 
     /// One look-up's bookkeeping: the settings being expanded (a cycle is one met again), the
     /// ones expanded already, and the steps taken.
@@ -183,7 +192,7 @@ struct BuildSettings {
 
     /// The value of `name` with its source, or `nil` when unset; `unresolved` names what was
     /// referenced and not known.
-    func value(_ name: String) -> Resolved? {
+    public func value(_ name: String) -> Resolved? {
         var resolution = Resolution()
         return resolve(name, below: levels.count, &resolution)
     }
@@ -319,7 +328,7 @@ struct BuildSettings {
 /// Includes are followed on canonical paths (`./a.xcconfig` including itself is a cycle), with
 /// one visited set for the whole chain and at most `maximumDepth` levels; a symbolic-link loop
 /// is named as one.
-enum XCConfig {
+public enum XCConfig {
     static let maximumDepth = 64
 
     /// `value` with each `$(inherited)`, `${inherited}`, `$(NAME)` and `${NAME}` replaced by the
@@ -368,7 +377,7 @@ enum XCConfig {
     /// (`projectDir`), where Xcode finds it: element-ios's `Riot/Common.xcconfig` includes
     /// `Config/AppIdentifiers.xcconfig`, which exists only at the project's root, and the app
     /// builds. Only where neither has it is it said missing.
-    static func read(_ path: String, display: (String) -> String, problems: inout [String], projectDir: String? = nil) -> SettingsLevel {
+    public static func read(_ path: String, display: (String) -> String, problems: inout [String], projectDir: String? = nil) -> SettingsLevel {
         var visiting: Set<String> = []
         return read(path, display: display, problems: &problems, visiting: &visiting, depth: 0, projectDir: projectDir)
     }
