@@ -26,10 +26,17 @@ public enum PathBytes {
 
     private static let base: UInt32 = 0x10FF00
 
+    /// Inlined where it is called, so that each kind of bytes gets its own specialization (a
+    /// directory entry's name, an array, a slice) rather than a generic call per name.
+    @inlinable
     public static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         // ASCII (nearly every name) is valid UTF-8 with nothing to escape.
         if bytes.isASCII { return String(decoding: bytes, as: UTF8.self) }
-        let array = Array(bytes)
+        return decodedKeepingBytes(Array(bytes))
+    }
+
+    /// `string` of bytes that are not all ASCII.
+    public static func decodedKeepingBytes(_ array: [UInt8]) -> String {
         if let plain = String(validating: array, as: UTF8.self), !plain.unicodeScalars.contains(where: isEscaped) {
             return plain
         }
@@ -56,13 +63,15 @@ public enum PathBytes {
 
     /// The escapes are U+10FF80…U+10FFFF, whose UTF-8 starts with 0xF4: without that byte, a
     /// path holds none (one scan of its UTF-8 in place, not a walk of its scalars).
-    private static func mayHoldEscapes(_ path: String) -> Bool {
+    @usableFromInline
+    static func mayHoldEscapes(_ path: String) -> Bool {
         var path = path
         return path.withUTF8 { $0.contains(0xF4) }
     }
 
     /// Calls `body` with the path's bytes, NUL-terminated, for a system call: a path without
     /// escaped bytes is its own UTF-8 (no copy is made for a native string).
+    @inlinable
     public static func withC<R>(_ path: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
         if !mayHoldEscapes(path) { return path.withCString(body) }
         return c(path).withUnsafeBufferPointer { body($0.baseAddress!) }
