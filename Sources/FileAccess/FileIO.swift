@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// What a file looked like when it was read; a write goes ahead only if it still does.
-public struct FileFingerprint: Sendable, Equatable {
+public struct FileFingerprint: Sendable, Hashable {
     public var device: UInt64
     public var inode: UInt64
     public var size: Int
@@ -35,21 +35,31 @@ public enum FileIO {
         return .success(String(cString: resolved))
     }
 
-    public static func load(_ path: String, limit maximumSize: Int = maximumSize) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
+    /// The file's bytes and its fingerprint. `stated` is what a `stat` of the path said before
+    /// (a path named on the command line is looked at to tell a folder from a file): given,
+    /// the open file is not asked again, and that is its fingerprint (a change between the two
+    /// would then make a write refuse the file, so writes do not pass it).
+    public static func load(_ path: String, limit maximumSize: Int = maximumSize, stated: FileFingerprint? = nil) throws(FileError) -> (bytes: [UInt8], fingerprint: FileFingerprint) {
         let fd = PathBytes.withC(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw FileError("cannot open: \(openFailureText(path))") }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileError("cannot stat: \(errnoText())") }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw FileError(info.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "not a regular file")
+        let fingerprint: FileFingerprint
+        if let stated {
+            fingerprint = stated
+        } else {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw FileError("cannot stat: \(errnoText())") }
+            fingerprint = Self.fingerprint(info)
         }
-        guard Int(info.st_size) <= maximumSize else {
-            throw FileError("file too large (\(Int(info.st_size)) bytes; the limit is \(maximumSize) bytes, \(maximumSize >> 20) MiB)")
+        guard fingerprint.mode & S_IFMT == S_IFREG else {
+            throw FileError(fingerprint.mode & S_IFMT == S_IFDIR ? "is a directory" : "not a regular file")
         }
-        // Reads the size fstat gave: a file that grows meanwhile has another fingerprint, and
-        // `replace` refuses to overwrite it.
-        let size = Int(info.st_size)
+        guard fingerprint.size <= maximumSize else {
+            throw FileError("file too large (\(fingerprint.size) bytes; the limit is \(maximumSize) bytes, \(maximumSize >> 20) MiB)")
+        }
+        // Reads the size the fingerprint gave: a file that grows meanwhile has another
+        // fingerprint, and `replace` refuses to overwrite it.
+        let size = fingerprint.size
         var failure: FileError?
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var total = 0
@@ -63,7 +73,7 @@ public enum FileIO {
             initialized = total
         }
         if let failure { throw failure }
-        return (bytes, fingerprint(info))
+        return (bytes, fingerprint)
     }
 
     public static func fingerprint(_ info: stat) -> FileFingerprint {
@@ -99,6 +109,12 @@ public enum FileIO {
 }
 
 extension FileIO {
+    /// What `stat` says of `path` (links followed), or `nil` where it says nothing (`errno` tells why).
+    public static func stated(_ path: String) -> FileFingerprint? {
+        var info = stat()
+        return stat(PathBytes.c(path), &info) == 0 ? fingerprint(info) : nil
+    }
+
     public static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(PathBytes.c(path), &info) == 0

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import PlistMigrate
 
-/// What a directory holds, read by look-ups (a leaf directory) or a listing (one with
-/// subdirectories), and recorded from a walk: all three must agree, and a run that reads no
-/// config must not be told a directory holds one.
+/// What a directory holds, read by a listing (a folder without subfolders and one with them)
+/// and recorded from a walk: all must agree, and a run that reads no config must not be told a
+/// directory holds one.
 @Suite struct DirectoryFactsTests {
     /// `leaf/` holds `.git` (a file, as in a worktree), the config and both project specs;
     /// `parent/` holds the same, `App.xcodeproj/` and the leaf.

@@ -71,52 +71,31 @@ final class DirectoryFacts: @unchecked Sendable {
         }
     }
 
+    /// Lists the directory (on Linux `openat`, `getdents64` until it returns 0, `close`: four
+    /// system calls, where a `stat` for the link count and a look-up of each notable name took
+    /// five in a folder without subfolders and six in any other).
     private static func read(_ directory: String, looksForConfig: Bool) -> Facts {
-        // A directory whose link count is 2 has no subdirectory, so no `*.xcodeproj` and no
-        // `.git` directory: a look-up or two answer the rest without listing it. (Some file
-        // systems always report 1; those are listed.)
         // Named from the working directory when it lies inside it: the kernel then walks only
-        // the steps below it, for this look-up and the three that may follow.
+        // the steps below it.
         var path = PathBytes.c(directory)
         path.removeLast()
         FileIO.trimWorkingDirectory(&path)
         path.append(0)
-        var info = stat()
-        if stat(path, &info) == 0, info.st_nlink == 2 {
-            // The children's C paths: the directory's bytes (none for `/`), then `/name`.
-            let base = path.count == 2 && path[0] == CChar(UInt8(ascii: "/")) ? 0 : path.count - 1
-            path.reserveCapacity(base + configChild.count)
-            func exists(_ child: [CChar]) -> Bool {
-                path.replaceSubrange(base..., with: child)
-                var entry = stat()
-                return lstat(path, &entry) == 0
-            }
-            var facts = Facts(hasGit: exists(gitChild), hasConfig: looksForConfig && exists(configChild))
-            for (name, child) in zip(specNames, specChildren) where exists(child) { facts.specs.append(name) }
-            return facts
-        }
-        guard let handle = opendir(path) else { return Facts() }
-        defer { closedir(handle) }
         var names: [String] = []
-        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        while let entry = readdir(handle) {
+        DirectoryEntries.forEach(at: path) { bytes, _ in
             // Most names are not notable: only those are made into Strings.
-            let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
-            let bytes = UnsafeRawBufferPointer(start: start, count: strlen(start))
             guard bytes.elementsEqual(gitName) || bytes.elementsEqual(configName) || bytes.hasSuffix(bytes: projectSuffix)
                 || specNameBytes.contains(where: { bytes.elementsEqual($0) })
-            else { continue }
-            names.append(PathBytes.name(of: entry))
+            else { return }
+            names.append(PathBytes.string(bytes))
         }
         return facts(from: names, looksForConfig: looksForConfig)
     }
 
     private static let gitName = Array(".git".utf8), configName = Array(Config.fileName.utf8)
-    private static let gitChild = PathBytes.c("/.git"), configChild = PathBytes.c("/" + Config.fileName)
     private static let projectSuffix = Array(".xcodeproj".utf8)
     static let specNames = ["project.yml", "Project.swift"]
     private static let specNameBytes = specNames.map { Array($0.utf8) }
-    private static let specChildren = specNames.map { PathBytes.c("/" + $0) }
 
     private static func facts(from names: [String], looksForConfig: Bool) -> Facts {
         var facts = Facts()

@@ -22,6 +22,10 @@ public struct DiscoveredFile: Sendable, Hashable {
     /// A spec file a walked XcodeGen spec includes: that spec (whose targets it adds to).
     public var includedBy: String?
 
+    /// What the `stat` that found a path named on the command line said: the read that follows
+    /// takes it as the file's fingerprint rather than asking again.
+    public var stated: FileFingerprint?
+
     public init(path: String, explicit: Bool, isLink: Bool = false) {
         self.path = path
         self.explicit = explicit
@@ -52,6 +56,8 @@ public struct FileDiscovery: Sendable {
     var directories: DirectoryFacts?
     /// Threads that may list directories at once (a big tree's walk is mostly system calls).
     var jobs = 1
+    /// What `stat` already said of some of the paths (the command line's check): not asked again.
+    var stated: [String: FileFingerprint] = [:]
 
     public init(excludes: [Glob] = [], includes: [Glob] = [], useGit: Bool = true) {
         self.excludes = excludes
@@ -77,14 +83,13 @@ public struct FileDiscovery: Sendable {
                 files.append(DiscoveredFile(path: "-", explicit: true))
                 continue
             }
-            var info = stat()
-            guard stat(PathBytes.c(raw), &info) == 0 else {
+            guard let found = stated[raw] ?? FileIO.stated(raw) else {
                 errors.append((path, FileError(FileIO.openFailureText(raw))))
                 continue
             }
-            if info.st_mode & S_IFMT == S_IFDIR, path.hasSuffix(".plist") {
+            if found.mode & S_IFMT == S_IFDIR, path.hasSuffix(".plist") {
                 errors.append((path, FileError("is a directory, not a plist file")))
-            } else if info.st_mode & S_IFMT == S_IFDIR {
+            } else if found.mode & S_IFMT == S_IFDIR {
                 let join = { (relative: String) in path == "." ? relative : path + "/" + relative }
                 // A listing names every file the repository has: only those a name could keep
                 // are looked at on disk.
@@ -102,7 +107,9 @@ public struct FileDiscovery: Sendable {
                     if isSelected(relative) { files.append(DiscoveredFile(path: join(relative), explicit: false, isLink: true)) } else { excluded += 1 }
                 }
             } else if !(forceExclude && excludes.contains(where: { $0.matches(path) })) {
-                files.append(DiscoveredFile(path: path, explicit: !forceExclude))
+                var file = DiscoveredFile(path: path, explicit: !forceExclude)
+                file.stated = found
+                files.append(file)
             } else {
                 excluded += 1
             }
@@ -351,10 +358,8 @@ private struct ListedDirectories {
 /// A directory being walked, kept open while any of its subdirectories waits to be opened
 /// relative to it; closed when the last reference goes.
 ///
-/// On Linux it is a bare descriptor read with `getdents64` into a 32 KiB buffer: a directory
-/// costs `openat`, `getdents64` until it returns 0, and `close`, where `fdopendir` and
-/// `readdir` added two `fcntl` and an `fstat` per directory and read 32 KiB at most anyway
-/// (20,038 directories for 10,000 files in a monorepo).
+/// Read with `DirectoryEntries`: on Linux `openat`, `getdents64` until it returns 0, and
+/// `close` (20,038 directories for 10,000 files in a monorepo).
 private final class OpenDirectory: @unchecked Sendable {
     let descriptor: Int32
 
@@ -373,48 +378,8 @@ private final class OpenDirectory: @unchecked Sendable {
 
     /// Calls `body` with each entry's name and type (`DT_DIR`, `DT_REG`, `DT_LNK`, `DT_UNKNOWN`…).
     func forEachEntry(_ body: (String, Int32) -> Void) {
-        #if os(Linux)
-        if let getdents = Self.getdents64 {
-            withUnsafeTemporaryAllocation(byteCount: 32_768, alignment: 8) { buffer in
-                while true {
-                    let count = getdents(descriptor, buffer.baseAddress, buffer.count)
-                    guard count > 0 else { return }
-                    var offset = 0
-                    while offset < count {
-                        // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name.
-                        let record = buffer.baseAddress! + offset
-                        let length = Int(record.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
-                        let type = Int32(record.load(fromByteOffset: 18, as: UInt8.self))
-                        let name = (record + 19).assumingMemoryBound(to: CChar.self)
-                        body(PathBytes.string(UnsafeRawBufferPointer(start: name, count: strlen(name))), type)
-                        guard length > 0 else { return }
-                        offset += length
-                    }
-                }
-            }
-            return
-        }
-        #endif
-        // Elsewhere (and if the C library had no getdents64): a duplicate for readdir, which
-        // owns and closes what it is given.
-        let copy = dup(descriptor)
-        guard copy >= 0, let handle = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            return
-        }
-        defer { closedir(handle) }
-        while let entry = readdir(handle) {
-            body(PathBytes.name(of: entry), Int32(entry.pointee.d_type))
-        }
+        DirectoryEntries.forEach(in: descriptor) { name, type in body(PathBytes.string(name), type) }
     }
-
-    #if os(Linux)
-    /// glibc's `getdents64` (2.30 and later), which Swift's Glibc module does not declare.
-    private static let getdents64: (@convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getdents64") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int).self)
-    }()
-    #endif
 }
 
 /// A walk on several threads: every directory still to list is a task that any thread takes,

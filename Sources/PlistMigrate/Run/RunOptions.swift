@@ -1,3 +1,5 @@
+import FileAccess
+
 /// Everything a run needs to know, already validated by the command line.
 public struct RunOptions: Sendable {
     public enum Format: String, Sendable, CaseIterable {
@@ -5,6 +7,8 @@ public struct RunOptions: Sendable {
     }
 
     public var paths: [String]
+    /// What `stat` said of `paths` when the command line checked them: discovery does not ask again.
+    public var stated: [String: FileFingerprint] = [:]
     /// `--force-exclude`: `--exclude` and a config's `exclude` apply to files named explicitly too.
     public var forceExclude = false
     /// Extra paths, one per line, from `--files-from`; files that do not apply are skipped.

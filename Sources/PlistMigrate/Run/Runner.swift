@@ -66,6 +66,7 @@ public final class Runner {
         discovery.forceExclude = options.forceExclude
         discovery.directories = directories
         discovery.jobs = options.jobs
+        discovery.stated = options.stated
         let planner = JobPlanner(options: options, directories: directories)
         var (files, missing, temporaryFiles, excludedByOption) = discovery.discoverAll(options.paths)
         // A killed run's temporary files: removed by a write, named by any other run.
@@ -75,8 +76,13 @@ public final class Runner {
         }
         for raw in options.listedPaths {
             let path = FileDiscovery.displayPath(raw)
-            if FileIO.exists(raw) { files.append(DiscoveredFile(path: path, explicit: false)) }
-            else { missing.append((path, FileError(FileIO.openFailureText(raw)))) }
+            if let stated = FileIO.stated(raw) {
+                var file = DiscoveredFile(path: path, explicit: false)
+                file.stated = stated
+                files.append(file)
+            } else {
+                missing.append((path, FileError(FileIO.openFailureText(raw))))
+            }
         }
         if !options.listedPaths.isEmpty {
             // Sized once: growing a set rehashes every path already in it.
@@ -207,7 +213,10 @@ public final class Runner {
             bytes = stdin
         } else {
             do {
-                (bytes, fingerprint) = try FileIO.load(file.path)
+                // A dry run takes the fingerprint the command line's `stat` gave; a write asks
+                // the open file, so that a change between the two is not refused as a change
+                // after the read.
+                (bytes, fingerprint) = try FileIO.load(file.path, stated: write ? nil : file.stated)
             } catch {
                 var result = FileResult(path: shown, status: .error)
                 result.error = error

@@ -35,11 +35,18 @@ enum CommandLineTypos {
     }
 
     /// Every path named on the command line exists (or is `-`); a missing one is a usage error,
-    /// with the subcommand it is close to.
-    static func requireExisting(_ paths: [String], subcommands: [String]) throws {
+    /// with the subcommand it is close to. Returns what `stat` said of each, so that the run
+    /// does not ask again.
+    @discardableResult
+    static func requireExisting(_ paths: [String], subcommands: [String]) throws -> [String: FileFingerprint] {
+        var stated: [String: FileFingerprint] = [:]
         for path in paths where path != "-" {
             var info = stat()
-            guard stat(PathBytes.c(path), &info) != 0, errno == ENOENT || errno == ENOTDIR else { continue }
+            if stat(PathBytes.c(path), &info) == 0 {
+                stated[path] = FileIO.fingerprint(info)
+                continue
+            }
+            guard errno == ENOENT || errno == ENOTDIR else { continue }
             // A dangling symbolic link is a name that exists: the run says what is wrong with it.
             if lstat(PathBytes.c(path), &info) == 0 { continue }
             var message = "\(PathBytes.display(path)): no such file or directory"
@@ -51,5 +58,6 @@ enum CommandLineTypos {
             }
             throw ValidationError(message + ". Nothing was run.")
         }
+        return stated
     }
 }

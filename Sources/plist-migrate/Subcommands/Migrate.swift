@@ -92,7 +92,7 @@ struct Migrate: ParsableCommand {
     }
 
     func run() throws {
-        try CommandLineTypos.requireExisting(paths, subcommands: PlistMigrateCommand.subcommandNames)
+        let stated = try CommandLineTypos.requireExisting(paths, subcommands: PlistMigrateCommand.subcommandNames)
         try report.refuseIfRead(paths + [filesFrom, accept].compactMap { $0 } + recipe + config.files)
         let selection = Selection(
             only: only.map(Self.ids), skip: skip.map(Self.ids), to: to,
@@ -109,6 +109,7 @@ struct Migrate: ParsableCommand {
             throw Self.usageError("no pass is left to run with these --only/--skip/--to options: nothing would be checked")
         }
         var options = RunOptions(paths: paths, selection: selection)
+        options.stated = stated
         options.write = write
         options.check = check
         options.format = format
