@@ -14,6 +14,8 @@ import Darwin
 public enum DirectoryEntries {
     /// Calls `body` with each entry's name (its bytes, without the NUL) and type (`DT_DIR`,
     /// `DT_REG`, `DT_LNK`, `DT_UNKNOWN`…), `.` and `..` included. The descriptor stays open.
+    /// Inlined where it is called: the closure, called for every entry, is then no call at all.
+    @inlinable
     public static func forEach(in descriptor: Int32, _ body: (UnsafeRawBufferPointer, Int32) -> Void) {
         #if os(Linux)
         if let getdents = getdents64 {
@@ -55,7 +57,7 @@ public enum DirectoryEntries {
 
     /// `forEach` on the directory at `path` (C bytes, NUL-terminated), opened for the listing
     /// alone; `false` when it cannot be opened.
-    @discardableResult
+    @inlinable @discardableResult
     public static func forEach(at path: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer, Int32) -> Void) -> Bool {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
@@ -66,7 +68,8 @@ public enum DirectoryEntries {
 
     #if os(Linux)
     /// glibc's `getdents64` (2.30 and later), which Swift's Glibc module does not declare.
-    private static let getdents64: (@convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int)? = {
+    @usableFromInline
+    static let getdents64: (@convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int)? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getdents64") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int).self)
     }()

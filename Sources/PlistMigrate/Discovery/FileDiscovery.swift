@@ -23,8 +23,20 @@ public struct DiscoveredFile: Sendable, Hashable {
     public var includedBy: String?
 
     /// What the `stat` that found a path named on the command line said: the read that follows
-    /// takes it as the file's fingerprint rather than asking again.
-    public var stated: FileFingerprint?
+    /// takes it as the file's fingerprint rather than asking again. Boxed: a walk's files have
+    /// none, and each copy of one moves a pointer, not a fingerprint.
+    public var stated: FileFingerprint? {
+        get { statedBox?.fingerprint }
+        set { statedBox = newValue.map(StatedBox.init) }
+    }
+    private var statedBox: StatedBox?
+
+    private final class StatedBox: Sendable, Hashable {
+        let fingerprint: FileFingerprint
+        init(_ fingerprint: FileFingerprint) { self.fingerprint = fingerprint }
+        static func == (a: StatedBox, b: StatedBox) -> Bool { a.fingerprint == b.fingerprint }
+        func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
+    }
 
     public init(path: String, explicit: Bool, isLink: Bool = false) {
         self.path = path
