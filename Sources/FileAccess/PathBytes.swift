@@ -15,15 +15,6 @@ import PlistDOM
 /// call, and `display(_:)` shows those bytes as `\xNN` in reports. (A real U+10FF80…U+10FFFF in
 /// a name is kept as its raw bytes the same way, so the mapping stays reversible.)
 public enum PathBytes {
-    /// The name of a directory entry, as a path string. Read through the pointer up to its NUL:
-    /// the kernel packs entries, so the last one in `readdir`'s buffer may be shorter than
-    /// `dirent`, and copying the whole `d_name` array would read past the buffer.
-    public static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
-        return string(UnsafeRawBufferPointer(start: start, count: strlen(start)))
-    }
-
     private static let base: UInt32 = 0x10FF00
 
     /// Inlined where it is called, so that each kind of bytes gets its own specialization (a

@@ -45,13 +45,11 @@ extension Invariants {
     }
 
     static func entries(of directory: String) -> [String]? {
-        guard let handle = opendir(directory) else { return nil }
-        defer { closedir(handle) }
         var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = PathBytes.name(of: entry)
+        guard DirectoryEntries.forEach(at: PathBytes.c(directory), { bytes, _ in
+            let name = PathBytes.string(bytes)
             if name != "." && name != ".." { names.append(name) }
-        }
+        }) else { return nil }
         return names.sorted()
     }
 }

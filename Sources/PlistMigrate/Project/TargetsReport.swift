@@ -124,10 +124,9 @@ public struct TargetsReport: Sendable {
         func add(_ path: String) { if !found.contains(path) { found.append(path) } }
         // Names as bytes (`PathBytes`): a folder whose name is not UTF-8 is walked too.
         func walk(_ directory: String, depth: Int) {
-            guard depth < 64, let handle = opendir(PathBytes.c(directory)) else { return }
+            guard depth < 64 else { return }
             var names: [String] = []
-            while let entry = readdir(handle) { names.append(PathBytes.name(of: entry)) }
-            closedir(handle)
+            guard DirectoryEntries.forEach(at: PathBytes.c(directory), { bytes, _ in names.append(PathBytes.string(bytes)) }) else { return }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let path = directory + "/" + name
                 var info = stat()

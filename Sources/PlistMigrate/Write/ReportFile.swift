@@ -87,18 +87,16 @@ public final class ReportFile {
     /// Removes the temporary files of earlier reports to `name` whose runs are gone (killed
     /// before they could remove their own): `.NAME.PID.RANDOM.plist-migrate-tmp` with no process `PID`.
     private static func removeLeftovers(of name: String, in directory: String) {
-        guard let stream = opendir(PathBytes.c(directory)) else { return }
-        defer { closedir(stream) }
         let prefix = ".\(name)."
-        while let entry = readdir(stream) {
-            let found = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                PathBytes.string(UnsafeRawBufferPointer(rebasing: raw.prefix { $0 != 0 }))
-            }
-            guard found.hasPrefix(prefix), found.hasSuffix(FileIO.tempMarker) else { continue }
+        var stale: [String] = []
+        DirectoryEntries.forEach(at: PathBytes.c(directory)) { bytes, _ in
+            let found = PathBytes.string(bytes)
+            guard found.hasPrefix(prefix), found.hasSuffix(FileIO.tempMarker) else { return }
             // The name's own fields, then exactly a PID and the random part.
-            guard found.dropFirst(prefix.count).dropLast(FileIO.tempMarker.count).split(separator: ".").count == 2 else { continue }
-            _ = FileIO.removeStaleTemporaryFile(directory + "/" + found)
+            guard found.dropFirst(prefix.count).dropLast(FileIO.tempMarker.count).split(separator: ".").count == 2 else { return }
+            stale.append(found)
         }
+        for found in stale { _ = FileIO.removeStaleTemporaryFile(directory + "/" + found) }
     }
 
     /// Appends `bytes` to the report; after a failure, nothing.
