@@ -115,10 +115,7 @@ extension FileIO {
         return stat(PathBytes.c(path), &info) == 0 ? fingerprint(info) : nil
     }
 
-    public static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(PathBytes.c(path), &info) == 0
-    }
+    public static func exists(_ path: String) -> Bool { stated(path) != nil }
 
     /// The working directory, read once: the tool never changes it, and a run resolves every
     /// relative path against the same one.

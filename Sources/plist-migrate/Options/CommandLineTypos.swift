@@ -41,13 +41,13 @@ enum CommandLineTypos {
     static func requireExisting(_ paths: [String], subcommands: [String]) throws -> [String: FileFingerprint] {
         var stated: [String: FileFingerprint] = [:]
         for path in paths where path != "-" {
-            var info = stat()
-            if stat(PathBytes.c(path), &info) == 0 {
-                stated[path] = FileIO.fingerprint(info)
+            if let found = FileIO.stated(path) {
+                stated[path] = found
                 continue
             }
             guard errno == ENOENT || errno == ENOTDIR else { continue }
             // A dangling symbolic link is a name that exists: the run says what is wrong with it.
+            var info = stat()
             if lstat(PathBytes.c(path), &info) == 0 { continue }
             var message = "\(PathBytes.display(path)): no such file or directory"
             let typed = path.lowercased()
