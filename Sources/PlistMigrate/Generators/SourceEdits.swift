@@ -33,6 +33,21 @@ enum SourceEdits {
         return newline > 0 && bytes[newline - 1] == 0x0D ? [0x0D, 0x0A] : [0x0A]
     }
 
+    /// `text` in double quotes as JSON and YAML both read them: `"` and `\` escaped, line breaks
+    /// and tabs as `\n`, `\r`, `\t`; the other control characters as `\u00XX` where asked.
+    static func doubleQuoted(_ text: String, otherControlsEscaped: Bool) -> [UInt8] {
+        Array(("\"" + TextEscaping.replacing(text) { scalar in
+            switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            default: otherControlsEscaped && scalar.value < 0x20 ? String(format: "\\u%04x", scalar.value) : nil
+            }
+        } + "\"").utf8)
+    }
+
     static func replacing(_ bytes: [UInt8], _ range: Range<Int>, with new: [UInt8]) -> [UInt8] {
         var out = bytes
         out.replaceSubrange(range, with: new)
@@ -120,16 +135,7 @@ private struct JSONEditing {
     }
 
     static func encode(_ text: String) -> [UInt8] {
-        Array(("\"" + TextEscaping.replacing(text) { scalar in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            default: scalar.value < 0x20 ? String(format: "\\u%04x", scalar.value) : nil
-            }
-        } + "\"").utf8)
+        SourceEdits.doubleQuoted(text, otherControlsEscaped: true)
     }
 
     func encode(_ value: PlistValue, indent: [UInt8]) -> [UInt8] {
@@ -267,15 +273,6 @@ private struct YAMLEditing {
     }
 
     static func doubleQuoted(_ text: String) -> [UInt8] {
-        Array(("\"" + TextEscaping.replacing(text) { scalar in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            default: nil
-            }
-        } + "\"").utf8)
+        SourceEdits.doubleQuoted(text, otherControlsEscaped: false)
     }
 }
