@@ -50,7 +50,7 @@ public enum OSEra: Int, CaseIterable, Sendable, Comparable, Codable {
         EraLabels.iosAndMacOS.label(from: first, through: last)
     }
 
-    static func rangeText(_ first: String, _ last: String?, same: Bool) -> String {
+    static func rangeText(_ first: String, _ last: String?) -> String {
         guard let last else { return first + "+" }
         return first == last ? first : "\(first)–\(last)"
     }
@@ -209,7 +209,7 @@ public struct EraLabels: Sendable, Hashable {
             guard let start = OSEra.allCases.first(where: { $0 >= first && $0 <= last && platform.range($0) != nil }),
                 let from = platform.range(start), let through = platform.range(last)
             else { return nil }
-            return platform.name + " " + OSEra.rangeText(from.first, through.last, same: start == last)
+            return platform.name + " " + OSEra.rangeText(from.first, through.last)
         }
         return parts.isEmpty ? Self.iosAndMacOS.label(from: first, through: last) : parts.joined(separator: "/")
     }
