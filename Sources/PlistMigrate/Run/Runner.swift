@@ -236,25 +236,18 @@ public final class Runner {
             return result
         }
         let settings = isPlist ? nil : GeneratedSettings.format(of: file.path).map { (spec: file.path == "-" ? nil : file.includedBy ?? file.path, format: $0) }
-        if let settings, job.review == nil {
-            var result = GeneratedSettings.migrate(bytes, context, file: settings.spec, migrator: job.migrator, format: settings.format)
-            result.fingerprint = fingerprint
-            result.named = file.explicit
-            if write { Self.write(&result, to: file.path) }
-            return result
-        }
+        var result: FileResult
         if let review = job.review {
-            var result = review.plan.migrate(bytes, context, planned: review.file, migrator: job.migrator, settings: settings)
-            result.fingerprint = fingerprint
-            result.named = file.explicit
-            if write { Self.write(&result, to: file.path) }
-            return result
+            result = review.plan.migrate(bytes, context, planned: review.file, migrator: job.migrator, settings: settings)
+        } else if let settings {
+            result = GeneratedSettings.migrate(bytes, context, file: settings.spec, migrator: job.migrator, format: settings.format)
+        } else {
+            result = job.migrator.migrate(bytes, context)
+            if result.status == .changed, !result.targets.isEmpty || GeneratedSettings.mayBeExpoNative(file.path), let note = GeneratedSettings.generatorNote(forPlist: file.path, targets: result.targets) {
+                result.notes.append(note)
+            }
+            if job.migrator.accepted != nil { Self.judgeByKindList(&result, bytes: bytes, context: context, migrator: job.migrator) }
         }
-        var result = job.migrator.migrate(bytes, context)
-        if result.status == .changed, !result.targets.isEmpty || GeneratedSettings.mayBeExpoNative(file.path), let note = GeneratedSettings.generatorNote(forPlist: file.path, targets: result.targets) {
-            result.notes.append(note)
-        }
-        if job.migrator.accepted != nil { Self.judgeByKindList(&result, bytes: bytes, context: context, migrator: job.migrator) }
         result.fingerprint = fingerprint
         result.named = file.explicit
         if write { Self.write(&result, to: file.path) }
