@@ -23,6 +23,17 @@ enum GeneratedSettings {
         var target: String?
         /// The Info.plist the generator writes, as the file names it.
         var generatedPlist: String?
+
+        /// Its XcodeGen target's deployment target, among the spec's `targets`.
+        func deploymentTarget(in targets: [ProjectTarget]) -> DeploymentTarget? {
+            target.flatMap { name in targets.first { $0.name == name }?.deploymentTarget }
+        }
+    }
+
+    /// The targets of the XcodeGen spec at `file` (none for Expo, or read from standard input).
+    static func specTargets(_ file: String?, format: SourceEdits.Format) -> [ProjectTarget] {
+        guard format == .yaml, let file else { return [] }
+        return (try? XcodeGenReader.targets(projectYML: FileIO.absolute(file), display: { $0 })) ?? []
     }
 
     /// The generators' files a walk reads, by name.
@@ -74,7 +85,7 @@ enum GeneratedSettings {
             return skipped(format == .yaml ? "no NSAppTransportSecurity in a target's info.properties" : "no NSAppTransportSecurity in expo.ios.infoPlist")
         }
         result.hasAppTransportSecurity = true
-        let targets = format == .yaml ? file.flatMap { try? XcodeGenReader.targets(projectYML: FileIO.absolute($0), display: { $0 }) } ?? [] : []
+        let targets = specTargets(file, format: format)
         var current = bytes
         var diffPath: String?
         for unit in units {
@@ -87,7 +98,7 @@ enum GeneratedSettings {
                 result.notes.append("\(unit.label).NSAppTransportSecurity left as it is: \(error.message)")
                 continue
             }
-            let target = context.deploymentTarget ?? unit.target.flatMap { name in targets.first { $0.name == name }?.deploymentTarget }
+            let target = context.deploymentTarget ?? unit.deploymentTarget(in: targets)
                 ?? (format == .json ? expoDeploymentTarget(current) : nil)
             let (plist, lines) = read.value.plist(under: ATSKey.appTransportSecurity, line: read.line)
             // Kinds a decision accepts are this file's kinds (of its own diffs): the passes all run on
@@ -170,11 +181,11 @@ enum GeneratedSettings {
             return [Finding(ruleID: "L009", severity: .error, path: path, line: error.location?.line ?? 1, column: error.location?.column ?? 1,
                             message: error.message)]
         }
-        let targets = format == .yaml ? file.flatMap { try? XcodeGenReader.targets(projectYML: FileIO.absolute($0), display: { $0 }) } ?? [] : []
+        let targets = specTargets(file, format: format)
         var findings: [Finding] = []
         for unit in units {
             guard let read = ((try? settings(at: unit.properties + [.key(ATSKey.appTransportSecurity)], in: bytes, format: format)) ?? nil) else { continue }
-            let target = deploymentTarget ?? unit.target.flatMap { name in targets.first { $0.name == name }?.deploymentTarget }
+            let target = deploymentTarget ?? unit.deploymentTarget(in: targets)
             let (plist, lines) = read.value.plist(under: ATSKey.appTransportSecurity, line: read.line)
             for var finding in Linter.lint(plist, path: path, deploymentTarget: target, skipPreprocessed: false,
                                            project: KnownLookups(claimed: [], nearest: nil), posture: posture) {
@@ -272,11 +283,7 @@ enum GeneratedSettings {
             }
             return units
         case .json:
-            let document: JSONSpans
-            do { document = try JSONSpans(bytes) } catch {
-                let place = JSONSpans.place(of: error.offset, in: LineTable(bytes))
-                throw FileError("not valid JSON: \(error.message)", at: SourceLocation(line: place.line, column: place.column))
-            }
+            let document = try JSONSpans.parsed(bytes)
             let properties: [PathStep] = [.key("expo"), .key("ios"), .key("infoPlist")]
             guard document.node(at: properties + [.key(ATSKey.appTransportSecurity)]) != nil else { return [] }
             return [Unit(properties: properties, label: "expo.ios.infoPlist", target: nil, generatedPlist: nil)]
@@ -301,8 +308,7 @@ enum GeneratedSettings {
             }
             return (value, line, entry.lines)
         case .json:
-            let document: JSONSpans
-            do { document = try JSONSpans(bytes) } catch { throw FileError("not valid JSON: \(error.message)") }
+            let document = try JSONSpans.parsed(bytes)
             guard let node = document.node(at: path), case .object = node.kind, let value = document.value(of: node),
                 let parent = document.node(at: path.dropLast()), case .object(let members) = parent.kind,
                 let member = members.last(where: { $0.key == path.last?.key })

@@ -1,5 +1,6 @@
 import Migrations
 import PlistDOM
+import FileAccess
 
 /// A JSON document read for its byte spans: every value knows where it starts and ends, every
 /// member where its key is, so an edit replaces only the bytes it must (Expo's `app.json`).
@@ -48,6 +49,14 @@ struct JSONSpans {
         root = try parser.value(depth: 0)
         parser.skipSpace()
         guard parser.at == bytes.count else { throw SyntaxError(offset: parser.at, message: "unexpected text after the value") }
+    }
+
+    /// `init`, its error said as the run says a file's: `not valid JSON: …` at its line and column.
+    static func parsed(_ bytes: [UInt8]) throws(FileError) -> JSONSpans {
+        do { return try JSONSpans(bytes) } catch {
+            let place = place(of: error.offset, in: LineTable(bytes))
+            throw FileError("not valid JSON: \(error.message)", at: SourceLocation(line: place.line, column: place.column))
+        }
     }
 
     /// The node at `path` (object keys and array positions), the last of duplicate keys.

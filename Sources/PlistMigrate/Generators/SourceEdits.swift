@@ -62,7 +62,7 @@ private struct JSONEditing {
 
     func apply(_ edit: PlannedEdit, after: String?) throws(SourceEdits.Refusal) -> [UInt8] {
         let document: JSONSpans
-        do { document = try JSONSpans(bytes) } catch { throw SourceEdits.Refusal(message: "not valid JSON: \(error.message)", line: nil) }
+        do { document = try JSONSpans.parsed(bytes) } catch { throw SourceEdits.Refusal(message: error.message, line: nil) }
         guard let container = document.node(at: prefix + edit.container), case .object(let members) = container.kind else {
             throw SourceEdits.Refusal(message: "an edit inside a list is not made in JSON", line: nil)
         }
