@@ -153,12 +153,12 @@ public struct FileMigrator: Sendable {
     /// configuration files (missing in a fresh clone until `pod install`) in one, whatever their
     /// number; anything else as it was found.
     static func unresolvedNotes(_ target: ProjectTarget) -> [String] {
-        let podsMissing = target.unresolved.filter { $0.contains(Self.podsFolder) && $0.contains(".xcconfig cannot be read") }
+        let podsMissing = target.unresolved.filter { $0.contains(ProjectTarget.podsFolder) && $0.contains(".xcconfig cannot be read") }
         let other = target.unresolved.filter { !podsMissing.contains($0) }
         var notes: [String] = []
         if !podsMissing.isEmpty {
             notes.append("target \(target.name) (\(target.project)): its CocoaPods settings are not here (\(podsMissing.count) "
-                + "configuration file\(podsMissing.count == 1 ? "" : "s") under \(Self.podsFolder), which `pod install` makes), "
+                + "configuration file\(podsMissing.count == 1 ? "" : "s") under \(ProjectTarget.podsFolder), which `pod install` makes), "
                 + "so what they set is not read: the deployment target is taken from the rest of the project")
         }
         if !other.isEmpty {
@@ -166,8 +166,6 @@ public struct FileMigrator: Sendable {
         }
         return notes
     }
-
-    static let podsFolder = ProjectTarget.podsFolder
 
     /// The plan's passes that run on this file: not those that may edit a dict with duplicate
     /// keys, nor recipe passes whose scope leaves the file out (said in `outOfScope`) or holds
