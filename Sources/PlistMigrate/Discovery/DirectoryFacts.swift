@@ -9,8 +9,9 @@ import FileAccess
 
 /// What the look-ups that climb from a file towards its repository root need to know about a
 /// directory: whether it holds `.git`, `.plist-migrate.json`, and which `*.xcodeproj`. Read
-/// with one `readdir` per directory and cached; directories the walk already listed cost no
-/// system call at all. Shared by the config, project and repository-root look-ups.
+/// with one listing (`DirectoryEntries`) per directory and cached; directories the walk
+/// already listed cost no system call at all. Shared by the config, project and
+/// repository-root look-ups.
 final class DirectoryFacts: @unchecked Sendable {
     struct Facts: Sendable {
         var hasGit = false
