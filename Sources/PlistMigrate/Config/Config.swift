@@ -264,6 +264,12 @@ public final class ConfigResolver: @unchecked Sendable {
         self.explicit = explicit
     }
 
+    /// Sizes the table of answers for about `count` directories once (a tree's walk asks for
+    /// one or two per file), so that it is not grown and rehashed many times.
+    func expectDirectories(_ count: Int) {
+        cache.reserveCapacity(cache.count + count)
+    }
+
     public func config(forFile path: String) -> Result<Config?, Config.ConfigError> {
         if let explicit { return .success(explicit) }
         return config(ofDirectory: DirectoryFacts.parent(of: FileIO.absolute(path)) ?? "")
@@ -274,8 +280,10 @@ public final class ConfigResolver: @unchecked Sendable {
         let facts = directories.facts(of: directory)
         var found: Result<Config?, Config.ConfigError> = .success(nil)
         if !facts.hasGit, let parent = DirectoryFacts.parent(of: directory) { found = config(ofDirectory: parent) }
-        let candidate = directory + "/" + Config.fileName
-        if case .success(let inherited) = found, facts.hasConfig, let data = try? FileIO.load(candidate).bytes {
+        // Most directories hold no config: its path is made only for one that does.
+        if case .success(let inherited) = found, facts.hasConfig, case let candidate = directory + "/" + Config.fileName,
+            let data = try? FileIO.load(candidate).bytes
+        {
             do throws(Config.ConfigError) {
                 let own = try Config(path: Self.relative(candidate), data: Data(data))
                 let merged = inherited.map { own.inheriting(from: $0) } ?? own

@@ -128,6 +128,8 @@ extension Runner {
             jobs.reserveCapacity(files.count)
             // About one directory per file is looked up: the tables are sized once, not regrown.
             index.expectDirectories(files.count)
+            // A file's folder and, in a tree of repositories, the app folder above it.
+            if options.useConfig { resolver.expectDirectories(2 * files.count) }
             for file in files {
                 switch job(for: file) {
                 case .failure(let error):
