@@ -29,19 +29,27 @@ public struct PolicyReach: Sendable, Equatable {
     /// Widens this reach by that of `key` written in the dict at `dictPath` (see `of`).
     public mutating func add(key: String, inDict dictPath: [String], domainKeys: [String]) {
         let path = dictPath.drop { $0 != "NSAppTransportSecurity" }.dropFirst()
-        if path.isEmpty {
+        add(key: key, depthInATS: path.count, domain: path.dropFirst().first, domainKeys: { domainKeys })
+    }
+
+    /// `add(key:inDict:domainKeys:)` told only what it reads of the dict's path: how many keys
+    /// below the ATS dict it lies (0 for the ATS dict itself, or a path without it), and its
+    /// second key below it (the domain, when there are two or more). A caller with many edits
+    /// makes no path of strings for each, and lists the domain keys only if a key names them.
+    public mutating func add(key: String, depthInATS depth: Int, domain: String?, domainKeys: () -> [String]) {
+        if depth == 0 {
             switch key {
             case "NSAllowsArbitraryLoads": everything = true
             case "NSAllowsArbitraryLoadsForMedia", "NSAllowsArbitraryLoadsInMedia": kinds.insert(.media)
             case "NSAllowsArbitraryLoadsInWebContent": kinds.insert(.webView)
             case "NSAllowsLocalNetworking": localHosts = true
-            case "NSExceptionDomains", "NSPinnedDomains": domains.formUnion(domainKeys)
+            case "NSExceptionDomains", "NSPinnedDomains": domains.formUnion(domainKeys())
             default: break
             }
-        } else if path.count == 1 {
+        } else if depth == 1 {
             // A domain key itself (renamed, inserted or removed).
             domains.insert(key)
-        } else if let domain = path.dropFirst().first {
+        } else if let domain {
             // A setting inside one domain's dict.
             domains.insert(domain)
         }
