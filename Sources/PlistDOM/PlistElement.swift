@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A handle to one XML element of a property list: its document and its place in the
 /// document's flat tree. Cheap to copy and compare; valid as long as its document lives.
 public struct PlistElement: Hashable {
@@ -97,6 +103,21 @@ public struct PlistElement: Hashable {
         }
 
         public func makeIterator() -> Iterator { Iterator(document: document, current: first) }
+    }
+
+    /// Whether both elements are as they were parsed (neither document has been edited) and
+    /// spell the same bytes from start tag to end tag. The value an element decodes to depends
+    /// on those bytes alone, so such elements hold the same value, in any two documents.
+    public func hasSameSourceBytes(as other: PlistElement) -> Bool {
+        guard document.revision == 0, other.document.revision == 0 else { return false }
+        let mine = node, theirs = other.node
+        guard mine.hasSource, theirs.hasSource, mine.end - mine.start == theirs.end - theirs.start else { return false }
+        let count = Int(mine.end - mine.start)
+        return document.source.withUnsafeBufferPointer { a in
+            other.document.source.withUnsafeBufferPointer { b in
+                memcmp(a.baseAddress! + Int(mine.start), b.baseAddress! + Int(theirs.start), count) == 0
+            }
+        }
     }
 
     /// Whether the decoded text equals `string`, without building a String for source text.

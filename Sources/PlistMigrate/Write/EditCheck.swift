@@ -16,7 +16,7 @@ import PlistDOM
 ///    many `<array>`s as it has steps, so libxml2's depth limit counts as in the file), is
 ///    exactly one plist value; inside it, every byte outside the edited values is the original's.
 /// 4. Each edited value, as that parse reads it, equals the original value with exactly the
-///    recorded edits applied.
+///    recorded edits applied (`ExpectedValues`: what no edit reached is compared by its bytes).
 /// The original was a valid plist and only whole values were swapped for valid values, so the
 /// output is a valid plist too. Steps 1 and 3 already imply step 2: every byte that is not the
 /// original's was read again by libxml2 as one element at its depth, between bytes the original
@@ -93,8 +93,8 @@ enum EditCheck {
         }
         guard original[cursor.old..<outerRange.upperBound].bytesEqual(wrapped[cursor.new..<(open.count + newOuter.count)]) else { return outside }
         // 4. The values.
-        let expected = PlannedEdit.apply(edits, to: spine(of: document, holding: shared, edited: paths, originals))
-        for ((path, _), element) in zip(before, after) where expected.value(at: path) != PlistValue(element) {
+        let expected = ExpectedValues(outer, depth: shared.count, applying: edits)
+        for ((path, _), element) in zip(before, after) where !expected.isHeld(at: path, by: element) {
             return "the rewritten values differ from the planned edits"
         }
         return nil
@@ -134,58 +134,5 @@ enum EditCheck {
             shared = Array(zip(shared, path).prefix { $0 == $1 }.map(\.0))
         }
         return shared
-    }
-
-    /// The original values the edits need: each edited container (`edited`, none inside
-    /// another, so every edit lies in one of them) in the dicts down to it, holding only those
-    /// paths, when there are many; otherwise, or when an array lies on a path, the value at
-    /// `shared` in the dicts down to it, or the whole document when an array lies on that path
-    /// too. A pass editing 800 of 20,000 domains reads 800 of them into values, not all.
-    private static func spine(
-        of document: PlistDocument, holding shared: [PathStep], edited paths: [[PathStep]], _ elements: [PlistElement?]
-    ) -> PlistValue {
-        // A few (the usual file) cost less as the one value that holds them.
-        if paths.count > 8, paths.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.key != nil } }) {
-            var root: [String: PlistValue] = [:]
-            // Each element was found (the check returned before otherwise).
-            for (path, element) in zip(paths, elements) { insert(PlistValue(element!), at: path[...], into: &root) }
-            return .dict(root)
-        }
-        guard shared.allSatisfy({ $0.key != nil }), let element = document.element(at: shared) else { return document.value }
-        return shared.reversed().reduce(PlistValue(element)) { inner, step in .dict([step.key!: inner]) }
-    }
-
-    /// Puts `value` at `path` (keys only) in `dict`, making the dicts on the way.
-    private static func insert(_ value: PlistValue, at path: ArraySlice<PathStep>, into dict: inout [String: PlistValue]) {
-        let key = path.first!.key!
-        guard path.count > 1 else {
-            dict[key] = value
-            return
-        }
-        // Taken out while it grows, so that it is not copied.
-        var inner: [String: PlistValue] = [:]
-        if case .dict(let entries)? = dict.removeValue(forKey: key) { inner = entries }
-        insert(value, at: path.dropFirst(), into: &inner)
-        dict[key] = .dict(inner)
-    }
-}
-
-extension PlistValue {
-    /// The value at `path`; `nil` when a step is missing.
-    func value(at path: [PathStep]) -> PlistValue? {
-        var current = self
-        for step in path {
-            switch (step, current) {
-            case (.key(let key), .dict(let entries)):
-                guard let next = entries[key] else { return nil }
-                current = next
-            case (.index(let index), .array(let items)):
-                guard items.indices.contains(index) else { return nil }
-                current = items[index]
-            default:
-                return nil
-            }
-        }
-        return current
     }
 }
