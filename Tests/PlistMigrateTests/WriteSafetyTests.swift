@@ -27,6 +27,29 @@ import PlistDOM
         }
     }
 
+    /// Each edit goes to the edited value that holds it, in order, with few values (compared
+    /// one by one) and many (looked up by prefix), as a plain reference says.
+    @Test func editsAreGroupedByTheEditedValueHoldingThem() {
+        var generator = SystemRandomNumberGenerator()
+        let steps: [PathStep] = [.key("A"), .key("B"), .key("b"), .index(0), .index(1)]
+        var many = 0
+        for round in 0..<600 {
+            let edits = (0..<Int.random(in: 1...(round < 300 ? 12 : 60), using: &generator)).map { _ in
+                PlannedEdit.remove(dict: (0..<Int.random(in: round < 300 ? 0...3 : 2...3, using: &generator)).map { _ in steps.randomElement(using: &generator)! }, key: "k")
+            }
+            let regions = EditCheck.regions(of: edits).shuffled(using: &generator)
+            if regions.count > 8 { many += 1 }
+            let expected = regions.map { region in edits.filter { $0.container.starts(with: region) } }
+            #expect(EditCheck.group(edits, by: regions) == expected, "\(edits.map(\.container))")
+            // An edit no value holds is said to lie outside them (one value is taken to hold
+            // every edit, as `regions(of:)` makes it).
+            if let first = regions.first, regions.count > 2 {
+                #expect(EditCheck.group(edits, by: Array(regions.dropFirst())) == nil || !edits.contains { $0.container.starts(with: first) })
+            }
+        }
+        #expect(many > 50)
+    }
+
     /// Renames a key outside NSAppTransportSecurity (and records it honestly).
     struct EditsOutsideATS: Migration {
         let id = "BUG001", version = 901, name = "edits-outside-ats", title = "bug", rationale = "Apple: none"
