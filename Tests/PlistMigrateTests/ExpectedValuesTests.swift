@@ -70,7 +70,7 @@ import Testing
             for (index, value) in candidates.enumerated() {
                 let output = try PlistDocument(parsing: Self.xml(value, compact: (run + index) % 2 == 1))
                 let expected = ExpectedValues(original.rootValue, depth: 0, applying: edits)
-                let says = expected.isHeld(at: [], by: output.rootValue)
+                let says = expected.isHeld(by: output.rootValue)
                 #expect(says == (value == wanted), "\(edits) against \(value)")
                 if says { held += 1 } else { refused += 1 }
             }
@@ -79,7 +79,7 @@ import Testing
     }
 
     /// Rooted below the document's root (at the value holding every edit), the paths of the
-    /// edits and of the values asked about are read from the document's root.
+    /// edits are read from the document's root.
     @Test func aRootBelowTheDocumentsReadsPathsFromTheDocumentsRoot() throws {
         let start: PlistValue = .dict(["ATS": .dict(["D": .dict(["a.example": .dict(["k": .bool(true)])])]), "Other": .string("x")])
         let original = try PlistDocument(parsing: Self.xml(start, compact: false))
@@ -90,7 +90,7 @@ import Testing
         for (value, holds) in [(wanted, true), (start, false)] {
             let output = try PlistDocument(parsing: Self.xml(value, compact: true))
             let element = try #require(output.rootValue[key: "ATS"]?[key: "D"])
-            #expect(ExpectedValues(outer, depth: 2, applying: edits).isHeld(at: [.key("ATS"), .key("D")], by: element) == holds)
+            #expect(ExpectedValues(outer, depth: 2, applying: edits).isHeld(by: element) == holds)
         }
     }
 }

@@ -125,14 +125,10 @@ final class ExpectedValues {
 
     private let root: Container
 
-    /// How many steps of every edit's path lead to the root here.
-    private let depth: Int
-
     /// The original's value `element`, which lies `depth` steps down every edit's path (the
     /// value holding every edited container), with `edits` applied in order.
     init(_ element: PlistElement, depth: Int, applying edits: [PlannedEdit]) {
         root = Container(.original(element))
-        self.depth = depth
         // Edits come in runs on one container, and runs of runs in the containers of one dict
         // (each domain of the ATS dict): the last container and its parent are kept.
         var last: (path: ArraySlice<PathStep>, container: Container?)?
@@ -160,17 +156,10 @@ final class ExpectedValues {
         }
     }
 
-    /// Whether `element` holds the value expected at `path` (from the document's root).
-    func isHeld(at fullPath: [PathStep], by element: PlistElement) -> Bool {
-        let path = fullPath.dropFirst(depth)
-        guard let step = path.last else { return root.isHeld(by: element) }
-        guard let parent = root.container(at: path.dropLast()) else { return false }
-        let slot: Slot?
-        switch step {
-        case .key(let key): slot = parent.entries?[key]
-        case .index(let index): slot = parent.items.flatMap { $0.indices.contains(index) ? $0[index] : nil }
-        }
-        return slot.map { Self.isHeld($0, by: element) } ?? false
+    /// Whether `element`, the output's value at the place of the original's, holds the value
+    /// expected there.
+    func isHeld(by element: PlistElement) -> Bool {
+        root.isHeld(by: element)
     }
 
     static func isHeld(_ slot: Slot, by element: PlistElement) -> Bool {
