@@ -98,7 +98,7 @@ enum EditCheck {
             return "an edit lies outside the edited values (\(names))"
         }
         for (((path, _, element), edits), now) in zip(zip(before, editsByValue), after)
-        where !ExpectedValues(element, depth: path.count, applying: edits).isHeld(at: path, by: now) {
+        where !ExpectedValues(element, depth: path.count, applying: edits).isHeld(by: now) {
             return "the rewritten values differ from the planned edits"
         }
         return nil
@@ -115,21 +115,9 @@ enum EditCheck {
         guard containers.count > 1 else { return containers }
         // Shorter first, so a container comes after any that holds it.
         containers.sort { $0.count < $1.count }
-        var kept: [[PathStep]] = []
-        var keptSet: Set<[PathStep]> = []
-        var keptCounts: Set<Int> = []
-        for path in containers {
-            // Few kept paths (the usual case): compared directly; many: looked up by prefix, of
-            // the lengths kept paths have. A kept path equal to this one holds it too.
-            let inside = kept.count <= 8
-                ? kept.contains { $0.count <= path.count && path.starts(with: $0) }
-                : keptCounts.contains { $0 <= path.count && keptSet.contains($0 == path.count ? path : Array(path[..<$0])) }
-            guard !inside else { continue }
-            kept.append(path)
-            keptSet.insert(path)
-            keptCounts.insert(path.count)
-        }
-        return kept
+        var kept = PathPrefixes()
+        for path in containers where kept.holder(of: path) == nil { kept.insert(path) }
+        return kept.paths
     }
 
     /// `edits`, in order, split by the value of `regions` (none inside another) that holds
@@ -139,10 +127,9 @@ enum EditCheck {
         // One (most files): it holds every edit, as `regions(of:)` made it.
         if regions.count == 1 { return [edits] }
         var groups = Array(repeating: [PlannedEdit](), count: regions.count)
-        // Many regions (one per edited domain) are looked up by the container's prefixes of the
-        // lengths regions have; runs of edits in one region ask once.
-        let byPath = regions.count > 8 ? Dictionary(regions.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) : [:]
-        let lengths = Set(regions.map(\.count)).sorted()
+        var index = PathPrefixes()
+        for region in regions { index.insert(region) }
+        // Runs of edits in one region ask once.
         var last: Int?
         for edit in edits {
             let container = edit.container
@@ -150,14 +137,35 @@ enum EditCheck {
                 groups[last].append(edit)
                 continue
             }
-            let found = regions.count > 8
-                ? lengths.lazy.compactMap { $0 <= container.count ? byPath[Array(container.prefix($0))] : nil }.first
-                : regions.firstIndex { container.starts(with: $0) }
-            guard let found else { return nil }
+            guard let found = index.holder(of: container) else { return nil }
             groups[found].append(edit)
             last = found
         }
         return groups
+    }
+
+    /// Paths none of which lies inside another (so each is inserted once), and which of them
+    /// holds a given path (is it or leads to it): few are compared one by one; many (one per
+    /// edited domain) are looked up by the path's prefixes of the lengths they have.
+    struct PathPrefixes {
+        private(set) var paths: [[PathStep]] = []
+        private var places: [[PathStep]: Int] = [:]
+        private var lengths: Set<Int> = []
+
+        mutating func insert(_ path: [PathStep]) {
+            places[path] = paths.count
+            lengths.insert(path.count)
+            paths.append(path)
+        }
+
+        /// The place in `paths` of the one that holds `path`.
+        func holder(of path: [PathStep]) -> Int? {
+            guard paths.count > 8 else { return paths.firstIndex { path.starts(with: $0) } }
+            for length in lengths where length <= path.count {
+                if let place = places[length == path.count ? path : Array(path[..<length])] { return place }
+            }
+            return nil
+        }
     }
 
     static func commonPrefix(_ paths: [[PathStep]]) -> [PathStep] {
