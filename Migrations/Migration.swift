@@ -96,4 +96,17 @@ extension PlannedEdit {
         }
         return touched.filter { !declared.contains($0) }
     }
+
+    /// The first of `edits` that touches a root key outside `declared`. Edits come in runs
+    /// inside one root key's value (every domain of the ATS dict): a run's key is asked once.
+    public static func first(of edits: [PlannedEdit], touchingRootKeysOutside declared: Set<String>) -> PlannedEdit? {
+        var inside: PathStep?
+        return edits.first { edit in
+            let first = edit.container.first
+            if let first, first == inside { return false }
+            guard edit.rootKeys(outside: declared).isEmpty else { return true }
+            inside = first
+            return false
+        }
+    }
 }

@@ -44,6 +44,26 @@ import PlistDOM
         #expect(checked == containers.count * 7 && containers.count == 85)
     }
 
+    /// The first edit touching a root key outside the declared ones (a run of edits in one
+    /// root key's value asked once) is the first a plain search finds, over random runs.
+    @Test func theFirstEditOutsideTheDeclaredRootKeysIsThePlainSearchs() {
+        var generator = SystemRandomNumberGenerator()
+        let steps: [PathStep] = [.key("A"), .key("B"), .key("C"), .index(0)]
+        var found = 0
+        for _ in 0..<500 {
+            let edits = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                PlannedEdit.remove(dict: (0..<Int.random(in: 0...2, using: &generator)).map { _ in steps.randomElement(using: &generator)! },
+                                   key: ["A", "B", "k"].randomElement(using: &generator)!)
+            }
+            let declared = Set(["A", "B", "C", "k"].filter { _ in Bool.random(using: &generator) })
+            let plain = edits.firstIndex { !$0.rootKeys(outside: declared).isEmpty }
+            let got = PlannedEdit.first(of: edits, touchingRootKeysOutside: declared)
+            #expect(got == plain.map { edits[$0] }, "\(edits) outside \(declared)")
+            if plain != nil { found += 1 }
+        }
+        #expect(found > 100)
+    }
+
     /// `apply` (boxes opened once, the last container and its parent kept) against each edit
     /// applied alone, in turn: random runs that rename, insert, replace and remove in
     /// a dict of 100 domains, in their dicts and in an array, going back and forth between a

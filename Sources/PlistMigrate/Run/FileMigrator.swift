@@ -506,7 +506,7 @@ public struct FileMigrator: Sendable {
                 plannedEdits += session.plannedEdits
                 return .unchanged
             }
-            if let declared = migration.rootKeys.map(Set.init), let edit = FileMigrator.firstEdit(of: session.plannedEdits, touchingRootKeysOutside: declared) {
+            if let declared = migration.rootKeys.map(Set.init), let edit = PlannedEdit.first(of: session.plannedEdits, touchingRootKeysOutside: declared) {
                 let keys = migration.undeclaredRootKeys(edit).joined(separator: ", ")
                 return .failed("\(migration.id) edited \(keys), outside the root keys it declares (\((migration.rootKeys ?? []).joined(separator: ", ")))")
             }
@@ -586,19 +586,6 @@ public struct FileMigrator: Sendable {
             ? "it runs only where the policy stays the same on every supported OS"
             : Self.allowPolicyChangeIncludesIt
         return "\(verb) \(shown)\(unknown); \(remedy)"
-    }
-
-    /// The first edit that touches a root key outside `declared`. Edits come in runs inside
-    /// one root key's value (every domain of the ATS dict): a run's key is looked up once.
-    static func firstEdit(of edits: [PlannedEdit], touchingRootKeysOutside declared: Set<String>) -> PlannedEdit? {
-        var inside: PathStep?
-        return edits.first { edit in
-            let first = edit.container.first
-            if let first, first == inside { return false }
-            guard edit.rootKeys(outside: declared).isEmpty else { return true }
-            inside = first
-            return false
-        }
     }
 
     /// Widens `reach` by the keys `edit` touches (`PlannedEdit.touchedKeys`). The usual edit,
