@@ -5,6 +5,13 @@ import Darwin
 #endif
 
 extension UnsafeBufferPointer where Element == UInt8 {
+    /// Where `byte` first stands in `range` (`memchr`, a block at a time), as an offset from the
+    /// start of the buffer.
+    @inlinable public func firstOffset(of byte: UInt8, in range: Range<Int>) -> Int? {
+        guard let base = baseAddress, !range.isEmpty, let hit = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
+        return UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+    }
+
     /// Where `needle` first starts (memchr for its first byte, then memcmp), as an offset from
     /// the start of the buffer.
     public func firstOffset(of needle: [UInt8]) -> Int? {

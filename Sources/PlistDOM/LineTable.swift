@@ -17,8 +17,8 @@ public final class LineTable {
         // Without a `\r` (nearly every file), `memchr` finds each `\n` a block at a time.
         if memchr(base, Int32(ASCII.cr), bytes.count) == nil {
             var from = 0
-            while from < bytes.count, let hit = memchr(base + from, Int32(ASCII.lf), bytes.count - from) {
-                from = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base + 1
+            while let hit = bytes.firstOffset(of: ASCII.lf, in: from..<bytes.count) {
+                from = hit + 1
                 starts.append(from)
             }
             return starts

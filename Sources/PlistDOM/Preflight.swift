@@ -57,12 +57,7 @@ enum Preflight {
     }
 
     static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int = 0) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, start < buffer.count,
-                let hit = memchr(base + start, Int32(byte), buffer.count - start)
-            else { return nil }
-            return UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
-        }
+        bytes.withUnsafeBufferPointer { $0.firstOffset(of: byte, in: start..<max(start, $0.count)) }
     }
 
     /// Where UTF-8 encodes a surrogate code point (U+D800–U+DFFF: `ED A0…BF xx`), which is not

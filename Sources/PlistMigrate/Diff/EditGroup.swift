@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PlistDOM
 
 /// A kind of change, the unit a reviewer accepts or rejects: one pass (and version) removing and
 /// adding the same lines with the same effect on the policy, whatever the file and wherever in
@@ -48,11 +44,9 @@ public enum EditGroup {
     private static func forEachChangedLine(_ bytes: UnsafeBufferPointer<UInt8>, marker: UInt8, _ body: (UnsafeBufferPointer<UInt8>.SubSequence) -> Void) {
         var start = 0
         var inHunks = false
-        guard let base = bytes.baseAddress else { return }
         while start < bytes.count {
-            // The line's end found by `memchr` (a diff of a large file is megabytes, read twice).
-            let newline: UnsafeMutableRawPointer? = memchr(base + start, 0x0A, bytes.count - start)
-            let end = newline.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? bytes.count
+            // Found a block at a time: a diff of a large file is megabytes, read twice.
+            let end = bytes.firstOffset(of: UInt8(ascii: "\n"), in: start..<bytes.count) ?? bytes.count
             if !inHunks {
                 inHunks = end - start >= 2 && bytes[start] == UInt8(ascii: "@") && bytes[start + 1] == UInt8(ascii: "@")
             } else if end > start, bytes[start] == marker {

@@ -114,10 +114,9 @@ public enum UnifiedDiff {
         /// The `\n` bytes before `end`, found by `memchr` (a block at a time).
         static func newlines(in bytes: [UInt8], before end: Int) -> Int {
             bytes.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return 0 }
                 var count = 0, from = 0
-                while from < end, let hit = memchr(base + from, 0x0A, end - from) {
-                    from = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base + 1
+                while let hit = buffer.firstOffset(of: 0x0A, in: from..<end) {
+                    from = hit + 1
                     count += 1
                 }
                 return count
@@ -201,12 +200,10 @@ public enum UnifiedDiff {
             self.bytes = bytes
             var ranges: [Range<Int>] = []
             bytes.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
                 var start = span.lowerBound
-                while start < span.upperBound, let hit = memchr(base + start, 0x0A, span.upperBound - start) {
-                    let end = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base + 1
-                    ranges.append(start..<end)
-                    start = end
+                while let hit = buffer.firstOffset(of: 0x0A, in: start..<span.upperBound) {
+                    ranges.append(start..<(hit + 1))
+                    start = hit + 1
                 }
                 if start < span.upperBound { ranges.append(start..<span.upperBound) }
             }

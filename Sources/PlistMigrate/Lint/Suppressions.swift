@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PlistDOM
 
 /// What a file's own comments say about its lint findings, and where each finding sits.
@@ -50,10 +45,9 @@ struct LintContext {
     init(document: PlistDocument, bytes: [UInt8]) {
         var starts = [0]
         bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
             var offset = 0
-            while offset < buffer.count, let hit = memchr(base + offset, 0x0A, buffer.count - offset) {
-                offset = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base + 1
+            while let hit = buffer.firstOffset(of: 0x0A, in: offset..<buffer.count) {
+                offset = hit + 1
                 starts.append(offset)
             }
         }
