@@ -315,6 +315,7 @@ public struct ATSConfiguration: Sendable, Equatable {
 
     /// Every key a domain's settings are read from, and where each setting's keys start in it.
     private enum DomainSetting {
+        /// At most 32 (`readRule` marks the slots it fills in a `UInt32`).
         static let keys = ["NSIncludesSubdomains", "NSRequiresCertificateTransparency", "NSPinnedCAIdentities", "NSPinnedLeafIdentities"]
             + allowsInsecureHTTPKeys + minimumTLSKeys + requiresForwardSecrecyKeys
         static let includesSubdomains = 0, requiresCertificateTransparency = 1, pinnedCAIdentities = 2, pinnedLeafIdentities = 3
@@ -365,8 +366,20 @@ public struct ATSConfiguration: Sendable, Equatable {
         // Kept on the stack: one list per rule read, of every domain, adds up.
         withUnsafeTemporaryAllocation(of: DictEntry?.self, capacity: DomainSetting.keys.count) { found in
             found.initialize(repeating: nil)
-            defer { found.deinitialize() }
-            entry.value.forEachEntry(named: DomainSetting.keys) { index, setting in found[index] = setting }
+            // Only the slots a setting filled hold references (a domain has a key or two of the
+            // list): those alone are deinitialized, not the whole list, one witness call each.
+            var filled: UInt32 = 0
+            defer {
+                while filled != 0 {
+                    let slot = filled.trailingZeroBitCount
+                    (found.baseAddress! + slot).deinitialize(count: 1)
+                    filled &= filled - 1
+                }
+            }
+            entry.value.forEachEntry(named: DomainSetting.keys) { index, setting in
+                found[index] = setting
+                filled |= 1 << UInt32(index)
+            }
             func first<Value>(_ keys: [String], at offset: Int, _ read: (DictEntry?, String) -> Value?) -> Value? {
                 for index in keys.indices { if let value = read(found[offset + index], keys[index]) { return value } }
                 return nil
@@ -400,7 +413,9 @@ public struct ATSConfiguration: Sendable, Equatable {
             guard let range = ReaderCIDR(key) else { return .nothing }
             return .address(network: range.network, prefix: range.prefix)
         }
-        guard !bytes.contains(UInt8(ascii: "*")), key == key.lowercased() else { return .nothing }
+        // An ASCII key is lowercase when no byte is an uppercase letter: no Unicode tables asked.
+        let isLowercase = bytes.allSatisfy { $0 < 0x80 } ? !bytes.contains { $0 >= 0x41 && $0 <= 0x5A } : key == key.lowercased()
+        guard !bytes.contains(UInt8(ascii: "*")), isLowercase else { return .nothing }
         // An address key is looked up by its text, as the system writes addresses: one written
         // otherwise (`2001:0db8::1`, `010.0.0.1`) matches nothing in Apple's reader.
         if let address = IPAddress(key) {

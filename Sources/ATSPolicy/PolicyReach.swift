@@ -85,11 +85,25 @@ public struct PolicyReach: Sendable, Equatable {
         if key.utf8AllSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }) {
             return key
         }
-        // ASCII lowercases byte by byte, as `lowercased()` does, without Unicode tables.
         var text = key
-        let lowered = key.utf8.isASCII
-            ? text.withUTF8 { $0.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } } : Array(key.lowercased().utf8)
-        var name = lowered[...]
+        // An ASCII key is cut on its own bytes and lowercased as it is copied out, byte by byte
+        // as `lowercased()` does, without Unicode tables or a lowered copy first.
+        if let host = text.withUTF8({ bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let cut = hostNameBounds(bytes[...])
+            return String(unsafeUninitializedCapacity: cut.count) { out in
+                for (place, byte) in zip(out.indices, bytes[cut]) { out[place] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+                return cut.count
+            }
+        }) { return host }
+        let lowered = Array(key.lowercased().utf8)
+        return String(decoding: lowered[hostNameBounds(lowered[...])], as: UTF8.self)
+    }
+
+    /// Where the host name lies in a domain key's bytes: after a `scheme://`, a leading `*.`,
+    /// before a path and a port.
+    private static func hostNameBounds<Bytes: RandomAccessCollection<UInt8>>(_ key: Bytes) -> Range<Int> where Bytes.Index == Int {
+        var name = key[...]
         if let start = name.indices.first(where: {
             name[$0] == UInt8(ascii: ":") && $0 + 2 < name.endIndex && name[$0 + 1] == UInt8(ascii: "/") && name[$0 + 2] == UInt8(ascii: "/")
         }) { name = name[(start + 3)...] }
@@ -101,7 +115,7 @@ public struct PolicyReach: Sendable, Equatable {
         if let colon = name.firstIndex(of: UInt8(ascii: ":")), !name[(colon + 1)...].contains(UInt8(ascii: ":")) {
             name = name[..<colon]
         }
-        return String(decoding: name, as: UTF8.self)
+        return name.startIndex..<name.endIndex
     }
 }
 

@@ -55,6 +55,21 @@ import PlistDOM
             #expect(PolicyReach.hostName(ofDomainKey: key) == reference(key), "\(key)")
         }
     }
+
+    /// A key matches only when it is lowercase: checked against the rule as Unicode states it
+    /// (`key == key.lowercased()`) over keys of every case, ASCII or not.
+    @Test func aKeyMatchesOnlyWhenItIsLowercase() {
+        let pieces = ["api", "API", "Example", ".com", ".COM", "école", "ÉCOLE", "ß", "straße", "İ", "10.0.0.1", "::1", "-", "x9"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let key = (0..<Int.random(in: 1...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            if key != key.lowercased() {
+                #expect(ATSConfiguration.matcher(for: key) == .nothing, "\(key)")
+            } else if HostNameKey.canMatch(key), IPAddress(key) == nil {
+                #expect(ATSConfiguration.matcher(for: key) == .name, "\(key)")
+            }
+        }
+    }
 }
 
 /// `--host` never fails open: every form a resolver reads as an IPv4 address is
