@@ -96,12 +96,26 @@ final class ExpectedValues {
             }
         }
 
+        /// Up to this many entries a dict's are compared without a table of them.
+        static let fewEntries = 8
+
         /// Whether `element` holds the value this container stands for.
         func isHeld(by element: PlistElement) -> Bool {
             if let entries {
                 guard element.kind == .dict || element.kind == nil else { return false }
-                var found: [String: PlistElement] = [:]
                 let present = element.entries
+                if present.count <= Self.fewEntries {
+                    // A few entries (a domain's settings) are matched by a scan, without a table
+                    // of them: each name counts at its last entry, as decoding keeps it.
+                    let names = present.map(\.name)
+                    var distinct = 0
+                    for (position, name) in names.enumerated() where !names[(position + 1)...].contains(name) {
+                        distinct += 1
+                        guard let slot = entries[name], ExpectedValues.isHeld(slot, by: present[position].value) else { return false }
+                    }
+                    return distinct == entries.count
+                }
+                var found: [String: PlistElement] = [:]
                 found.reserveCapacity(present.count)
                 for entry in present { found[entry.name] = entry.value }
                 guard found.count == entries.count else { return false }
