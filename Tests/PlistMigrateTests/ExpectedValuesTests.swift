@@ -93,4 +93,25 @@ import Testing
             #expect(ExpectedValues(outer, depth: 2, applying: edits).isHeld(by: element) == holds)
         }
     }
+
+    /// An output dict with a key written twice holds what its last copy says, as decoding
+    /// reads it: for a dict of a few entries (compared by a scan) and of many (by a table).
+    @Test func aKeyWrittenTwiceInTheOutputCountsAtItsLastCopy() throws {
+        for count in [2, ExpectedValues.Container.fewEntries + 4] {
+            let names = (0..<count).map { "k\($0)" }
+            func xml(_ pairs: [(String, Bool)]) -> [UInt8] {
+                let body = pairs.map { "<key>\($0.0)</key><\($0.1)/>" }.joined()
+                return Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict>\(body)</dict></plist>\n".utf8)
+            }
+            let original = try PlistDocument(parsing: xml(names.map { ($0, true) }))
+            let edits: [PlannedEdit] = [.replace(dict: [], key: "k0", value: .bool(false))]
+            let plain = names.map { ($0, $0 != "k0") }
+            let lastSaysFalse = [("k0", true)] + plain
+            let lastSaysTrue = plain + [("k0", true)]
+            for (pairs, holds) in [(plain, true), (lastSaysFalse, true), (lastSaysTrue, false)] {
+                let output = try PlistDocument(parsing: xml(pairs))
+                #expect(ExpectedValues(original.rootValue, depth: 0, applying: edits).isHeld(by: output.rootValue) == holds, "\(count) keys: \(pairs)")
+            }
+        }
+    }
 }
