@@ -114,4 +114,41 @@ import Testing
             }
         }
     }
+
+    /// A dict that edits grow past the few entries kept in a list, and shrink again, is
+    /// expected to hold what `PlannedEdit.apply` says: random runs of inserts, removals,
+    /// renames and replacements on one small dict.
+    @Test func aSmallDictGrownPastAFewEntriesHoldsWhatTheEditsSay() throws {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let start: PlistValue = .dict(["D": .dict(["k0": .bool(true), "k1": .string("x"), "k2": .integer(1)])])
+        let original = try PlistDocument(parsing: Self.xml(start, compact: false))
+        let few = ExpectedValues.Container.fewEntries
+        var grewPast = 0
+        for run in 0..<300 {
+            var edits: [PlannedEdit] = []
+            for _ in 0..<(4 + next(2 * few)) {
+                let key = "k\(next(few + 6))"
+                let edit: PlannedEdit = switch next(8) {
+                case 0: .remove(dict: [.key("D")], key: key)
+                case 1: .rename(dict: [.key("D")], from: key, to: "k\(next(few + 6))")
+                case 2: .replace(dict: [.key("D")], key: key, value: .bool(next(2) == 0))
+                default: .insert(dict: [.key("D")], key: key, value: .integer(Int128(next(5))))
+                }
+                edits.append(edit)
+            }
+            let wanted = PlannedEdit.apply(edits, to: start)
+            if case .dict(let root) = wanted, case .dict(let dict)? = root["D"], dict.count > few { grewPast += 1 }
+            let candidates = [wanted, PlannedEdit.apply(Array(edits.dropLast()), to: start)]
+            for (index, value) in candidates.enumerated() {
+                let output = try PlistDocument(parsing: Self.xml(value, compact: (run + index) % 2 == 1))
+                let says = ExpectedValues(original.rootValue, depth: 0, applying: edits).isHeld(by: output.rootValue)
+                #expect(says == (value == wanted), "\(edits) against \(value)")
+            }
+        }
+        #expect(grewPast > 30, "the runs grow the dict past \(few) entries")
+    }
 }

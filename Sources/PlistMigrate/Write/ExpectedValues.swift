@@ -24,7 +24,7 @@ final class ExpectedValues {
     /// A dict or array an edit reached: its entries or items, each a slot. Any other value
     /// (an edit naming a string as its container) opens to itself, and no edit changes it.
     final class Container {
-        @exclusivity(unchecked) var entries: [String: Slot]?
+        @exclusivity(unchecked) var entries: Entries?
         @exclusivity(unchecked) var items: [Slot]?
         let unopened: Slot
 
@@ -36,7 +36,7 @@ final class ExpectedValues {
                 case .dict?, nil:
                     // A later duplicate key replaces an earlier one, as decoding does.
                     let found = element.entries
-                    var entries = [String: Slot](minimumCapacity: found.count)
+                    var entries = Entries(capacity: found.count)
                     for entry in found { entries[entry.name] = .original(entry.value) }
                     self.entries = entries
                 case .array?:
@@ -45,7 +45,9 @@ final class ExpectedValues {
                     break
                 }
             case .written(.dict(let values)):
-                entries = values.mapValues { .written($0) }
+                var entries = Entries(capacity: values.count)
+                for (key, value) in values { entries[key] = .written(value) }
+                self.entries = entries
             case .written(.array(let values)):
                 items = values.map { .written($0) }
             case .written, .opened:
@@ -76,7 +78,7 @@ final class ExpectedValues {
             case .rename(_, let from, let to):
                 // A dict renamed key by key (every domain of a large file) is kept at most a
                 // third full: a removal hashes again each key in the run of slots behind it.
-                if let count = entries?.count, count > 64, entries!.capacity < 3 * count { entries?.reserveCapacity(4 * count) }
+                entries?.reserveForRenames()
                 // Only an entry that is there moves, over any entry of the new name.
                 guard let moved = entries?.removeValue(forKey: from) else { return }
                 entries?[to] = moved
@@ -96,7 +98,7 @@ final class ExpectedValues {
             }
         }
 
-        /// Up to this many entries a dict's are compared without a table of them.
+        /// Up to this many entries a dict is kept, and compared, without a table of its keys.
         static let fewEntries = 8
 
         /// Whether `element` holds the value this container stands for.
@@ -119,10 +121,7 @@ final class ExpectedValues {
                 found.reserveCapacity(present.count)
                 for entry in present { found[entry.name] = entry.value }
                 guard found.count == entries.count else { return false }
-                for (key, slot) in entries {
-                    guard let value = found[key], ExpectedValues.isHeld(slot, by: value) else { return false }
-                }
-                return true
+                return entries.allSatisfy { key, slot in found[key].map { ExpectedValues.isHeld(slot, by: $0) } ?? false }
             }
             if let items {
                 guard element.kind == .array else { return false }
@@ -190,5 +189,62 @@ extension ExpectedValues.Container {
         var current: ExpectedValues.Container? = self
         for step in path { current = current?.child(step) }
         return current
+    }
+}
+
+extension ExpectedValues {
+    /// A dict's slots by key. A few (a domain's settings) are kept in a list searched in turn,
+    /// which costs less than hashing each key into a table; more go into a table.
+    struct Entries {
+        private var few: [(key: String, slot: Slot)] = []
+        private var many: [String: Slot]?
+
+        init(capacity: Int) {
+            if capacity > Container.fewEntries { many = Dictionary(minimumCapacity: capacity) } else { few.reserveCapacity(capacity) }
+        }
+
+        var count: Int { many?.count ?? few.count }
+
+        /// A key's slot; setting `nil` removes the key, setting a slot replaces any it had.
+        subscript(key: String) -> Slot? {
+            get {
+                if let many { return many[key] }
+                return few.first { $0.key == key }?.slot
+            }
+            set {
+                if many != nil { many![key] = newValue; return }
+                let place = few.firstIndex { $0.key == key }
+                switch (place, newValue) {
+                case (let place?, let slot?): few[place].slot = slot
+                case (let place?, nil): few.remove(at: place)
+                case (nil, let slot?):
+                    if few.count < Container.fewEntries {
+                        few.append((key, slot))
+                    } else {
+                        many = Dictionary(uniqueKeysWithValues: few.map { ($0.key, $0.slot) })
+                        few = []
+                        many![key] = slot
+                    }
+                case (nil, nil): break
+                }
+            }
+        }
+
+        mutating func removeValue(forKey key: String) -> Slot? {
+            let slot = self[key]
+            if slot != nil { self[key] = nil }
+            return slot
+        }
+
+        /// Before a rename: a table renamed key by key (every domain of a large file) is kept at
+        /// most a third full, since a removal hashes again each key in the run of slots behind it.
+        mutating func reserveForRenames() {
+            if let count = many?.count, count > 64, many!.capacity < 3 * count { many!.reserveCapacity(4 * count) }
+        }
+
+        func allSatisfy(_ holds: (String, Slot) -> Bool) -> Bool {
+            if let many { return many.allSatisfy { holds($0.key, $0.value) } }
+            return few.allSatisfy { holds($0.key, $0.slot) }
+        }
     }
 }
