@@ -59,12 +59,15 @@ final class SAXTreeBuilder {
 
     /// SAX2 mode (namespaces resolved) or SAX1.
     let resolvesNamespaces: Bool
+    /// libxml2 reads a standard DOCTYPE rather than spaces in its place (for tests).
+    private let readsDoctype: Bool
 
-    private init(source: [UInt8], lines: LineTable, buildTree: Bool, resolvesNamespaces: Bool) {
+    private init(source: [UInt8], lines: LineTable, buildTree: Bool, resolvesNamespaces: Bool, readsDoctype: Bool) {
         self.source = source
         self.lines = lines
         self.buildTree = buildTree
         self.resolvesNamespaces = resolvesNamespaces
+        self.readsDoctype = readsDoctype
         tree = ScratchBuffer(capacity: buildTree ? source.count / 40 + 8 : 0)
     }
 
@@ -83,13 +86,17 @@ final class SAXTreeBuilder {
     /// positions (checked on 850,000 corpus files and mutations of them). Anything else is read
     /// again, by a builder in SAX2 mode, whose result then stands, errors included.
     /// - Parameter alwaysResolvingNamespaces: SAX2 mode only (tests compare the two).
-    static func parse(_ source: [UInt8], lines: LineTable, buildTree: Bool = true, alwaysResolvingNamespaces: Bool = false) -> SAXTreeBuilder {
+    /// - Parameter readingDoctype: libxml2 reads a standard DOCTYPE too (tests compare the two;
+    ///   see `blankStandardDoctype`).
+    static func parse(
+        _ source: [UInt8], lines: LineTable, buildTree: Bool = true, alwaysResolvingNamespaces: Bool = false, readingDoctype: Bool = false
+    ) -> SAXTreeBuilder {
         installRefusingEntityLoader
         if !alwaysResolvingNamespaces {
-            let fast = SAXTreeBuilder(source: source, lines: lines, buildTree: buildTree, resolvesNamespaces: false)
+            let fast = SAXTreeBuilder(source: source, lines: lines, buildTree: buildTree, resolvesNamespaces: false, readsDoctype: readingDoctype)
             if fast.run() { return fast }
         }
-        let full = SAXTreeBuilder(source: source, lines: lines, buildTree: buildTree, resolvesNamespaces: true)
+        let full = SAXTreeBuilder(source: source, lines: lines, buildTree: buildTree, resolvesNamespaces: true, readsDoctype: readingDoctype)
         _ = full.run()
         return full
     }
@@ -106,6 +113,7 @@ final class SAXTreeBuilder {
             }
             context = ctxt
             bytes = buffer
+            if !readsDoctype { SAXTreeBuilder.blankStandardDoctype(ctxt, source: buffer) }
             defer {
                 ParserContexts.shared.give(ctxt, namespaces: resolvesNamespaces)
                 context = nil
@@ -124,6 +132,40 @@ final class SAXTreeBuilder {
             fail("not well-formed XML")
         }
         return true
+    }
+
+    /// Apple's DOCTYPE as Xcode writes it (and as older tools wrote it), byte for byte.
+    static let standardDoctypes: [[UInt8]] = [
+        Array(#"<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">"#.utf8),
+        Array(#"<!DOCTYPE plist PUBLIC "-//Apple Computer//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">"#.utf8),
+    ]
+
+    /// Where the prolog's DOCTYPE is, when it is one of `standardDoctypes`: after a BOM, the
+    /// XML declaration and white space, if any.
+    static func standardDoctype(in source: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var at = source.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if source[at...].starts(with: "<?xml".utf8) {
+            // Past its `?>`.
+            at += 5
+            while at + 1 < source.count, !(source[at] == UInt8(ascii: "?") && source[at + 1] == ASCII.gt) { at += 1 }
+            guard at + 1 < source.count else { return nil }
+            at += 2
+        }
+        while at < source.count, ASCII.isWhitespace(source[at]) { at += 1 }
+        for doctype in standardDoctypes where source[at...].starts(with: doctype) { return at..<(at + doctype.count) }
+        return nil
+    }
+
+    /// Blanks a standard DOCTYPE (`standardDoctypes`) with spaces in libxml2's copy of the
+    /// input, before it reads a byte. The DOCTYPE names only an external subset, which the
+    /// parser never loads: reading it changes nothing but costs libxml2 about 7,000 instructions,
+    /// char by char. Spaces of the same length keep every offset, line and column; the source
+    /// the spans are checked against keeps its DOCTYPE.
+    private static func blankStandardDoctype(_ ctxt: xmlParserCtxtPtr, source: UnsafeBufferPointer<UInt8>) {
+        guard let range = standardDoctype(in: source), let input = ctxt.pointee.input, let base = input.pointee.base,
+            let end = input.pointee.end, input.pointee.cur == base, end - base == source.count
+        else { return }
+        memset(UnsafeMutablePointer(mutating: base) + range.lowerBound, Int32(UInt8(ascii: " ")), range.count)
     }
 
     /// Tells libxml2 that its input, already all in memory, has nothing more to read.
