@@ -143,8 +143,13 @@ final class SAXTreeBuilder {
     /// Where the prolog's DOCTYPE is, when it is one of `standardDoctypes`: after a BOM, the
     /// XML declaration and white space, if any.
     static func standardDoctype(in source: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        var at = source.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        if source[at...].starts(with: "<?xml".utf8) {
+        guard let base = source.baseAddress else { return nil }
+        // By `memcmp`: `starts(with:)` on a slice compares a byte at a time, generically.
+        func holds(_ bytes: [UInt8], at offset: Int) -> Bool {
+            offset + bytes.count <= source.count && memcmp(base + offset, bytes, bytes.count) == 0
+        }
+        var at = holds(byteOrderMark, at: 0) ? 3 : 0
+        if holds(xmlDeclarationStart, at: at) {
             // Past its `?>`.
             at += 5
             while at + 1 < source.count, !(source[at] == UInt8(ascii: "?") && source[at + 1] == ASCII.gt) { at += 1 }
@@ -152,9 +157,10 @@ final class SAXTreeBuilder {
             at += 2
         }
         while at < source.count, ASCII.isWhitespace(source[at]) { at += 1 }
-        for doctype in standardDoctypes where source[at...].starts(with: doctype) { return at..<(at + doctype.count) }
+        for doctype in standardDoctypes where holds(doctype, at: at) { return at..<(at + doctype.count) }
         return nil
     }
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF], xmlDeclarationStart = Array("<?xml".utf8)
 
     /// Blanks a standard DOCTYPE (`standardDoctypes`) with spaces in libxml2's copy of the
     /// input, before it reads a byte. The DOCTYPE names only an external subset, which the
