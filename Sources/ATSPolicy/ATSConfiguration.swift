@@ -414,7 +414,7 @@ public struct ATSConfiguration: Sendable, Equatable {
             return .address(network: range.network, prefix: range.prefix)
         }
         // An ASCII key is lowercase when no byte is an uppercase letter: no Unicode tables asked.
-        let isLowercase = bytes.allSatisfy { $0 < 0x80 } ? !bytes.contains { $0 >= 0x41 && $0 <= 0x5A } : key == key.lowercased()
+        let isLowercase = bytes.isASCII ? !bytes.contains { $0 >= 0x41 && $0 <= 0x5A } : key == key.lowercased()
         guard !bytes.contains(UInt8(ascii: "*")), isLowercase else { return .nothing }
         // An address key is looked up by its text, as the system writes addresses: one written
         // otherwise (`2001:0db8::1`, `010.0.0.1`) matches nothing in Apple's reader.

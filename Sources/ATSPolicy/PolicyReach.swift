@@ -89,7 +89,7 @@ public struct PolicyReach: Sendable, Equatable {
         // An ASCII key is cut on its own bytes and lowercased as it is copied out, byte by byte
         // as `lowercased()` does, without Unicode tables or a lowered copy first.
         if let host = text.withUTF8({ bytes -> String? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard bytes.isASCII else { return nil }
             let cut = hostNameBounds(bytes[...])
             return String(unsafeUninitializedCapacity: cut.count) { out in
                 for (place, byte) in zip(out.indices, bytes[cut]) { out[place] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }

@@ -231,9 +231,9 @@ extension ExpectedValues {
         }
 
         mutating func removeValue(forKey key: String) -> Slot? {
-            let slot = self[key]
-            if slot != nil { self[key] = nil }
-            return slot
+            if many != nil { return many!.removeValue(forKey: key) }
+            guard let place = few.firstIndex(where: { $0.key == key }) else { return nil }
+            return few.remove(at: place).slot
         }
 
         /// Before a rename: a table renamed key by key (every domain of a large file) is kept at
