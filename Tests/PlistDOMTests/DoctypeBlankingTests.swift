@@ -53,28 +53,14 @@ import Testing
     /// entity references among them, which an external subset changes libxml2's reading of),
     /// read both ways, with and without a tree.
     @Test func corpusAndMutationsReadAlikeWithTheDoctypeBlanked() throws {
-        var generator = PropertyTests.SplitMix64(state: 31)
-        let alphabet = Array("<>/:\"'=& \n\t!?-[]xakdy;#&amp;&foo;%".utf8)
         var compared = 0, blanked = 0, mismatches: [String] = []
-        for url in TestPaths.plists(under: TestPaths.corpus) {
-            let original = try TestPaths.bytes(url)
-            for mutation in 0...6 {
-                var bytes = original
-                for _ in 0..<(mutation == 0 ? 0 : Int.random(in: 1...3, using: &generator)) where bytes.count > 2 {
-                    let at = Int.random(in: 0..<bytes.count, using: &generator)
-                    switch Int.random(in: 0..<3, using: &generator) {
-                    case 0: bytes.remove(at: at)
-                    case 1: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
-                    default: bytes[at] = alphabet.randomElement(using: &generator)!
-                    }
-                }
-                if bytes.withUnsafeBufferPointer({ SAXTreeBuilder.standardDoctype(in: $0) }) != nil { blanked += 1 }
-                for buildTree in mutation == 0 ? [true, false] : [true] {
-                    let spaces = Self.read(bytes, buildTree: buildTree, readingDoctype: false)
-                    let doctype = Self.read(bytes, buildTree: buildTree, readingDoctype: true)
-                    compared += 1
-                    if spaces != doctype { mismatches.append("\(url.lastPathComponent) #\(mutation): \(spaces) vs \(doctype)") }
-                }
+        try TestPaths.corpusAndMutations(seed: 31, alphabet: Array("<>/:\"'=& \n\t!?-[]xakdy;#&amp;&foo;%".utf8)) { name, mutation, bytes in
+            if bytes.withUnsafeBufferPointer({ SAXTreeBuilder.standardDoctype(in: $0) }) != nil { blanked += 1 }
+            for buildTree in mutation == 0 ? [true, false] : [true] {
+                let spaces = Self.read(bytes, buildTree: buildTree, readingDoctype: false)
+                let doctype = Self.read(bytes, buildTree: buildTree, readingDoctype: true)
+                compared += 1
+                if spaces != doctype { mismatches.append("\(name) #\(mutation): \(spaces) vs \(doctype)") }
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")

@@ -52,28 +52,14 @@ import Testing
     /// Every corpus file and six mutations of each (bytes deleted, inserted or replaced,
     /// favouring markup and `:`), read both ways, with and without a tree.
     @Test func corpusAndMutationsReadAlikeBothWays() throws {
-        var generator = PropertyTests.SplitMix64(state: 15)
-        let alphabet = Array("<>/:\"'=& \n\t!?-[]xakdy;#:?".utf8)
         var compared = 0, bySAX1 = 0, mismatches: [String] = []
-        for url in TestPaths.plists(under: TestPaths.corpus) {
-            let original = try TestPaths.bytes(url)
-            for mutation in 0...6 {
-                var bytes = original
-                for _ in 0..<(mutation == 0 ? 0 : Int.random(in: 1...3, using: &generator)) where bytes.count > 2 {
-                    let at = Int.random(in: 0..<bytes.count, using: &generator)
-                    switch Int.random(in: 0..<3, using: &generator) {
-                    case 0: bytes.remove(at: at)
-                    case 1: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
-                    default: bytes[at] = alphabet.randomElement(using: &generator)!
-                    }
-                }
-                for buildTree in mutation == 0 ? [true, false] : [true] {
-                    let fast = Self.read(bytes, buildTree: buildTree, sax2Only: false)
-                    let sax2 = Self.read(bytes, buildTree: buildTree, sax2Only: true)
-                    compared += 1
-                    if fast.bySAX1 { bySAX1 += 1 }
-                    if fast.outcome != sax2.outcome { mismatches.append("\(url.lastPathComponent) #\(mutation): \(fast.outcome) vs \(sax2.outcome)") }
-                }
+        try TestPaths.corpusAndMutations(seed: 15, alphabet: Array("<>/:\"'=& \n\t!?-[]xakdy;#:?".utf8)) { name, mutation, bytes in
+            for buildTree in mutation == 0 ? [true, false] : [true] {
+                let fast = Self.read(bytes, buildTree: buildTree, sax2Only: false)
+                let sax2 = Self.read(bytes, buildTree: buildTree, sax2Only: true)
+                compared += 1
+                if fast.bySAX1 { bySAX1 += 1 }
+                if fast.outcome != sax2.outcome { mismatches.append("\(name) #\(mutation): \(fast.outcome) vs \(sax2.outcome)") }
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
