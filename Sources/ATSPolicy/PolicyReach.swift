@@ -90,32 +90,45 @@ public struct PolicyReach: Sendable, Equatable {
         // as `lowercased()` does, without Unicode tables or a lowered copy first.
         if let host = text.withUTF8({ bytes -> String? in
             guard bytes.isASCII else { return nil }
-            let cut = hostNameBounds(bytes[...])
+            let cut = hostNameBounds(bytes)
             return String(unsafeUninitializedCapacity: cut.count) { out in
                 for (place, byte) in zip(out.indices, bytes[cut]) { out[place] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
                 return cut.count
             }
         }) { return host }
         let lowered = Array(key.lowercased().utf8)
-        return String(decoding: lowered[hostNameBounds(lowered[...])], as: UTF8.self)
+        return String(decoding: lowered[lowered.withUnsafeBufferPointer(hostNameBounds)], as: UTF8.self)
     }
 
     /// Where the host name lies in a domain key's bytes: after a `scheme://`, a leading `*.`,
-    /// before a path and a port.
-    private static func hostNameBounds<Bytes: RandomAccessCollection<UInt8>>(_ key: Bytes) -> Range<Int> where Bytes.Index == Int {
-        var name = key[...]
-        if let start = name.indices.first(where: {
-            name[$0] == UInt8(ascii: ":") && $0 + 2 < name.endIndex && name[$0 + 1] == UInt8(ascii: "/") && name[$0 + 2] == UInt8(ascii: "/")
-        }) { name = name[(start + 3)...] }
-        if name.count >= 2, name[name.startIndex] == UInt8(ascii: "*"), name[name.startIndex + 1] == UInt8(ascii: ".") {
-            name = name.dropFirst(2)
+    /// before a path and a port. Plain index loops over the bytes: a key is read a few times
+    /// for each domain of a file.
+    private static func hostNameBounds(_ key: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
+        var start = 0, end = key.count
+        var index = 0
+        while index + 2 < end {
+            if key[index] == colon, key[index + 1] == slash, key[index + 2] == slash {
+                start = index + 3
+                break
+            }
+            index += 1
         }
-        if let slash = name.firstIndex(of: UInt8(ascii: "/")) { name = name[..<slash] }
+        if end - start >= 2, key[start] == UInt8(ascii: "*"), key[start + 1] == UInt8(ascii: ".") { start += 2 }
+        index = start
+        while index < end, key[index] != slash { index += 1 }
+        end = index
         // One colon is a port; more are an IPv6 address, kept whole.
-        if let colon = name.firstIndex(of: UInt8(ascii: ":")), !name[(colon + 1)...].contains(UInt8(ascii: ":")) {
-            name = name[..<colon]
+        var firstColon: Int?
+        index = start
+        while index < end {
+            if key[index] == colon {
+                if firstColon != nil { return start..<end }
+                firstColon = index
+            }
+            index += 1
         }
-        return name.startIndex..<name.endIndex
+        return start..<(firstColon ?? end)
     }
 }
 
