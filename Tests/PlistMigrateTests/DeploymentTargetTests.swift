@@ -101,6 +101,35 @@ import PlistDOM
         #expect(result.stderr.contains("; deployment target: 1 from project.pbxproj"))
     }
 
+    /// The project that claims the plist is found whether it lies beside the plist or in a
+    /// folder above it, with configs looked for or not, for a file named on the command line
+    /// and for a walked one: each way a run starts the look-up from the file's folder.
+    @Test(arguments: [true, false], [true, false])
+    func theClaimingProjectIsFoundBesideThePlistOrAbove(besideThePlist: Bool, looksForConfigs: Bool) throws {
+        let directory = try workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let home = besideThePlist ? directory.appendingPathComponent("App") : directory
+        try project(in: home, """
+            // !$*UTF8*$!
+            { archiveVersion = 1; objectVersion = 56; objects = {
+              G1 = {isa = PBXGroup; children = (); sourceTree = "<group>"; };
+              T1 = {isa = PBXNativeTarget; buildConfigurationList = L2; name = A; productType = "com.apple.product-type.application"; };
+              P1 = {isa = PBXProject; buildConfigurationList = L1; mainGroup = G1; projectDirPath = ""; targets = (T1); };
+              L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
+              L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
+              C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { SDKROOT = iphoneos; }; };
+              C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { INFOPLIST_FILE = \(besideThePlist ? "" : "App/")Info.plist; IPHONEOS_DEPLOYMENT_TARGET = 15.4; }; };
+            }; rootObject = P1; }
+            """)
+        let project = (besideThePlist ? "App/" : "") + "App.xcodeproj/project.pbxproj"
+        for named in [".", "App/Info.plist"] {
+            let result = try tool(["--format", "json"] + (looksForConfigs ? [] : ["--no-config"]) + [named], in: directory)
+            #expect(result.text.contains("\"minimumOS\" : \"ios15.4\""), "\(named): \(result.text)")
+            #expect(result.text.contains("\"name\" : \"A\""), "the target claims the file: \(named)")
+            #expect(result.text.contains(project), "\(named): \(result.text)")
+        }
+    }
+
     @Test func theCommandLineAndConfigOverrideTheProjectAndThePlist() throws {
         let directory = try workspace(minimum: "12.0")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -272,7 +272,14 @@ public final class ConfigResolver: @unchecked Sendable {
 
     public func config(forFile path: String) -> Result<Config?, Config.ConfigError> {
         if let explicit { return .success(explicit) }
-        return config(ofDirectory: DirectoryFacts.parent(of: FileIO.absolute(path)) ?? "")
+        return config(ofDirectory: DirectoryFacts.directory(ofFile: path))
+    }
+
+    /// `config(forFile:)` for a file in `directory` (absolute, `""` for `/`), for a caller that
+    /// has it at hand.
+    func config(forFileIn directory: String) -> Result<Config?, Config.ConfigError> {
+        if let explicit { return .success(explicit) }
+        return config(ofDirectory: directory)
     }
 
     private func config(ofDirectory directory: String) -> Result<Config?, Config.ConfigError> {

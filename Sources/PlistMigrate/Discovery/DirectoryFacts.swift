@@ -61,6 +61,11 @@ final class DirectoryFacts: @unchecked Sendable {
         name == ".git" || name == Config.fileName || name.hasSuffix(".xcodeproj") || specNames.contains(name)
     }
 
+    /// The absolute directory a file's path lies in (`""` for `/`).
+    static func directory(ofFile path: String) -> String {
+        parent(of: FileIO.absolute(path)) ?? ""
+    }
+
     /// The parent of an absolute directory path; `nil` above `/`.
     static func parent(of directory: String) -> String? {
         guard !directory.isEmpty else { return nil }

@@ -28,7 +28,7 @@ final class RepositoryRoots: @unchecked Sendable {
     /// The root of the git repository holding `path` (absolute), or `nil` outside any.
     func root(forFile path: String) -> String? {
         guard path != "-" else { return nil }
-        return root(of: DirectoryFacts.parent(of: FileIO.absolute(path)) ?? "")
+        return root(of: DirectoryFacts.directory(ofFile: path))
     }
 
     private func root(of directory: String) -> String? {

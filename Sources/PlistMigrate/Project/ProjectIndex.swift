@@ -92,7 +92,12 @@ final class ProjectIndex: @unchecked Sendable {
     /// The project files (`…/X.xcodeproj/project.pbxproj`, `…/project.yml`, `…/Project.swift`)
     /// from the file's directory up to the repository root; one look per directory per run.
     func projectFiles(aroundFile path: String) -> [String] {
-        projectFiles(from: DirectoryFacts.parent(of: FileIO.absolute(path)) ?? "")
+        projectFiles(from: DirectoryFacts.directory(ofFile: path))
+    }
+
+    /// `projectFiles(aroundFile:)` for a file in `directory` (absolute, `""` for `/`).
+    func projectFiles(aroundFileIn directory: String) -> [String] {
+        projectFiles(from: directory)
     }
 
     /// The project files of one directory (absolute, `""` for `/`): its `.xcodeproj`s, then its specs.

@@ -17,6 +17,9 @@ extension Runner {
         var repositories: RepositoryRoots
         /// Applying a review plan: the plan, and what the review saw of this file.
         var review: (plan: PlanApplication, file: ReviewDecision.File)? = nil
+        /// The absolute directory the file lies in, when its config was looked up there: the
+        /// project look-up starts from it too.
+        var directory: String? = nil
 
         /// The project files around the file, looked up once for the three questions below
         ///: most files of a monorepo have none, and then nothing else is asked.
@@ -24,7 +27,9 @@ extension Runner {
 
         private func projectFiles() -> [String] {
             guard let index, file.path != "-" else { return [] }
-            return around.files { index.projectFiles(aroundFile: file.path) }
+            return around.files {
+                directory.map { index.projectFiles(aroundFileIn: $0) } ?? index.projectFiles(aroundFile: file.path)
+            }
         }
 
         /// Looked up while the files are processed (in parallel), and only for a file that
@@ -90,8 +95,11 @@ extension Runner {
             let given = review.map { $0.0.selections[$0.1.run] } ?? options.selection
             var selection = given
             var targetSource = "--min-os"
+            var directory: String?
             if options.useConfig, file.path != "-" {
-                switch resolver.config(forFile: file.path) {
+                let found = DirectoryFacts.directory(ofFile: file.path)
+                directory = found
+                switch resolver.config(forFileIn: found) {
                 case .failure(let error):
                     return .failure(error)
                 case .success(let config?):
@@ -117,7 +125,7 @@ extension Runner {
             }
             let target = selection.minimumOS.flatMap { DeploymentTarget($0, source: targetSource) }
             return .success(Job(file: file, migrator: migrator, deploymentTarget: target, projects: projects, index: index,
-                                repositories: repositories, review: review))
+                                repositories: repositories, review: review, directory: directory))
         }
 
         /// Every file's job, in order, dropping walked files a config excludes; every invalid
