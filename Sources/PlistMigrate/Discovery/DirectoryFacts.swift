@@ -56,9 +56,11 @@ final class DirectoryFacts: @unchecked Sendable {
         }
     }
 
-    /// Whether an entry's name is one the facts record.
-    static func isNotable(_ name: String) -> Bool {
-        name == ".git" || name == Config.fileName || name.hasSuffix(".xcodeproj") || specNames.contains(name)
+    /// Whether an entry's name is one the facts record (`.git`, the config, a `.xcodeproj`, a
+    /// spec), told by its bytes as a listing gives them, before any String is made of it.
+    static func isNotable(bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.elementsEqual(gitName) || bytes.elementsEqual(configName) || bytes.hasSuffix(bytes: projectSuffix)
+            || specNameBytes.contains(where: { bytes.elementsEqual($0) })
     }
 
     /// The absolute directory a file's path lies in (`""` for `/`).
@@ -90,9 +92,7 @@ final class DirectoryFacts: @unchecked Sendable {
         var names: [String] = []
         DirectoryEntries.forEach(at: path) { bytes, _ in
             // Most names are not notable: only those are made into Strings.
-            guard bytes.elementsEqual(gitName) || bytes.elementsEqual(configName) || bytes.hasSuffix(bytes: projectSuffix)
-                || specNameBytes.contains(where: { bytes.elementsEqual($0) })
-            else { return }
+            guard isNotable(bytes: bytes) else { return }
             names.append(PathBytes.string(bytes))
         }
         return facts(from: names, looksForConfig: looksForConfig)

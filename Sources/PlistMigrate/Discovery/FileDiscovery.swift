@@ -312,9 +312,12 @@ public struct FileDiscovery: Sendable {
     ) -> [String] {
         var directories: [String] = []
         var notable: [String] = []
-        directory.forEachEntry { name, type in
-            if name == "." || name == ".." { return }
-            if listed.records, DirectoryFacts.isNotable(name) { notable.append(name) }
+        directory.forEachEntry { bytes, type in
+            // `.` and `..`, in every listing, are left out before a String is made of them; a
+            // name is told notable by its bytes.
+            if bytes.first == UInt8(ascii: "."), bytes.count == 1 || (bytes.count == 2 && bytes[1] == UInt8(ascii: ".")) { return }
+            let name = PathBytes.string(bytes)
+            if listed.records, DirectoryFacts.isNotable(bytes: bytes) { notable.append(name) }
             switch type {
             case Int32(DT_DIR): directories.append(name)
             case Int32(DT_LNK):
@@ -388,9 +391,10 @@ private final class OpenDirectory: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// Calls `body` with each entry's name and type (`DT_DIR`, `DT_REG`, `DT_LNK`, `DT_UNKNOWN`…).
-    func forEachEntry(_ body: (String, Int32) -> Void) {
-        DirectoryEntries.forEach(in: descriptor) { name, type in body(PathBytes.string(name), type) }
+    /// Calls `body` with each entry's name (its bytes) and type (`DT_DIR`, `DT_REG`, `DT_LNK`,
+    /// `DT_UNKNOWN`…).
+    func forEachEntry(_ body: (UnsafeRawBufferPointer, Int32) -> Void) {
+        DirectoryEntries.forEach(in: descriptor, body)
     }
 }
 
