@@ -157,6 +157,9 @@ extension FileIO {
 
     /// Whether the working directory is plain, worked out once.
     private static let workingDirectoryIsPlain = isPlain(workingDirectory)
+    /// What a relative path is joined to, with a `/` between: the working directory (empty
+    /// for `/`).
+    private static let workingDirectoryHead = workingDirectory == "/" ? "" : workingDirectory
 
     /// An absolute path's C bytes (no terminating zero) turned, in place, into the same file's
     /// path from the working directory when it lies inside it (`.` for the working directory
@@ -188,12 +191,7 @@ extension FileIO {
         // Already plain (no `.`, `..` or empty steps, no trailing `/`): nothing to resolve.
         if isPlain(path), base.isEmpty || workingDirectoryIsPlain {
             if base.isEmpty { return path }
-            // One string of the full length: `base + "/" + path` made two.
-            var joined = base == "/" ? "" : base
-            joined.reserveCapacity(base.utf8.count + 1 + path.utf8.count)
-            joined += "/"
-            joined += path
-            return joined
+            return PathBytes.joined(workingDirectoryHead, path)
         }
         return PathText.standardized(base + "/" + path)
     }

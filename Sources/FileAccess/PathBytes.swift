@@ -17,6 +17,26 @@ import PlistDOM
 public enum PathBytes {
     private static let base: UInt32 = 0x10FF00
 
+    /// `head + "/" + tail` without `tail`'s last `dropping` bytes, copied once into a string of
+    /// that length: two appends after reserving cost several times as much, and this runs for
+    /// every file and folder of a tree. The cut must fall on a character boundary (an ASCII byte
+    /// such as a trailing `/`).
+    public static func joined(_ head: String, _ tail: String, dropping: Int = 0) -> String {
+        var head = head, tail = tail
+        return head.withUTF8 { head in
+            tail.withUTF8 { tail in
+                let kept = tail.count - dropping
+                return String(unsafeUninitializedCapacity: head.count + 1 + kept) { out in
+                    let start = out.baseAddress!
+                    if let bytes = head.baseAddress { start.initialize(from: bytes, count: head.count) }
+                    start[head.count] = UInt8(ascii: "/")
+                    if kept > 0, let bytes = tail.baseAddress { (start + head.count + 1).initialize(from: bytes, count: kept) }
+                    return head.count + 1 + kept
+                }
+            }
+        }
+    }
+
     /// Inlined where it is called, so that each kind of bytes gets its own specialization (a
     /// directory entry's name, an array, a slice) rather than a generic call per name.
     @inlinable

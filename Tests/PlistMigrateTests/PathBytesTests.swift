@@ -97,6 +97,19 @@ import Glibc
         #expect(FileIO.absolute("a\u{10FF80}b") == cwd + "/a\u{10FF80}b")
     }
 
+    /// The byte-copying join that paths are made with is the string join it replaces: over an
+    /// empty head, a `/` cut from the tail, and names of several scripts and escaped bytes.
+    @Test func pathsJoinedByCopyingBytesAreTheStringsJoined() {
+        let pieces = ["", "a", "/x", "App", "é", "日本", "\u{10FF80}", "b.plist", "Ω/"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let head = (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let name = (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(PathBytes.joined(head, name) == head + "/" + name, "\(head) \(name)")
+            #expect(PathBytes.joined(head, name + "/", dropping: 1) == head + "/" + name, "\(head) \(name)")
+        }
+    }
+
     /// Directory look-ups name a directory inside the working directory from there; any other
     /// path (a sibling whose name starts the same included) stays absolute, and each names the
     /// same directory as before.

@@ -355,21 +355,8 @@ private struct ListedDirectories {
     mutating func add(prefix: String, names: [String]) {
         guard let base = recording?.base else { return }
         guard !prefix.isEmpty else { return seen.append((base, names)) }
-        // `base/prefix` without the `/` that ends `prefix`, its bytes copied once into a string
-        // of that length (`/` is ASCII, so the cut ends on a character boundary).
-        var head = base, tail = prefix
-        let directory = head.withUTF8 { head in
-            tail.withUTF8 { tail in
-                String(unsafeUninitializedCapacity: head.count + tail.count) { out in
-                    let start = out.baseAddress!
-                    if let bytes = head.baseAddress { start.initialize(from: bytes, count: head.count) }
-                    start[head.count] = UInt8(ascii: "/")
-                    (start + head.count + 1).initialize(from: tail.baseAddress!, count: tail.count - 1)
-                    return head.count + tail.count
-                }
-            }
-        }
-        seen.append((directory, names))
+        // `base/prefix` without the `/` that ends `prefix`.
+        seen.append((PathBytes.joined(base, prefix, dropping: 1), names))
     }
 
     mutating func record() {
