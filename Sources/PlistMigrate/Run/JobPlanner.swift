@@ -134,9 +134,9 @@ extension Runner {
             var errors: [Config.ConfigError] = []
             var jobs: [Job] = []
             jobs.reserveCapacity(files.count)
-            // About one directory per file is looked up: the tables are sized once, not regrown.
-            index.expectDirectories(files.count)
-            // A file's folder and, in a tree of repositories, the app folder above it.
+            // Up to two folders per file are looked up, its own and, in a tree of repositories,
+            // the app folder above it: the tables are sized once, not regrown.
+            index.expectDirectories(2 * files.count)
             if options.useConfig { resolver.expectDirectories(2 * files.count) }
             for file in files {
                 switch job(for: file) {
