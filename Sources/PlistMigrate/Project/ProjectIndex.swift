@@ -95,11 +95,6 @@ final class ProjectIndex: @unchecked Sendable {
         projectFiles(from: DirectoryFacts.directory(ofFile: path))
     }
 
-    /// `projectFiles(aroundFile:)` for a file in `directory` (absolute, `""` for `/`).
-    func projectFiles(aroundFileIn directory: String) -> [String] {
-        projectFiles(from: directory)
-    }
-
     /// The project files of one directory (absolute, `""` for `/`): its `.xcodeproj`s, then its specs.
     static func projectFiles(in directory: String, _ facts: DirectoryFacts.Facts) -> [String] {
         // Most directories hold neither.
@@ -109,8 +104,9 @@ final class ProjectIndex: @unchecked Sendable {
 
     /// A directory's own project files, then its parent's answer (unless it is a repository
     /// root): each directory's answer is kept, so a file in a directory not seen before costs
-    /// the look at that directory and one look-up of its parent's answer.
-    private func projectFiles(from directory: String) -> [String] {
+    /// the look at that directory and one look-up of its parent's answer. `projectFiles(aroundFile:)`
+    /// for a file in `directory` (absolute, `""` for `/`), for a caller that has it at hand.
+    func projectFiles(from directory: String) -> [String] {
         if let known = lock.withLock({ around[directory] }) { return known }
         let facts = directories.facts(of: directory)
         var files = Self.projectFiles(in: directory, facts)

@@ -27,9 +27,7 @@ extension Runner {
 
         private func projectFiles() -> [String] {
             guard let index, file.path != "-" else { return [] }
-            return around.files {
-                directory.map { index.projectFiles(aroundFileIn: $0) } ?? index.projectFiles(aroundFile: file.path)
-            }
+            return around.files { index.projectFiles(from: directory ?? DirectoryFacts.directory(ofFile: file.path)) }
         }
 
         /// Looked up while the files are processed (in parallel), and only for a file that
